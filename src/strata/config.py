@@ -1,0 +1,252 @@
+"""The one frozen configuration: defaults < user file < project file < environment < flags.
+
+Every key is declared once in `KEYS` (type, default, help); `load_config` layers the
+sources and records where each effective value came from (`strata config` prints it).
+Environment variables are `STRATA_<SECTION>_<KEY>`, e.g. `STRATA_EMBED_PROVIDER=none`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from strata.errors import ConfigError
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """One configuration key: its type, default and a one-line help."""
+
+    type: type
+    default: Any
+    help: str
+
+
+KEYS: dict[str, Key] = {
+    "index.max_file_bytes": Key(int, 10 * 1024 * 1024, "files larger than this are skipped"),
+    "index.exclude": Key(list, [], "extra gitignore-style patterns to leave out"),
+    "index.respect_gitignore": Key(bool, True, "honour .gitignore files at every level"),
+    "index.follow_symlinks": Key(bool, True, "follow symlinks that stay inside the root"),
+    "index.workers": Key(int, 0, "processes for extraction and chunking (0 = one per core)"),
+    "index.commit_rows": Key(int, 4000, "rows written per atomic store commit"),
+    "chunk.max_lines": Key(int, 80, "largest chunk, in lines"),
+    "chunk.max_chars": Key(int, 3000, "largest chunk, in characters"),
+    "chunk.window_lines": Key(int, 40, "lines per window for text without structure"),
+    "chunk.overlap_lines": Key(int, 5, "lines shared by consecutive windows"),
+    "embed.provider": Key(str, "local", "local | ollama | openai | none"),
+    "embed.model": Key(str, "", "model name (empty = the provider's default)"),
+    "embed.base_url": Key(str, "", "server URL for ollama/openai (empty = the provider's default)"),
+    "embed.api_key_env": Key(str, "OPENAI_API_KEY", "environment variable holding the API key"),
+    "embed.batch_size": Key(int, 64, "texts per embedding call"),
+    "embed.timeout": Key(float, 60.0, "seconds before an embedding call is abandoned"),
+    "embed.retries": Key(int, 3, "retries (with backoff) of a failed embedding call"),
+    "embed.precision": Key(str, "auto", "local model precision: auto | fp32 | bf16"),
+    "store.uri": Key(str, "", "store URI (empty = lancedb inside the index directory)"),
+    "search.k": Key(int, 10, "results returned by default"),
+    "search.mode": Key(str, "hybrid", "hybrid | lexical | semantic"),
+    "search.rrf_k": Key(int, 60, "reciprocal rank fusion constant"),
+    "search.candidates": Key(int, 100, "candidates fetched from each retriever before fusion"),
+    "search.include_tests": Key(bool, True, "rank test files like other files (False = penalise)"),
+}
+
+CHOICES: dict[str, tuple[str, ...]] = {
+    "embed.provider": ("local", "ollama", "openai", "none"),
+    "embed.precision": ("auto", "fp32", "bf16"),
+    "search.mode": ("hybrid", "lexical", "semantic"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class IndexConfig:
+    max_file_bytes: int
+    exclude: tuple[str, ...]
+    respect_gitignore: bool
+    follow_symlinks: bool
+    workers: int
+    commit_rows: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkConfig:
+    max_lines: int
+    max_chars: int
+    window_lines: int
+    overlap_lines: int
+
+
+@dataclass(frozen=True, slots=True)
+class EmbedConfig:
+    provider: str
+    model: str
+    base_url: str
+    api_key_env: str
+    batch_size: int
+    timeout: float
+    retries: int
+    precision: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoreConfig:
+    uri: str
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    k: int
+    mode: str
+    rrf_k: int
+    candidates: int
+    include_tests: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The effective configuration; `sources` says where each dotted key came from."""
+
+    index: IndexConfig
+    chunk: ChunkConfig
+    embed: EmbedConfig
+    store: StoreConfig
+    search: SearchConfig
+    sources: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    def value(self, dotted: str) -> Any:
+        """The effective value of a dotted key such as `embed.model`."""
+        section, name = dotted.split(".", 1)
+        return getattr(getattr(self, section), name)
+
+    def with_values(self, values: Mapping[str, Any], source: str = "flag") -> Config:
+        """A copy with some keys overridden (used by flags and tests)."""
+        flat = {k: self.value(k) for k in KEYS}
+        srcs = dict(self.sources)
+        for k, v in values.items():
+            flat[k] = _coerce(k, v, source)
+            srcs[k] = source
+        return _build(flat, srcs)
+
+
+def user_config_path() -> Path:
+    """`$XDG_CONFIG_HOME/strata/config.yaml` (default `~/.config/strata/config.yaml`)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "strata" / "config.yaml"
+
+
+def load_config(
+    project_dir: Path | None = None,
+    flags: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Config:
+    """Build the effective config from every layer, lowest first.
+
+    Args:
+        project_dir: the index directory (`<root>/.strata`) whose `config.yaml` applies.
+        flags: dotted keys set on the command line (None values are ignored).
+        env: the environment to read `STRATA_*` from (default `os.environ`).
+    """
+    flat: dict[str, Any] = {k: spec.default for k, spec in KEYS.items()}
+    sources = dict.fromkeys(KEYS, "default")
+    layers: list[tuple[str, Mapping[str, Any]]] = [
+        (str(user_config_path()), _read_yaml(user_config_path())),
+    ]
+    if project_dir is not None:
+        path = project_dir / "config.yaml"
+        layers.append((str(path), _read_yaml(path)))
+    layers.append(("env", _from_env(os.environ if env is None else env)))
+    layers.append(("flag", {k: v for k, v in (flags or {}).items() if v is not None}))
+    for source, values in layers:
+        for key, raw in values.items():
+            if key not in KEYS:
+                raise ConfigError(f"unknown config key {key!r} in {source}", hint=_known())
+            flat[key] = _coerce(key, raw, source)
+            sources[key] = source
+    return _build(flat, sources)
+
+
+def _build(flat: Mapping[str, Any], sources: Mapping[str, str]) -> Config:
+    def section(name: str) -> dict[str, Any]:
+        prefix = name + "."
+        return {
+            k[len(prefix) :]: (tuple(v) if isinstance(v, list) else v)
+            for k, v in flat.items()
+            if k.startswith(prefix)
+        }
+
+    return Config(
+        index=IndexConfig(**section("index")),
+        chunk=ChunkConfig(**section("chunk")),
+        embed=EmbedConfig(**section("embed")),
+        store=StoreConfig(**section("store")),
+        search=SearchConfig(**section("search")),
+        sources=dict(sources),
+    )
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path} must hold a mapping of sections")
+    flat: dict[str, Any] = {}
+    for section, values in data.items():
+        if not isinstance(values, dict):
+            raise ConfigError(f"{path}: section {section!r} must be a mapping")
+        for name, value in values.items():
+            flat[f"{section}.{name}"] = value
+    return flat
+
+
+def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, value in env.items():
+        if not name.startswith("STRATA_") or name in ("STRATA_INDEX_DIR", "STRATA_LOG"):
+            continue
+        section, _, key = name[len("STRATA_") :].lower().partition("_")
+        dotted = f"{section}.{key}"
+        if dotted not in KEYS:
+            raise ConfigError(f"unknown config variable {name}", hint=_known())
+        out[dotted] = value
+    return out
+
+
+def _coerce(key: str, raw: Any, source: str) -> Any:
+    spec = KEYS[key]
+    try:
+        value: Any
+        if spec.type is bool and isinstance(raw, str):
+            if raw.lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                raise ValueError(raw)
+            value = raw.lower() in ("1", "true", "yes", "on")
+        elif spec.type is list:
+            if isinstance(raw, str):
+                value = [p.strip() for p in raw.split(",") if p.strip()]
+            elif isinstance(raw, list | tuple):
+                value = [str(p) for p in raw]
+            else:
+                raise ValueError(raw)
+        elif spec.type is bool and not isinstance(raw, bool):
+            raise ValueError(raw)
+        else:
+            value = spec.type(raw)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(
+            f"{key} = {raw!r} (from {source}) is not a valid {spec.type.__name__}"
+        ) from exc
+    if key in CHOICES and value not in CHOICES[key]:
+        raise ConfigError(f"{key} = {value!r} (from {source}); choose one of {CHOICES[key]}")
+    if spec.type in (int, float) and value < 0:
+        raise ConfigError(f"{key} = {value!r} (from {source}) must not be negative")
+    return value
+
+
+def _known() -> str:
+    return "known keys: " + ", ".join(KEYS)

@@ -1,0 +1,81 @@
+"""Languages by file name, test-file detection and module names: data, not code paths."""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+from typing import Final
+
+# extension (lowercase, with dot) -> language name used in records
+CODE_EXTENSIONS: Final[dict[str, str]] = {
+    ".py": "python", ".pyi": "python", ".pyw": "python",
+    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
+    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
+    ".go": "go", ".rs": "rust", ".java": "java", ".kt": "kotlin", ".kts": "kotlin",
+    ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp",
+    ".hh": "cpp", ".hxx": "cpp", ".cs": "csharp", ".rb": "ruby", ".php": "php",
+    ".swift": "swift", ".scala": "scala", ".sc": "scala", ".sh": "bash", ".bash": "bash",
+    ".zsh": "bash", ".lua": "lua", ".r": "r", ".pl": "perl", ".pm": "perl",
+    ".m": "objc", ".mm": "objc", ".dart": "dart", ".ex": "elixir", ".exs": "elixir",
+    ".erl": "erlang", ".hs": "haskell", ".ml": "ocaml", ".clj": "clojure", ".jl": "julia",
+    ".sql": "sql", ".proto": "protobuf", ".graphql": "graphql", ".vue": "vue",
+    ".svelte": "svelte", ".css": "css", ".scss": "scss", ".less": "less",
+    ".json": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".ini": "ini",
+    ".cfg": "ini", ".xml": "xml", ".tf": "hcl", ".gradle": "groovy", ".groovy": "groovy",
+    ".cmake": "cmake", ".mk": "make", ".bat": "batch", ".ps1": "powershell",
+}
+CODE_FILENAMES: Final[dict[str, str]] = {
+    "Makefile": "make", "makefile": "make", "GNUmakefile": "make", "Dockerfile": "dockerfile",
+    "CMakeLists.txt": "cmake", "Rakefile": "ruby", "Gemfile": "ruby", "Jenkinsfile": "groovy",
+    "BUILD": "starlark", "WORKSPACE": "starlark", "Vagrantfile": "ruby",
+}
+DOC_EXTENSIONS: Final[dict[str, str]] = {
+    ".md": "markdown", ".markdown": "markdown", ".mdx": "markdown",
+    ".rst": "rst", ".rest": "rst", ".txt": "text", ".text": "text", ".adoc": "text",
+    ".org": "text", ".pdf": "pdf", ".html": "html", ".htm": "html", ".xhtml": "html",
+}
+IMAGE_EXTENSIONS: Final = frozenset(
+    ".png .jpg .jpeg .gif .bmp .tif .tiff .webp .ico .icns .svgz .heic .psd .raw".split()
+)
+BINARY_EXTENSIONS: Final = frozenset(
+    """.zip .gz .tgz .bz2 .xz .7z .rar .tar .jar .war .whl .egg .so .dll .dylib .exe .o .a
+    .lib .pyc .pyo .class .bin .dat .db .sqlite .sqlite3 .woff .woff2 .ttf .otf .eot .mp3
+    .mp4 .wav .ogg .flac .avi .mov .mkv .webm .iso .dmg .pkl .pickle .npy .npz .parquet
+    .lance .arrow .onnx .pt .pth .safetensors .h5 .wasm""".split()
+)
+
+_TEST_PATH = re.compile(
+    r"(^|/)(tests?|__tests__|spec|specs|testing)/"
+    r"|(^|/)test_[^/]*$|_test\.[a-z0-9]+$|(^|/)[^/]*_tests?\.py$"
+    r"|\.(spec|test)\.[a-z0-9]+$|(^|/)conftest\.py$|Tests?\.(java|kt|cs|swift|scala)$"
+    r"|_spec\.rb$",
+)
+
+
+def language_of(rel: str) -> str | None:
+    """The language of a path by its name, or None when it is not a known text format."""
+    p = PurePosixPath(rel)
+    if p.name in CODE_FILENAMES:
+        return CODE_FILENAMES[p.name]
+    ext = p.suffix.lower()
+    return CODE_EXTENSIONS.get(ext) or DOC_EXTENSIONS.get(ext)
+
+
+def is_doc_language(lang: str) -> bool:
+    """Documentation formats (chunked by sections, stored in D-layers)."""
+    return lang in DOC_EXTENSIONS.values()
+
+
+def is_test_path(rel: str) -> bool:
+    """Whether a path names a test file (`tests/`, `test_*.py`, `*_test.go`, `*.spec.ts`)."""
+    return bool(_TEST_PATH.search(rel))
+
+
+def module_from_path(rel: str) -> str:
+    """Dotted module name from a path: `src/pkg/mod.py` -> `pkg.mod`; `pkg/__init__.py` -> `pkg`."""
+    parts = list(PurePosixPath(rel).with_suffix("").parts)
+    if parts and parts[0] in ("src", "lib") and len(parts) > 1:
+        parts = parts[1:]
+    if parts and parts[-1] in ("__init__", "index", "mod"):
+        parts = parts[:-1] or parts
+    return ".".join(parts)

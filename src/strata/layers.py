@@ -1,0 +1,49 @@
+"""The layer ids of the index (shared/spec/layers.md) and which family each belongs to."""
+
+from __future__ import annotations
+
+from typing import Final
+
+D0_DOC_CHUNKS: Final = "D0_DOC_CHUNKS"
+D1_DOCUMENT_CATALOG: Final = "D1_DOCUMENT_CATALOG"
+D2_FACT_INDEX: Final = "D2_FACT_INDEX"
+D3_ENTITY_CATALOG: Final = "D3_ENTITY_CATALOG"
+D4_WORKFLOW_INDEX: Final = "D4_WORKFLOW_INDEX"
+D5_RELATION_GRAPH: Final = "D5_RELATION_GRAPH"
+D6_INTEGRATION_INDEX: Final = "D6_INTEGRATION_INDEX"
+
+C0_SOURCE_CHUNKS: Final = "C0_SOURCE_CHUNKS"
+C1_SYMBOL_CATALOG: Final = "C1_SYMBOL_CATALOG"
+C2_DEPENDENCY_GRAPH: Final = "C2_DEPENDENCY_GRAPH"
+C3_ENTRYPOINTS: Final = "C3_ENTRYPOINTS"
+C4_SEMANTIC_ROLES: Final = "C4_SEMANTIC_ROLES"
+
+DOC_LAYERS: Final = (
+    D0_DOC_CHUNKS,
+    D1_DOCUMENT_CATALOG,
+    D2_FACT_INDEX,
+    D3_ENTITY_CATALOG,
+    D4_WORKFLOW_INDEX,
+    D5_RELATION_GRAPH,
+    D6_INTEGRATION_INDEX,
+)
+CODE_LAYERS: Final = (
+    C0_SOURCE_CHUNKS,
+    C1_SYMBOL_CATALOG,
+    C2_DEPENDENCY_GRAPH,
+    C3_ENTRYPOINTS,
+    C4_SEMANTIC_ROLES,
+)
+ALL_LAYERS: Final = DOC_LAYERS + CODE_LAYERS
+
+# Layers whose records are passages of text that a free-text search should rank.
+PASSAGE_LAYERS: Final = (C0_SOURCE_CHUNKS, D0_DOC_CHUNKS)
+
+
+def normalise(name: str) -> str:
+    """Accept a layer id case-insensitively or by its short prefix (`c0`, `D4`)."""
+    wanted = name.strip().upper()
+    for layer in ALL_LAYERS:
+        if wanted in (layer, layer.split("_", 1)[0]):
+            return layer
+    raise ValueError(f"unknown layer {name!r}; known: {', '.join(ALL_LAYERS)}")

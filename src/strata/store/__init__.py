@@ -1,0 +1,91 @@
+"""Stores: the Protocol every backend meets, the filter it understands, and `open_store`.
+
+One logical table holds every layer's records (shared/spec/layers.md). Writes are
+per source file and atomic: `replace_sources` swaps all rows of the given paths in one
+commit, so a reader (or a crash) sees each file either fully old or fully new.
+Backends are chosen by URI scheme: `lancedb://DIR` (embedded, the default) and
+`postgresql://...` (server).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from strata.types import FileState, Record, Vector
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """Restrictions a search or listing applies before ranking (None = no restriction)."""
+
+    layers: tuple[str, ...] | None = None
+    langs: tuple[str, ...] | None = None
+    kinds: tuple[str, ...] | None = None
+    paths: tuple[str, ...] | None = None
+    is_test: bool | None = None
+    repo_id: str | None = None
+    has_vector: bool | None = None
+
+
+class Store(Protocol):
+    """Persistence of records: atomic per-file replacement, lexical and vector search."""
+
+    dim: int
+
+    def replace_sources(self, rows_by_path: Mapping[str, Sequence[Record]]) -> None:
+        """Replace every row of each given path with the given rows, in one atomic commit.
+
+        An empty sequence deletes the path's rows. Records with `vector=None` are
+        stored without a vector (lexically searchable, filled in later).
+        """
+        ...
+
+    def sources(self) -> dict[str, FileState]:
+        """Each indexed path with its file hash, stat and row count."""
+        ...
+
+    def lexical_search(self, terms: Sequence[str], limit: int, where: Filter) -> list[tuple[Record, float]]:
+        """BM25 over code-aware tokens (see `strata.tokens`), best first."""
+        ...
+
+    def vector_search(self, vector: Vector, limit: int, where: Filter) -> list[tuple[Record, float]]:
+        """Cosine similarity over rows that have a vector, best first."""
+        ...
+
+    def set_vectors(self, vectors: Mapping[str, tuple[str, Vector]]) -> int:
+        """Fill in vectors by row id where the row's content hash still matches; returns rows updated."""
+        ...
+
+    def missing_vectors(self, limit: int) -> list[tuple[str, str, str]]:
+        """Up to `limit` rows still without a vector: (id, content_hash, text to embed)."""
+        ...
+
+    def fetch(self, where: Filter, limit: int | None = None, ids: Iterable[str] | None = None) -> list[Record]:
+        """Rows matching a filter (and, if given, these ids), in path and span order."""
+        ...
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """Per layer: `rows` and `vectors` (rows that have one)."""
+        ...
+
+    def delete_all(self) -> None:
+        """Remove every row (used by `index --full`)."""
+        ...
+
+    def optimize(self) -> None:
+        """Fold new rows into the lexical and vector indexes and compact storage."""
+        ...
+
+    def read_meta(self) -> dict[str, Any]:
+        """The index's metadata (schema version, root, embedder name and dim, times)."""
+        ...
+
+    def write_meta(self, meta: Mapping[str, Any]) -> None:
+        """Replace the index's metadata atomically."""
+        ...
+
+    def close(self) -> None:
+        """Release handles."""
+        ...

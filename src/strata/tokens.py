@@ -1,0 +1,88 @@
+"""Code-aware lexical tokens: identifiers split into snake/Camel parts, compound kept.
+
+`parse_header` -> `parse_header parse header`; `HTTPServerError` -> `httpservererror
+http server error`. Documents and queries go through the same function, so the
+store's BM25 index (a plain whitespace tokenizer over these tokens) matches an
+identifier whole or by its parts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+_WORD = re.compile(r"[^\W_]+(?:_+[^\W_]+)*", re.UNICODE)
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+", re.UNICODE)
+_MAX_TOKEN = 64
+
+STOP_WORDS = frozenset(
+    """a an and are as at be by can do does for from has have how i if in into is it its
+    of on or that the their then there these this to was were what when where which who
+    why will with you your""".split()
+)
+
+
+def split_identifier(word: str) -> list[str]:
+    """Parts of one identifier, lowercased: `getHTTPResponse_code` -> get http response code."""
+    parts: list[str] = []
+    for piece in word.split("_"):
+        if piece:
+            parts.extend(p.lower() for p in _CAMEL.findall(piece))
+    return parts
+
+
+def iter_tokens(text: str) -> Iterator[str]:
+    """Every lexical token of `text`: each compound identifier, then its parts."""
+    for match in _WORD.finditer(text):
+        word = match.group(0)
+        if len(word) > _MAX_TOKEN:
+            continue
+        compound = word.lower()
+        parts = split_identifier(word)
+        if len(parts) > 1:
+            yield compound.replace("_", "")
+            if "_" in compound:
+                yield compound
+            yield from parts
+        elif parts:
+            yield parts[0]
+
+
+def tokens(text: str) -> list[str]:
+    """All tokens of `text` as a list (see `iter_tokens`)."""
+    return list(iter_tokens(text))
+
+
+def lexical_text(*fields: str) -> str:
+    """The whitespace-joined token string stored for BM25 indexing."""
+    return " ".join(t for f in fields for t in iter_tokens(f))
+
+
+def query_terms(query: str, *, drop_stop_words: bool = True) -> list[str]:
+    """Distinct query tokens in order; stop words dropped unless nothing else is left."""
+    seen: dict[str, None] = {}
+    for t in iter_tokens(query):
+        seen.setdefault(t, None)
+    terms = list(seen)
+    if drop_stop_words:
+        kept = [t for t in terms if t not in STOP_WORDS]
+        return kept or terms
+    return terms
+
+
+def is_identifier_like(query: str) -> bool:
+    """True for queries that look like code names (`parse_header`, `Client.send`)."""
+    words = query.strip().split()
+    if not words or len(words) > 3:
+        return False
+    return any(
+        "_" in w or "." in w.strip(".") or "::" in w or (w[:1].islower() and any(c.isupper() for c in w))
+        or (w[:1].isupper() and any(c.isupper() for c in w[1:]) and any(c.islower() for c in w))
+        or w.endswith("()")
+        for w in words
+    )
+
+
+def unique(items: Iterable[str]) -> list[str]:
+    """Items in first-seen order without repeats."""
+    return list(dict.fromkeys(items))
