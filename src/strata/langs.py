@@ -73,9 +73,11 @@ def is_test_path(rel: str) -> bool:
 
 def module_from_path(rel: str) -> str:
     """Dotted module name from a path: `src/pkg/mod.py` -> `pkg.mod`; `pkg/__init__.py` -> `pkg`."""
-    parts = list(PurePosixPath(rel).with_suffix("").parts)
+    path = PurePosixPath(rel)
+    parts = list(path.with_suffix("").parts)
     if parts and parts[0] in ("src", "lib") and len(parts) > 1:
         parts = parts[1:]
-    if parts and parts[-1] in ("__init__", "index", "mod"):
-        parts = parts[:-1] or parts
+    package_file = {".py": "__init__", ".pyi": "__init__", ".rs": "mod"}.get(path.suffix, "index")
+    if len(parts) > 1 and parts[-1] == package_file:
+        parts = parts[:-1]
     return ".".join(parts)
