@@ -1,0 +1,1 @@
+"""Strata's benchmarks: speed and retrieval quality on pinned public code."""

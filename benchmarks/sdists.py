@@ -1,0 +1,70 @@
+"""Fetch pinned source distributions from PyPI (or npm tarballs) and unpack them once."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+CACHE = Path(os.environ.get("STRATA_BENCH_CACHE", Path(__file__).resolve().parent / ".cache"))
+
+
+def fetch_sdist(name: str, version: str, cache: Path = CACHE) -> Path:
+    """Unpacked source tree of `name==version` from PyPI; downloaded only the first time."""
+    dest = cache / "src" / f"{name}-{version}"
+    if (dest / ".complete").exists():
+        return _single_child(dest)
+    dl = cache / "downloads"
+    dl.mkdir(parents=True, exist_ok=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
+         "-d", str(dl), f"{name}=={version}"],
+        check=True,
+    )
+    archive = _find_archive(dl, name, version)
+    _unpack(archive, dest)
+    (dest / ".complete").touch()
+    return _single_child(dest)
+
+
+def fetch_npm(name: str, version: str, cache: Path = CACHE) -> Path:
+    """Unpacked npm package tarball of `name@version` (the npm registry is reachable here)."""
+    safe = name.replace("/", "__").replace("@", "")
+    dest = cache / "src" / f"npm-{safe}-{version}"
+    if (dest / ".complete").exists():
+        return _single_child(dest)
+    dl = cache / "downloads"
+    dl.mkdir(parents=True, exist_ok=True)
+    out = subprocess.run(["npm", "pack", f"{name}@{version}", "--silent"], cwd=dl,
+                         check=True, capture_output=True, text=True)
+    archive = dl / out.stdout.strip().splitlines()[-1]
+    _unpack(archive, dest)
+    (dest / ".complete").touch()
+    return _single_child(dest)
+
+
+def _find_archive(dl: Path, name: str, version: str) -> Path:
+    norm = name.lower().replace("-", "_").replace(".", "_")
+    for p in sorted(dl.iterdir()):
+        stem = p.name.lower().replace("-", "_").replace(".", "_")
+        if stem.startswith(f"{norm}_{version.replace('.', '_')}") and p.suffix in (".gz", ".zip"):
+            return p
+    raise FileNotFoundError(f"no sdist for {name}=={version} in {dl}")
+
+
+def _unpack(archive: Path, dest: Path) -> None:
+    dest.mkdir(parents=True, exist_ok=True)
+    if archive.suffix == ".zip":
+        with zipfile.ZipFile(archive) as zf:
+            zf.extractall(dest)
+    else:
+        with tarfile.open(archive) as tf:
+            tf.extractall(dest, filter="data")
+
+
+def _single_child(dest: Path) -> Path:
+    children = [p for p in dest.iterdir() if p.is_dir()]
+    return children[0] if len(children) == 1 else dest

@@ -1,0 +1,92 @@
+"""Values of the code layers: symbols (C1), edges (C2), entry points (C3) and roles (C4)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """One definition: class, function, method, constant, interface, struct, trait, ...
+
+    `symbol_id` is stable across runs: `"<path>::<qname>"` (plus `#<n>` for a
+    redefinition of the same qname in one file). `qname` is dotted from the module
+    (`pkg.mod.Class.method`); `name` is the bare name.
+    """
+
+    symbol_id: str
+    qname: str
+    name: str
+    kind: str
+    path: str
+    lang: str
+    start_line: int
+    end_line: int
+    signature: str = ""
+    summary: str = ""
+    parent_symbol_id: str | None = None
+    package_or_module: str = ""
+    is_test: bool = False
+    decorators: tuple[str, ...] = ()
+    bases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """One dependency: `calls`, `imports` or `inherits`, from a symbol (or module) to a target.
+
+    `dst_ref` is the target as written; `dst_symbol_id`/`dst_qname` are set when resolved.
+    `resolution` is `resolved`, `ambiguous`, `external` or `unresolved`.
+    """
+
+    edge_id: str
+    edge_type: str
+    src_symbol_id: str
+    src_qname: str
+    dst_ref: str
+    path: str
+    line: int
+    resolution: str = "unresolved"
+    dst_symbol_id: str | None = None
+    dst_qname: str | None = None
+    candidates: tuple[str, ...] = ()
+    is_test: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Entrypoint:
+    """One way into the program: an HTTP route, a CLI command, or another trigger."""
+
+    entry_id: str
+    entry_type: str
+    framework: str
+    route_or_command: str
+    path: str
+    start_line: int
+    end_line: int
+    handler_symbol: str = ""
+    handler_symbol_id: str | None = None
+    declaring_symbol: str = ""
+    entrypoint_kind: str = ""
+    http_method: str | None = None
+    route_path: str | None = None
+    decorator_text: str = ""
+    summary_text: str = ""
+    is_test: bool = False
+    lang_payload: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    """One symbol's role in the system, with how sure and why."""
+
+    symbol_id: str
+    qname: str
+    role: str
+    confidence: float
+    evidence: tuple[str, ...]
+    path: str
+    start_line: int
+    end_line: int

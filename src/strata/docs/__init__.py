@@ -1,0 +1,1 @@
+"""Documentation layers D0-D6: sections, catalog, facts, entities, workflows, relations, integrations."""
