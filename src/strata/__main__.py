@@ -1,0 +1,5 @@
+"""`python -m strata` runs the CLI."""
+
+from strata.cli import main
+
+main()

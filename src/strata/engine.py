@@ -1,0 +1,328 @@
+"""The one engine behind every surface: open an index, index a tree, search, report status."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from strata import layers as L
+from strata.config import Config, load_config
+from strata.discovery import discover
+from strata.embedding import Embedder, make_embedder
+from strata.embedding.cache import EmbeddingCache
+from strata.errors import EmbedderMismatchError, NoIndexError, UserError
+from strata.git import head_commit
+from strata.globs import select
+from strata.indexer import Indexer, IndexSummary, ProgressFn, Session
+from strata.locate import META_NAME, default_index_dir, find_index_upward
+from strata.lock import is_locked, write_lock
+from strata.plan import make_plan
+from strata.search import Searcher, SearchResult
+from strata.store import Filter, Store, open_store
+from strata.types import Record
+
+log = logging.getLogger(__name__)
+
+class Engine:
+    """An open index: its root, directory, configuration, store and (lazy) embedder."""
+
+    def __init__(self, root: Path, index_dir: Path, cfg: Config, store_uri: str) -> None:
+        self.root = root
+        self.index_dir = index_dir
+        self.config = cfg
+        self.store_uri = store_uri
+        self._store: Store | None = None
+        self._embedder: Embedder | None = None
+
+    # ---- opening -------------------------------------------------------------------------
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        index_dir: str | os.PathLike[str] | None = None,
+        store: str | None = None,
+        config: Mapping[str, Any] | None = None,
+    ) -> Engine:
+        """Open (or prepare to create) the index for `path`.
+
+        Args:
+            path: a directory or file to index; inside an indexed tree, that tree's index.
+                None: the index found upward from the working directory (or `index_dir`).
+            index_dir: where the index lives (default `<root>/.strata`).
+            store: a store URI (default `lancedb://<index_dir>/lance`).
+            config: dotted config keys that override every other source (like flags).
+        """
+        flags = dict(config or {})
+        if store:
+            flags["store.uri"] = store
+        if index_dir is not None:
+            idx = Path(index_dir).expanduser().resolve()
+            root = _root_of(idx)
+            if path is not None:
+                root = _root_for(Path(path).expanduser().resolve())
+            elif root is None:
+                raise NoIndexError(f"no index in {idx}", hint="run `strata index PATH --index-dir DIR` first")
+        elif path is not None:
+            target = Path(path).expanduser().resolve()
+            if not target.exists():
+                raise UserError(f"{target} does not exist")
+            found = find_index_upward(target)
+            root = _root_of(found) if found else None
+            if found and root and (target == root or root in target.parents):
+                idx = found
+            else:
+                root = _root_for(target)
+                idx = default_index_dir(root)
+        else:
+            found = find_index_upward(Path.cwd())
+            if found is None:
+                raise NoIndexError(
+                    f"no index found in {Path.cwd()} or above",
+                    hint="run `strata index PATH` to create one",
+                )
+            idx, root = found, _root_of(found)
+        assert root is not None
+        cfg = load_config(idx, flags)
+        uri = cfg.store.uri or f"lancedb://{idx / 'lance'}"
+        return cls(root, idx, cfg, uri)
+
+    @property
+    def exists(self) -> bool:
+        """Whether an index has been written here."""
+        return (self.index_dir / META_NAME).is_file()
+
+    # ---- parts ---------------------------------------------------------------------------
+    @property
+    def store(self) -> Store:
+        """The store, opened on first use with the index's recorded dimension."""
+        if self._store is None:
+            meta = self._locator()
+            dim = int(meta["dim"]) if "dim" in meta else self._configured_dim()
+            self._store = open_store(self.store_uri, dim)
+        return self._store
+
+    def embedder(self) -> Embedder:
+        """The configured embedder, loaded on first use and checked against the index."""
+        if self._embedder is None:
+            emb = make_embedder(self.config.embed)
+            meta = self._locator()
+            if meta.get("embedder") and (meta["embedder"] != emb.name or meta["dim"] != emb.dim):
+                raise EmbedderMismatchError(
+                    f"index built with {meta['embedder']} ({meta['dim']}-d); config asks for "
+                    f"{emb.name} ({emb.dim}-d)",
+                    hint="run `strata index --full` to rebuild, or set embed.provider/embed.model back",
+                )
+            self._embedder = emb
+        return self._embedder
+
+    def _embeds(self) -> bool:
+        return self.config.embed.provider != "none"
+
+    def _configured_dim(self) -> int:
+        return self.embedder().dim if self._embeds() else 0
+
+    # ---- indexing ------------------------------------------------------------------------
+    def index(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        full: bool = False,
+        progress: ProgressFn | None = None,
+        repo: str | None = None,
+    ) -> IndexSummary:
+        """Create or incrementally update the index of the root (or of `path` inside it)."""
+        target = Path(path).expanduser().resolve() if path else self.root
+        with write_lock(self.index_dir):
+            if full:
+                self._reset()
+            self._check_embedder()
+            disc = discover(self.root, self.config.index)
+            files, skips = disc.files, disc.skips
+            indexed = self.store.sources()
+            scope = None
+            if target != self.root:
+                rel = target.relative_to(self.root).as_posix()
+                inside = lambda p: p == rel or p.startswith(rel + "/")  # noqa: E731
+                files = tuple(f for f in files if inside(f.rel))
+                skips = tuple(s for s in skips if inside(s.rel))
+                scope = [p for p in indexed if inside(p)]
+            plan = make_plan(files, indexed, scope=scope)
+            summary = IndexSummary(root=str(self.root), files_seen=len(files) + len(skips))
+            for skip in skips:
+                log.warning(skip.line())
+                summary.skips.append(skip)
+            indexer = Indexer(self.config, self.store, self.embedder if self._embeds() else None,
+                              self._cache(), self._session(repo))
+            try:
+                indexer.run(plan, indexed, summary, progress)
+            finally:
+                self._write_locator(last_index=time.time())
+            if not plan.is_noop():
+                self.store.optimize()
+            return summary
+
+    def index_if_empty(self, *, progress: ProgressFn | None = None) -> IndexSummary | None:
+        """Index only when the index holds no rows (the boot-time path)."""
+        if self.exists and sum(c.get("rows", 0) for c in self.store.counts().values()) > 0:
+            return None
+        return self.index(progress=progress)
+
+    def _reset(self) -> None:
+        if self._store is not None:
+            self._store.delete_all()
+            self._store.close()
+            self._store = None
+        meta_path = self.index_dir / META_NAME
+        if meta_path.exists():
+            meta_path.unlink()
+        dim = self._configured_dim()
+        self._store = open_store(self.store_uri, dim)
+        self._store.delete_all()
+
+    def _check_embedder(self) -> None:
+        meta = self._locator()
+        if not meta:
+            dim = self._configured_dim()
+            name = self.embedder().name if self._embeds() else "none"
+            self._write_locator(embedder=name, dim=dim, created=time.time())
+        elif self._embeds():
+            self.embedder()
+        elif meta.get("dim", 0) != 0:
+            raise EmbedderMismatchError(
+                f"index built with {meta.get('embedder')} ({meta.get('dim')}-d); config asks for no embedder",
+                hint="run `strata index --full` to rebuild lexical-only",
+            )
+
+    def _cache(self) -> EmbeddingCache | None:
+        return EmbeddingCache(self.index_dir / "embed_cache.sqlite") if self._embeds() else None
+
+    def _session(self, repo: str | None) -> Session:
+        sha = head_commit(self.root)
+        repo_id = repo or self.root.name
+        return Session(repo_id=repo_id, commit_sha=sha, session_id=f"{repo_id}@{sha or 'worktree'}")
+
+    # ---- reading -------------------------------------------------------------------------
+    def search(
+        self,
+        query: str,
+        k: int | None = None,
+        *,
+        layers: Iterable[str] | None = None,
+        filters: Mapping[str, Any] | None = None,
+        mode: str | None = None,
+    ) -> SearchResult:
+        """Ranked hits for a query; `filters` keys: path (globs), lang, kind, no_tests."""
+        self._require()
+        where = self._filter(layers, filters or {})
+        searcher = Searcher(self.store, self.config, self.embedder if self._embeds() else None)
+        no_tests = bool((filters or {}).get("no_tests"))
+        return searcher.search(query, k=k, mode=mode, where=where,
+                               include_tests=False if no_tests else None)
+
+    def records(self, layers: Iterable[str] | None = None, limit: int | None = None) -> list[Record]:
+        """Every record of the given layers (all layers by default), in path and span order."""
+        self._require()
+        return self.store.fetch(Filter(layers=tuple(layers) if layers else None), limit=limit)
+
+    def status(self) -> dict[str, Any]:
+        """Root, store, embedder, counts per layer, last index time, pending files, health."""
+        meta = self._locator()
+        counts = self.store.counts() if self.exists else {}
+        rows = sum(c.get("rows", 0) for c in counts.values())
+        vecs = sum(c.get("vectors", 0) for c in counts.values())
+        pending = self._pending() if self.exists else None
+        dim = int(meta.get("dim", 0))
+        return {
+            "root": str(self.root),
+            "index_dir": str(self.index_dir),
+            "store": self.store_uri,
+            "embedder": {"name": meta.get("embedder", self.config.embed.provider), "dim": dim,
+                         "lexical_only": dim == 0},
+            "layers": counts,
+            "rows": rows,
+            "vectors": {"done": vecs, "total": rows if dim else 0},
+            "last_index": meta.get("last_index"),
+            "files_pending": pending,
+            "writer_active": is_locked(self.index_dir),
+            "healthy": self.exists and (dim == 0 or vecs == rows) and not pending,
+        }
+
+    def _pending(self) -> int:
+        disc = discover(self.root, self.config.index)
+        plan = make_plan(disc.files, self.store.sources())
+        return len(plan.new) + len(plan.changed) + len(plan.removed)
+
+    def _filter(self, layers: Iterable[str] | None, filters: Mapping[str, Any]) -> Filter:
+        paths = None
+        globs = _as_tuple(filters.get("path"))
+        if globs:
+            paths = tuple(select(sorted(self.store.sources()), globs))
+        chosen = tuple(L.normalise(x) for x in layers) if layers else None
+        return Filter(
+            layers=chosen,
+            langs=_as_tuple(filters.get("lang")),
+            kinds=_as_tuple(filters.get("kind")),
+            paths=paths,
+            is_test=False if filters.get("no_tests") else None,
+            repo_id=filters.get("repo"),
+        )
+
+    def _require(self) -> None:
+        if not self.exists:
+            raise NoIndexError(f"no index at {self.index_dir}", hint=f"run `strata index {self.root}`")
+
+    # ---- the locator file ----------------------------------------------------------------
+    def _locator(self) -> dict[str, Any]:
+        path = self.index_dir / META_NAME
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _write_locator(self, **values: Any) -> None:
+        data = self._locator()
+        data.update(values, root=str(self.root), store=self.store_uri)
+        self.index_dir.mkdir(parents=True, exist_ok=True)
+        tmp = self.index_dir / (META_NAME + ".tmp")
+        tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
+        os.replace(tmp, self.index_dir / META_NAME)
+
+    def close(self) -> None:
+        """Release the store."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _root_for(target: Path) -> Path:
+    return target if target.is_dir() else target.parent
+
+
+def _root_of(index_dir: Path) -> Path | None:
+    try:
+        data = json.loads((index_dir / META_NAME).read_text(encoding="utf-8"))
+        return Path(data["root"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _as_tuple(value: Any) -> tuple[str, ...] | None:
+    if value is None or value == () or value == []:
+        return None
+    if isinstance(value, str):
+        return (value,)
+    return tuple(str(v) for v in value)
+

@@ -1,0 +1,67 @@
+"""The incremental plan: which files to add, re-check, keep or remove (pure)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from strata.types import FileState, SourceFile
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What an index run must do.
+
+    `new`: on disk, not in the index. `changed`: in the index but the stat differs
+    (size or mtime), so the file is read and re-chunked; unchanged chunks keep their
+    vectors through the embedding cache. `unchanged`: same stat, not read at all.
+    `removed`: in the index, no longer an indexable file on disk.
+    """
+
+    new: tuple[SourceFile, ...]
+    changed: tuple[SourceFile, ...]
+    unchanged: tuple[str, ...]
+    removed: tuple[str, ...]
+
+    @property
+    def to_read(self) -> tuple[SourceFile, ...]:
+        """Every file whose content must be read this run."""
+        return self.new + self.changed
+
+    def is_noop(self) -> bool:
+        """True when nothing needs reading or removing."""
+        return not (self.new or self.changed or self.removed)
+
+
+def make_plan(
+    on_disk: Iterable[SourceFile],
+    indexed: Mapping[str, FileState],
+    *,
+    full: bool = False,
+    scope: Iterable[str] | None = None,
+) -> Plan:
+    """Compare the files on disk with what the index holds, by stat first.
+
+    Args:
+        on_disk: files discovery found indexable.
+        indexed: the index's view: path -> FileState.
+        full: treat every file as new (a rebuild).
+        scope: when given, only these indexed paths may be removed (indexing one file
+            or a subtree must not drop the rest of the index).
+    """
+    new: list[SourceFile] = []
+    changed: list[SourceFile] = []
+    unchanged: list[str] = []
+    seen: set[str] = set()
+    for f in on_disk:
+        seen.add(f.rel)
+        state = indexed.get(f.rel)
+        if full or state is None:
+            new.append(f)
+        elif state.size == f.size and state.mtime_ns == f.mtime_ns:
+            unchanged.append(f.rel)
+        else:
+            changed.append(f)
+    candidates = indexed.keys() if scope is None else set(scope) & indexed.keys()
+    removed = sorted(p for p in candidates if p not in seen)
+    return Plan(tuple(new), tuple(changed), tuple(unchanged), tuple(removed))

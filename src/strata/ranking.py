@@ -1,0 +1,118 @@
+"""Code-aware ranking signals on top of fused retrieval (pure): weights, boosts, penalties.
+
+Every factor is a named part so `--explain` can print it. The constants here are
+chosen on the whole benchmark (docs/benchmarks.md), never per query.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from strata.tokens import is_identifier_like, split_identifier
+from strata.types import Record
+
+# Retriever weights for weighted RRF: identifier-like queries lean lexical,
+# sentences lean semantic.
+IDENTIFIER_WEIGHTS: Mapping[str, float] = {"lexical": 1.0, "semantic": 0.35}
+SENTENCE_WEIGHTS: Mapping[str, float] = {"lexical": 0.8, "semantic": 1.0}
+
+DEFINITION_BOOST = 1.0  # in units of "rank 1 of one retriever"
+TEST_FACTOR = 0.75
+VENDORED_FACTOR = 0.5
+COHERENCE_WEIGHT = 0.15
+
+_VENDORED = re.compile(
+    r"(^|/)(vendor|vendored|_vendor|third_party|thirdparty|external|extern|node_modules)/"
+    r"|\.min\.(js|css)$|_pb2(_grpc)?\.py$|\.pb\.go$|(^|/)generated/|\.generated\.|_generated\.",
+)
+_TEST_WORDS = frozenset({"test", "tests", "testing", "pytest", "fixture", "fixtures", "spec", "mock"})
+
+
+@dataclass(frozen=True, slots=True)
+class QueryShape:
+    """What the query looks like, decided once per search."""
+
+    identifier_like: bool
+    names: frozenset[str]
+    wants_tests: bool
+
+
+def shape(query: str, terms: Sequence[str]) -> QueryShape:
+    """Classify a query: identifier-like or sentence; the names it may be asking for."""
+    ident = is_identifier_like(query)
+    raw = re.findall(r"[A-Za-z_][\w.:]*", query)
+    names = {w.split(".")[-1].split("::")[-1].lower() for w in raw if len(w) > 2}
+    names |= {w.replace(".", "").lower() for w in raw if "." in w}
+    return QueryShape(ident, frozenset(names), bool(_TEST_WORDS & set(terms)))
+
+
+def weights(q: QueryShape) -> Mapping[str, float]:
+    """Retriever weights for this query."""
+    return IDENTIFIER_WEIGHTS if q.identifier_like else SENTENCE_WEIGHTS
+
+
+def is_vendored(path: str) -> bool:
+    """Vendored, minified or generated code."""
+    return bool(_VENDORED.search(path))
+
+
+def adjust(
+    records: Mapping[str, Record],
+    parts: Mapping[str, dict[str, float]],
+    q: QueryShape,
+    *,
+    rrf_k: int,
+    include_tests: bool,
+) -> dict[str, dict[str, float]]:
+    """Add boost and penalty parts to each candidate's fused parts (returns new dicts).
+
+    Parts ending in `_x` are multiplicative factors; the rest are added.
+    """
+    unit = 1.0 / (rrf_k + 1)
+    base = {rid: sum(p.values()) for rid, p in parts.items()}
+    per_file: dict[str, list[float]] = defaultdict(list)
+    for rid, score in base.items():
+        per_file[records[rid].path].append(score)
+    out: dict[str, dict[str, float]] = {}
+    for rid, p in parts.items():
+        rec = records[rid]
+        new = dict(p)
+        if _defines(rec, q):
+            new["definition"] = DEFINITION_BOOST * unit * (1.0 if q.identifier_like else 0.5)
+        siblings = sorted(per_file[rec.path], reverse=True)
+        others = sum(siblings) - base[rid]
+        if others > 0:
+            new["coherence"] = COHERENCE_WEIGHT * unit * math.log1p(others / unit)
+        if rec.is_test and not include_tests and not q.wants_tests:
+            new["test_x"] = TEST_FACTOR
+        if is_vendored(rec.path):
+            new["vendored_x"] = VENDORED_FACTOR
+        out[rid] = new
+    return out
+
+
+def final_score(parts: Mapping[str, float]) -> float:
+    """Sum of the additive parts times the product of the `_x` factors."""
+    total = sum(v for k, v in parts.items() if not k.endswith("_x"))
+    for k, v in parts.items():
+        if k.endswith("_x"):
+            total *= v
+    return total
+
+
+def _defines(rec: Record, q: QueryShape) -> bool:
+    if not q.names or not rec.title:
+        return False
+    if rec.kind not in ("function", "method", "class", "struct", "interface", "trait", "enum",
+                        "type", "constant", "symbol", "module"):
+        if rec.layer != "C1_SYMBOL_CATALOG":
+            return False
+    title = rec.title.split(" ")[0]
+    last = re.split(r"[.:]+", title)[-1].lower()
+    return last in q.names or title.replace(".", "").lower() in q.names or (
+        len(q.names) == 1 and "".join(split_identifier(last)) in q.names
+    )

@@ -1,0 +1,143 @@
+"""Hybrid search: lexical and vector retrieval, fused, re-ranked with code-aware signals."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from strata import ranking
+from strata.config import Config
+from strata.embedding import Embedder
+from strata.errors import QueryError
+from strata.fusion import fused_order, rrf
+from strata.layers import PASSAGE_LAYERS
+from strata.store import Filter, Store
+from strata.tokens import query_terms
+from strata.types import Hit, Record
+
+log = logging.getLogger(__name__)
+
+MAX_QUERY_CHARS = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """Hits best first, plus notes the user should see (fallbacks, truncation) and the plan."""
+
+    hits: tuple[Hit, ...]
+    mode: str
+    notes: tuple[str, ...] = ()
+    plan: dict[str, Any] = field(default_factory=dict)
+
+    def __iter__(self) -> Iterator[Hit]:
+        return iter(self.hits)
+
+    def __len__(self) -> int:
+        return len(self.hits)
+
+    def __getitem__(self, i: int) -> Hit:
+        return self.hits[i]
+
+
+class Searcher:
+    """Runs one query against a store; the query embedder is loaded only when needed."""
+
+    def __init__(self, store: Store, cfg: Config, embedder: Callable[[], Embedder] | None) -> None:
+        self._store = store
+        self._cfg = cfg
+        self._embedder_factory = embedder
+
+    def search(
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        mode: str | None = None,
+        where: Filter | None = None,
+        include_tests: bool | None = None,
+    ) -> SearchResult:
+        """Search; `where.layers` defaults to the passage layers (C0 source, D0 docs)."""
+        k = k or self._cfg.search.k
+        mode = mode or self._cfg.search.mode
+        notes: list[str] = []
+        query, terms = self._validate(query, notes)
+        where = where or Filter()
+        if where.layers is None:
+            where = dataclasses.replace(where, layers=PASSAGE_LAYERS)
+        mode = self._effective_mode(mode, notes)
+        n = max(self._cfg.search.candidates, 3 * k)
+        lists: dict[str, list[tuple[Record, float]]] = {}
+        if mode in ("lexical", "hybrid"):
+            lists["lexical"] = self._store.lexical_search(terms, n, where)
+        if mode in ("semantic", "hybrid"):
+            vec = self._get_embedder().embed_query(query)
+            lists["semantic"] = self._store.vector_search(
+                vec, n, dataclasses.replace(where, has_vector=True)
+            )
+        hits = self._rank(query, terms, lists, k, include_tests)
+        plan = {"mode": mode, "layers": list(where.layers or ()), "candidates": n, "terms": terms}
+        return SearchResult(tuple(hits), mode, tuple(notes), plan)
+
+    def _validate(self, query: str, notes: list[str]) -> tuple[str, list[str]]:
+        query = query.strip()
+        if not query:
+            raise QueryError("empty query", hint="give some words or a name to search for")
+        if len(query) > MAX_QUERY_CHARS:
+            notes.append(f"query truncated to its first {MAX_QUERY_CHARS} characters")
+            query = query[:MAX_QUERY_CHARS]
+        terms = query_terms(query)
+        if not terms:
+            raise QueryError(
+                f"query {query[:40]!r} has no searchable words",
+                hint="use letters or digits: a name, a phrase, a question",
+            )
+        return query, terms[:64]
+
+    def _effective_mode(self, mode: str, notes: list[str]) -> str:
+        if mode == "lexical":
+            return mode
+        if self._embedder_factory is None or self._store.dim == 0:
+            notes.append("lexical only: the index has no vectors (embedder 'none')")
+            return "lexical"
+        counts = self._store.counts()
+        rows = sum(c.get("rows", 0) for c in counts.values())
+        vecs = sum(c.get("vectors", 0) for c in counts.values())
+        if vecs == 0:
+            notes.append("lexical only: vectors are not computed yet (run `strata index`)")
+            return "lexical"
+        if vecs < rows:
+            notes.append(f"partial vectors: {vecs}/{rows} rows embedded; semantic part covers those")
+        return mode
+
+    def _rank(
+        self,
+        query: str,
+        terms: Sequence[str],
+        lists: dict[str, list[tuple[Record, float]]],
+        k: int,
+        include_tests: bool | None,
+    ) -> list[Hit]:
+        q = ranking.shape(query, terms)
+        records: dict[str, Record] = {}
+        raw: dict[str, dict[str, float]] = {}
+        for name, pairs in lists.items():
+            for rec, score in pairs:
+                records.setdefault(rec.id, rec)
+                raw.setdefault(rec.id, {})[name + "_raw"] = score
+        rankings = {name: [r.id for r, _ in pairs] for name, pairs in lists.items()}
+        fused = rrf(rankings, weights=ranking.weights(q), k=self._cfg.search.rrf_k)
+        tests = self._cfg.search.include_tests if include_tests is None else include_tests
+        parts = ranking.adjust(records, fused, q, rrf_k=self._cfg.search.rrf_k, include_tests=tests)
+        scored = {rid: ranking.final_score(p) for rid, p in parts.items()}
+        order = sorted(fused_order(parts), key=lambda rid: -scored[rid])[:k]
+        return [
+            Hit(records[rid], scored[rid], {**parts[rid], **raw.get(rid, {})})
+            for rid in order
+        ]
+
+    def _get_embedder(self) -> Embedder:
+        assert self._embedder_factory is not None
+        return self._embedder_factory()
