@@ -23,7 +23,7 @@ from strata.locate import META_NAME, default_index_dir, find_index_upward
 from strata.lock import is_locked, write_lock
 from strata.plan import make_plan
 from strata.search import Searcher, SearchResult
-from strata.store import Filter, Store, open_store
+from strata.store import Filter, Store, open_store, recreate_store
 from strata.types import Record
 
 log = logging.getLogger(__name__)
@@ -38,6 +38,7 @@ class Engine:
         self.store_uri = store_uri
         self._store: Store | None = None
         self._embedder: Embedder | None = None
+        self._fresh: Embedder | None = None
 
     # ---- opening -------------------------------------------------------------------------
     @classmethod
@@ -110,7 +111,7 @@ class Engine:
     def embedder(self) -> Embedder:
         """The configured embedder, loaded on first use and checked against the index."""
         if self._embedder is None:
-            emb = make_embedder(self.config.embed)
+            emb = self._unchecked_embedder()
             meta = self._locator()
             if meta.get("embedder") and (meta["embedder"] != emb.name or meta["dim"] != emb.dim):
                 raise EmbedderMismatchError(
@@ -121,11 +122,16 @@ class Engine:
             self._embedder = emb
         return self._embedder
 
+    def _unchecked_embedder(self) -> Embedder:
+        if self._fresh is None:
+            self._fresh = make_embedder(self.config.embed)
+        return self._fresh
+
     def _embeds(self) -> bool:
         return self.config.embed.provider != "none"
 
     def _configured_dim(self) -> int:
-        return self.embedder().dim if self._embeds() else 0
+        return self._unchecked_embedder().dim if self._embeds() else 0
 
     # ---- indexing ------------------------------------------------------------------------
     def index(
@@ -174,16 +180,21 @@ class Engine:
         return self.index(progress=progress)
 
     def _reset(self) -> None:
+        """Empty the index for a rebuild, possibly with another embedder (another width)."""
+        dim = self._configured_dim()
+        name = self._unchecked_embedder().name if self._embeds() else "none"
+        old_dim = int(self._locator().get("dim", dim))
         if self._store is not None:
-            self._store.delete_all()
             self._store.close()
             self._store = None
-        meta_path = self.index_dir / META_NAME
-        if meta_path.exists():
-            meta_path.unlink()
-        dim = self._configured_dim()
-        self._store = open_store(self.store_uri, dim)
-        self._store.delete_all()
+        if old_dim == dim:
+            store = open_store(self.store_uri, dim)
+            store.delete_all()
+        else:
+            store = recreate_store(self.store_uri, dim)
+        self._store = store
+        # The locator is rewritten, never removed: a killed rebuild stays openable.
+        self._write_locator(embedder=name, dim=dim, created=time.time())
 
     def _check_embedder(self) -> None:
         meta = self._locator()

@@ -13,7 +13,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from strata.errors import StoreError
 from strata.types import FileState, Record, Vector
+
+__all__ = ["Filter", "Store", "open_store"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,23 +49,29 @@ class Store(Protocol):
         """Each indexed path with its file hash, stat and row count."""
         ...
 
-    def lexical_search(self, terms: Sequence[str], limit: int, where: Filter) -> list[tuple[Record, float]]:
+    def lexical_search(
+        self, terms: Sequence[str], limit: int, where: Filter
+    ) -> list[tuple[Record, float]]:
         """BM25 over code-aware tokens (see `strata.tokens`), best first."""
         ...
 
-    def vector_search(self, vector: Vector, limit: int, where: Filter) -> list[tuple[Record, float]]:
+    def vector_search(
+        self, vector: Vector, limit: int, where: Filter
+    ) -> list[tuple[Record, float]]:
         """Cosine similarity over rows that have a vector, best first."""
         ...
 
     def set_vectors(self, vectors: Mapping[str, tuple[str, Vector]]) -> int:
-        """Fill in vectors by row id where the row's content hash still matches; returns rows updated."""
+        """Fill in vectors by row id where the row's content hash matches; returns rows updated."""
         ...
 
     def missing_vectors(self, limit: int) -> list[tuple[str, str, str]]:
         """Up to `limit` rows still without a vector: (id, content_hash, text to embed)."""
         ...
 
-    def fetch(self, where: Filter, limit: int | None = None, ids: Iterable[str] | None = None) -> list[Record]:
+    def fetch(
+        self, where: Filter, limit: int | None = None, ids: Iterable[str] | None = None
+    ) -> list[Record]:
         """Rows matching a filter (and, if given, these ids), in path and span order."""
         ...
 
@@ -89,3 +98,47 @@ class Store(Protocol):
     def close(self) -> None:
         """Release handles."""
         ...
+
+
+def open_store(uri: str, dim: int, *, create: bool = True) -> Store:
+    """Open the store a URI names: `lancedb://DIR` or a plain path (embedded LanceDB).
+
+    Args:
+        uri: `lancedb://DIR`, a directory path, or `postgresql://...` (not yet available).
+        dim: vector width of the configured embedder (0 = lexical-only index).
+        create: create an empty store if there is none (else raise `NoIndexError`).
+
+    Raises:
+        StoreError: an unknown or unavailable scheme, or a store that cannot be opened.
+    """
+    scheme, sep, rest = uri.partition("://")
+    if not sep:
+        scheme, rest = "lancedb", uri
+    scheme = scheme.lower()
+    if scheme == "lancedb":
+        if not rest:
+            raise StoreError(f"store URI {uri!r} names no directory", hint="use lancedb://DIR")
+        from strata.store.lance import LanceStore  # heavy import, only when used
+
+        return LanceStore(rest, dim, create=create)
+    if scheme in ("postgresql", "postgres"):
+        raise StoreError(
+            "the PostgreSQL store is not available yet",
+            hint="leave store.uri empty to use the embedded LanceDB store",
+        )
+    raise StoreError(f"unknown store scheme {scheme!r} in {uri!r}", hint="use lancedb://DIR")
+
+
+def recreate_store(uri: str, dim: int) -> Store:
+    """Drop whatever the URI holds and open it empty for vectors of width `dim` (`index --full`)."""
+    scheme, sep, rest = uri.partition("://")
+    if not sep:
+        scheme, rest = "lancedb", uri
+    if scheme.lower() == "lancedb" and rest:
+        import shutil
+        from pathlib import Path
+
+        shutil.rmtree(Path(rest), ignore_errors=True)
+    else:
+        open_store(uri, dim).delete_all()
+    return open_store(uri, dim)

@@ -1,0 +1,224 @@
+"""Cross-file resolution of C2 edges over the repository's symbol table (pure)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from strata.code.model import Edge, Symbol
+
+MAX_HOPS = 12  # re-export chains longer than this are treated as cycles
+MAX_GUESSES = 8  # a method name shared by more classes than this is not worth listing
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleScope:
+    """What one file contributes to name resolution besides its symbols.
+
+    `bindings` maps a module-level name to the absolute dotted name it stands for
+    (imports, `X = other.Y` aliases); `stars` are modules star-imported at module
+    level; `imported` is every absolute name any import in the file names (for
+    telling external targets apart); `bases` maps each class qname to its bases,
+    normalised like edge refs. Store it per file (`to_json`) and rebuild the table.
+    """
+
+    path: str
+    module: str
+    bindings: Mapping[str, str] = field(default_factory=dict)
+    stars: tuple[str, ...] = ()
+    imported: frozenset[str] = frozenset()
+    bases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (the inverse of `ModuleScope.from_json`)."""
+        return {
+            "path": self.path,
+            "module": self.module,
+            "bindings": dict(self.bindings),
+            "stars": list(self.stars),
+            "imported": sorted(self.imported),
+            "bases": {k: list(v) for k, v in self.bases.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ModuleScope:
+        """Rebuild a scope stored with `to_json`."""
+        return cls(
+            path=data["path"],
+            module=data["module"],
+            bindings=dict(data["bindings"]),
+            stars=tuple(data["stars"]),
+            imported=frozenset(data["imported"]),
+            bases={k: tuple(v) for k, v in data["bases"].items()},
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolTable:
+    """Every symbol and module of a repository, indexed for resolution."""
+
+    ids_by_qname: Mapping[str, tuple[str, ...]]
+    kind_by_qname: Mapping[str, str]
+    scopes: Mapping[str, ModuleScope]  # by module name
+    module_by_path: Mapping[str, str]
+    methods_by_name: Mapping[str, tuple[str, ...]]
+    roots: frozenset[str]  # top-level package names present in the repository
+
+    def module_id(self, module: str) -> str:
+        """The pseudo symbol id of a module (`"<path>::<module>"`), the source of its imports."""
+        return f"{self.scopes[module].path}::{module}"
+
+
+def build_table(symbols: Iterable[Symbol], scopes: Iterable[ModuleScope]) -> SymbolTable:
+    """The symbol table of a repository from all files' symbols and scopes.
+
+    Args:
+        symbols: Every symbol of every file (C1).
+        scopes: Every file's `ModuleScope` (from `strata.code.py_edges.module_scope`).
+    """
+    ids: dict[str, list[str]] = defaultdict(list)
+    kinds: dict[str, str] = {}
+    methods: dict[str, list[str]] = defaultdict(list)
+    for sym in sorted(symbols, key=_preference):
+        ids[sym.qname].append(sym.symbol_id)
+        kinds.setdefault(sym.qname, sym.kind)
+        if sym.kind == "method" and sym.qname not in methods[sym.name]:
+            methods[sym.name].append(sym.qname)
+    by_module = {s.module: s for s in scopes}
+    return SymbolTable(
+        ids_by_qname={q: tuple(v) for q, v in ids.items()},
+        kind_by_qname=kinds,
+        scopes=by_module,
+        module_by_path={s.path: s.module for s in by_module.values()},
+        methods_by_name={n: tuple(v) for n, v in methods.items()},
+        roots=frozenset(m.split(".")[0] for m in by_module if m),
+    )
+
+
+def lookup(ref: str, table: SymbolTable, hops: int = 0) -> str | None:
+    """The qname of the symbol or module `ref` names, following re-exports, aliases and bases."""
+    if hops > MAX_HOPS:
+        return None
+    if ref in table.ids_by_qname or ref in table.scopes:
+        return ref
+    parts = ref.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        head, rest = ".".join(parts[:cut]), parts[cut:]
+        if head in table.ids_by_qname:
+            if table.kind_by_qname[head] != "class" or len(rest) != 1:
+                return None
+            return _inherited(head, rest[0], table, hops + 1)
+        if head in table.scopes:
+            return _through_module(table.scopes[head], rest, table, hops + 1)
+    return None
+
+
+def _through_module(
+    scope: ModuleScope, rest: list[str], table: SymbolTable, hops: int
+) -> str | None:
+    bound = scope.bindings.get(rest[0])
+    if bound is not None:
+        return lookup(".".join([bound, *rest[1:]]), table, hops)
+    for star in scope.stars:
+        found = lookup(".".join([star, *rest]), table, hops)
+        if found:
+            return found
+    return None
+
+
+def _inherited(cls: str, member: str, table: SymbolTable, hops: int) -> str | None:
+    """`member` looked up along the bases of `cls` (depth first, as a simple MRO)."""
+    scope = table.scopes.get(_module_of(cls, table))
+    for base in scope.bases.get(cls, ()) if scope else ():
+        found = lookup(f"{base}.{member}", table, hops)
+        if found:
+            return found
+    return None
+
+
+def _module_of(qname: str, table: SymbolTable) -> str:
+    parts = qname.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        if ".".join(parts[:cut]) in table.scopes:
+            return ".".join(parts[:cut])
+    return ""
+
+
+def resolve_edge(edge: Edge, table: SymbolTable) -> Edge:
+    """One edge with `resolution`, `dst_qname`, `dst_symbol_id` and `candidates` set."""
+    found = lookup(edge.dst_ref, table)
+    if found is not None:
+        return _resolved(edge, found, table)
+    scope = table.scopes.get(table.module_by_path.get(edge.path, ""))
+    if _is_external(edge.dst_ref, scope, table):
+        return dataclasses.replace(edge, resolution="external", dst_qname=edge.dst_ref)
+    guesses = _guesses(edge.dst_ref, scope, table)
+    if len(guesses) == 1 and "." not in edge.dst_ref:  # a bare name from one star import
+        return _resolved(edge, guesses[0], table)
+    if guesses:
+        return dataclasses.replace(
+            edge,
+            resolution="ambiguous",
+            candidates=tuple(guesses),
+            dst_symbol_id=None,
+            dst_qname=None,
+        )
+    return dataclasses.replace(
+        edge, resolution="unresolved", dst_symbol_id=None, dst_qname=None, candidates=()
+    )
+
+
+def resolve_edges(edges: Iterable[Edge], table: SymbolTable) -> list[Edge]:
+    """Resolve every edge against the repository (see `resolve_edge`); pure."""
+    return [resolve_edge(e, table) for e in edges]
+
+
+def stale_edges(edges: Iterable[Edge], changed_modules: Iterable[str]) -> list[Edge]:
+    """Edges to re-resolve after files of `changed_modules` changed or vanished.
+
+    Those whose target or resolved qname lies in a changed module, and every edge
+    that is not resolved yet (a new file may resolve it).
+    """
+    prefixes = tuple(f"{m}." for m in changed_modules) + tuple(changed_modules)
+    return [
+        e
+        for e in edges
+        if e.resolution in ("unresolved", "ambiguous")
+        or e.dst_ref.startswith(prefixes)
+        or (e.dst_qname or "").startswith(prefixes)
+    ]
+
+
+def _resolved(edge: Edge, qname: str, table: SymbolTable) -> Edge:
+    ids = table.ids_by_qname.get(qname)
+    sid = ids[0] if ids else table.module_id(qname)
+    return dataclasses.replace(
+        edge, resolution="resolved", dst_qname=qname, dst_symbol_id=sid, candidates=()
+    )
+
+
+def _is_external(ref: str, scope: ModuleScope | None, table: SymbolTable) -> bool:
+    """The ref goes through an import of a module that is not part of the repository."""
+    if scope is None or ref.split(".")[0] in table.roots:
+        return False
+    return any(ref == t or ref.startswith(f"{t}.") for t in scope.imported)
+
+
+def _guesses(ref: str, scope: ModuleScope | None, table: SymbolTable) -> list[str]:
+    """Candidates for a ref the file alone could not pin down: star imports, then method names."""
+    if "." not in ref:
+        stars = scope.stars if scope else ()
+        return sorted({q for s in stars if (q := lookup(f"{s}.{ref}", table))})
+    head, _, name = ref.rpartition(".")
+    if head.split(".")[0] in table.roots or head in ("self", "cls"):
+        return []
+    methods = table.methods_by_name.get(name, ())
+    return list(methods) if len(methods) <= MAX_GUESSES else []
+
+
+def _preference(sym: Symbol) -> tuple[str, bool, int]:
+    """Order of a qname's definitions: `@overload` stubs after the implementation."""
+    return sym.path, any(d.endswith("overload") for d in sym.decorators), sym.start_line

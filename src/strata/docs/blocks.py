@@ -1,0 +1,221 @@
+"""Block scanners for Markdown, reStructuredText and plain text: headings, fences, tables, prose.
+
+Every scanner takes the lines of a document body and the file line number of its first
+line, and returns blocks with 1-based inclusive FILE line spans. Blank lines separate
+blocks and belong to none. Fences and tables are atomic: a chunker never splits them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+_FENCE_OPEN = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+_ATX = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<title>.*?))?(?:[ \t]+#+)?[ \t]*$")
+_SETEXT = re.compile(r"^ {0,3}(?P<char>=+|-+)[ \t]*$")
+_TABLE_DELIM = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+_LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])(?:\s+|$)")
+_RST_ADORN = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}\s*$")
+_RST_DIRECTIVE_CODE = re.compile(r"^\.\.\s+(?:code-block|code|sourcecode|literalinclude)::")
+_RST_GRID = re.compile(r"^\s*\+[-=+]+\+\s*$")
+_RST_SIMPLE_BORDER = re.compile(r"^\s*=+(?:\s+=+)+\s*$")
+
+ATOMIC_KINDS = frozenset({"fence", "table"})
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A run of lines of one kind: `heading`, `fence`, `table`, `list` or `paragraph`.
+
+    `start`/`end` are 1-based inclusive file lines; `level` and `title` are set on headings.
+    """
+
+    kind: str
+    start: int
+    end: int
+    level: int = 0
+    title: str = ""
+
+    @property
+    def atomic(self) -> bool:
+        """Whether a chunker must keep this block whole (code fences and tables)."""
+        return self.kind in ATOMIC_KINDS
+
+
+def _blank(line: str) -> bool:
+    return not line.strip()
+
+
+def _fence_end(lines: Sequence[str], i: int, fence: str) -> int:
+    """Index of the closing fence line for a fence opened at `i` (last line if unclosed)."""
+    closer = re.compile(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$")
+    for j in range(i + 1, len(lines)):
+        if closer.match(lines[j]):
+            return j
+    return len(lines) - 1
+
+
+def _is_table_start(lines: Sequence[str], i: int) -> bool:
+    if "|" not in lines[i] or i + 1 >= len(lines):
+        return False
+    delim = lines[i + 1]
+    return "|" in delim and "-" in delim and bool(_TABLE_DELIM.match(delim))
+
+
+def _interrupts(lines: Sequence[str], j: int) -> bool:
+    """Whether line `j` starts a new block and so ends a paragraph."""
+    line = lines[j]
+    return bool(
+        _blank(line) or _FENCE_OPEN.match(line) or _ATX.match(line) or _is_table_start(lines, j)
+    )
+
+
+def _atx_title(m: re.Match[str]) -> str:
+    return (m.group("title") or "").strip()
+
+
+def _scan_list(lines: Sequence[str], i: int) -> int:
+    """Last index of a list starting at `i`: items, their indented lines, inner blank lines."""
+    j = i
+    k = i + 1
+    while k < len(lines):
+        line = lines[k]
+        if _blank(line):
+            k += 1
+            continue
+        if _FENCE_OPEN.match(line) or _ATX.match(line) or _is_table_start(lines, k):
+            break
+        if k > j + 1 and not (line[:1].isspace() or _LIST_ITEM.match(line)):
+            break
+        j = k
+        k += 1
+    return j
+
+
+def markdown_blocks(lines: Sequence[str], first_line: int = 1) -> list[Block]:
+    """Blocks of a Markdown body; headings inside code fences are ignored."""
+    blocks: list[Block] = []
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i].rstrip("\r")
+        if _blank(line):
+            i += 1
+            continue
+        start = i
+        kind, level, title = "paragraph", 0, ""
+        if fence := _FENCE_OPEN.match(line):
+            kind, i = "fence", _fence_end(lines, i, fence.group("fence"))
+        elif atx := _ATX.match(line):
+            kind, level, title = "heading", len(atx.group("hashes")), _atx_title(atx)
+        elif _is_table_start(lines, i):
+            kind, i = "table", i + 1
+            while i + 1 < n and not _blank(lines[i + 1]) and "|" in lines[i + 1]:
+                i += 1
+        elif (
+            i + 1 < n
+            and (setext := _SETEXT.match(lines[i + 1]))
+            and not _LIST_ITEM.match(line)
+            and not line.lstrip().startswith(">")
+        ):
+            kind, title = "heading", line.strip()
+            level = 1 if setext.group("char")[0] == "=" else 2
+            i += 1
+        elif _LIST_ITEM.match(line):
+            kind, i = "list", _scan_list(lines, i)
+        else:
+            while i + 1 < n and not _interrupts(lines, i + 1) and not _SETEXT.match(lines[i + 1]):
+                i += 1
+        blocks.append(Block(kind, first_line + start, first_line + i, level, title))
+        i += 1
+    return blocks
+
+
+def _rst_heading(lines: Sequence[str], i: int) -> tuple[str, tuple[str, bool], int] | None:
+    """(title, style, last index) when a section title starts at `i`, else None."""
+    n = len(lines)
+    over = _RST_ADORN.match(lines[i])
+    if over and i + 2 < n and not _blank(lines[i + 1]) and lines[i + 2].strip() == lines[i].strip():
+        return lines[i + 1].strip(), (over.group(1), True), i + 2
+    if over or i + 1 >= n or _blank(lines[i]) or lines[i][:1].isspace():
+        return None
+    under = _RST_ADORN.match(lines[i + 1])
+    if (
+        under
+        and (i == 0 or _blank(lines[i - 1]))
+        and len(lines[i + 1].rstrip()) >= min(len(lines[i].rstrip()), 3)
+    ):
+        return lines[i].strip(), (under.group(1), False), i + 1
+    return None
+
+
+def _rst_indented_end(lines: Sequence[str], i: int) -> int:
+    """Last index of the indented block that follows line `i` (blank lines inside allowed)."""
+    j, k = i, i + 1
+    while k < len(lines) and (_blank(lines[k]) or lines[k][:1].isspace()):
+        if not _blank(lines[k]):
+            j = k
+        k += 1
+    return j
+
+
+def _rst_table_end(lines: Sequence[str], i: int) -> int:
+    if _RST_GRID.match(lines[i]):
+        j = i
+        while j + 1 < len(lines) and lines[j + 1].lstrip()[:1] in ("+", "|"):
+            j += 1
+        return j
+    borders, j = 1, i
+    while j + 1 < len(lines) and borders < 3:
+        j += 1
+        if _RST_SIMPLE_BORDER.match(lines[j]):
+            borders += 1
+            if j + 1 >= len(lines) or _blank(lines[j + 1]):
+                break
+    return j
+
+
+def rst_blocks(lines: Sequence[str], first_line: int = 1) -> list[Block]:
+    """Blocks of reStructuredText; heading levels by adornment style, first seen first."""
+    styles: list[tuple[str, bool]] = []
+    blocks: list[Block] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if _blank(lines[i]):
+            i += 1
+            continue
+        start = i
+        kind, level, title = "paragraph", 0, ""
+        if heading := _rst_heading(lines, i):
+            title, style, i = heading
+            if style not in styles:
+                styles.append(style)
+            kind, level = "heading", styles.index(style) + 1
+        elif _RST_GRID.match(lines[i]) or _RST_SIMPLE_BORDER.match(lines[i]):
+            kind, i = "table", _rst_table_end(lines, i)
+        elif _RST_DIRECTIVE_CODE.match(lines[i]):
+            kind, i = "fence", _rst_indented_end(lines, i)
+        else:
+            while i + 1 < n and not _blank(lines[i + 1]):
+                i += 1
+            if lines[i].rstrip().endswith("::") and i + 1 < n:
+                kind, i = "fence", _rst_indented_end(lines, i)
+        blocks.append(Block(kind, first_line + start, first_line + i, level, title))
+        i += 1
+    return blocks
+
+
+def text_blocks(lines: Sequence[str], first_line: int = 1) -> list[Block]:
+    """Paragraphs of plain text (runs of non-blank lines)."""
+    blocks: list[Block] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if _blank(lines[i]):
+            i += 1
+            continue
+        start = i
+        while i + 1 < n and not _blank(lines[i + 1]):
+            i += 1
+        blocks.append(Block("paragraph", first_line + start, first_line + i))
+        i += 1
+    return blocks

@@ -1,0 +1,224 @@
+"""Discovery: ignore rules at every level, the segment denylist, single files, symlinks, scale."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from strata.config import IndexConfig, load_config
+from strata.discovery import Discovery, IgnoreRules, discover, discover_one
+from strata.errors import UserError
+from strata.ignore import DENY_DIRS
+from strata.types import Skip, SkipReason, SourceFile
+
+
+def config(**values: object) -> IndexConfig:
+    return load_config(env={}).with_values({f"index.{k}": v for k, v in values.items()}).index
+
+
+def make(root: Path, *rels: str, text: str = "x = 1\n") -> None:
+    for rel in rels:
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def rels(found: Discovery) -> list[str]:
+    return [f.rel for f in found.files]
+
+
+def test_nested_gitignore_with_negation_and_dir_only_patterns(tmp_path: Path) -> None:
+    make(tmp_path, "a.py", "a.tmp", "cache/c.py", "src/cache", "src/keep.tmp", "src/drop.tmp",
+         "src/local/l.py", "gen/g.py", "src/gen/g.py", "src/deep/x.tmp")  # fmt: skip
+    (tmp_path / ".gitignore").write_text("# comment\n*.tmp\ncache/\n/gen/\n")
+    (tmp_path / "src/.gitignore").write_text("!keep.tmp\nlocal/\n")
+    assert rels(discover(tmp_path, config())) == [
+        ".gitignore", "a.py", "src/.gitignore", "src/cache", "src/gen/g.py", "src/keep.tmp",
+    ]  # fmt: skip
+
+
+def test_a_negation_cannot_reinclude_a_file_of_an_ignored_directory(tmp_path: Path) -> None:
+    make(tmp_path, "out_dir/keep.py", "out_dir/drop.py")
+    (tmp_path / ".gitignore").write_text("out_dir/\n!out_dir/keep.py\n")
+    assert rels(discover(tmp_path, config())) == [".gitignore"]
+
+
+def test_strataignore_applies_at_any_level_and_overrides_gitignore(tmp_path: Path) -> None:
+    make(tmp_path, "a.py", "secret.md", "pkg/gen.py", "pkg/hand.py", "pkg/x.log")
+    (tmp_path / ".strataignore").write_text("secret.md\n")
+    (tmp_path / ".gitignore").write_text("*.log\n")
+    (tmp_path / "pkg/.strataignore").write_text("gen.py\n!x.log\n")
+    assert rels(discover(tmp_path, config())) == [
+        ".gitignore", ".strataignore", "a.py", "pkg/.strataignore", "pkg/hand.py", "pkg/x.log",
+    ]  # fmt: skip
+
+
+def test_exclude_patterns_are_relative_to_the_root(tmp_path: Path) -> None:
+    make(tmp_path, "docs/old/a.md", "src/docs/old/b.md", "x.snap", "src/y.snap", "z.py")
+    found = discover(tmp_path, config(exclude=["/docs/old/", "*.snap"]))
+    assert rels(found) == ["src/docs/old/b.md", "z.py"]
+
+
+def test_respect_gitignore_false_keeps_gitignored_files_but_not_strataignored(
+    tmp_path: Path,
+) -> None:
+    make(tmp_path, "a.log", "b.md")
+    (tmp_path / ".gitignore").write_text("*.log\n")
+    (tmp_path / ".strataignore").write_text("b.md\n")
+    assert rels(discover(tmp_path, config(respect_gitignore=False))) == [
+        ".gitignore", ".strataignore", "a.log",
+    ]  # fmt: skip
+    assert rels(discover(tmp_path, config())) == [".gitignore", ".strataignore"]
+
+
+def test_denylist_matches_whole_segments_below_the_root_only(tmp_path: Path) -> None:
+    root = tmp_path / "builds" / "my-env-projects" / ".hidden" / "build" / "repo"
+    denied = [f"{name}/x.py" for name in sorted(DENY_DIRS)] + [".github/ci.yml", "a/dist/b.py"]
+    kept = ["distance.py", "outputs/o.py", "vendored/v.py", "rebuild/r.py", "my-env/e.py",
+            "builds/b.py", ".env", "src/build", "targets.md"]  # fmt: skip
+    make(root, *denied, *kept)
+    assert rels(discover(root, config())) == sorted(kept)
+
+
+def test_root_named_like_a_denied_directory_is_indexed(tmp_path: Path) -> None:
+    make(tmp_path / "node_modules", "index.js")
+    assert rels(discover(tmp_path / "node_modules", config())) == ["index.js"]
+
+
+def test_rel_paths_are_posix_and_sorted(tmp_path: Path) -> None:
+    make(tmp_path, "b/z.py", "a.py", "b/a/c.py", "B.py")
+    found = discover(tmp_path, config())
+    assert rels(found) == ["B.py", "a.py", "b/a/c.py", "b/z.py"]
+    assert found.root == tmp_path
+    assert all(f.abspath == tmp_path / f.rel for f in found.files)
+    assert found.files[0].size == 6
+
+
+def test_a_single_file_roots_at_its_parent_and_yields_only_it(tmp_path: Path) -> None:
+    make(tmp_path, "pkg/one.py", "pkg/two.py", "pkg/debug.log")
+    (tmp_path / "pkg/.gitignore").write_text("*.log\n")
+    found = discover(tmp_path / "pkg/one.py", config())
+    assert found.root == tmp_path / "pkg"
+    assert rels(found) == ["one.py"]
+    # named explicitly, an ignored file is still taken
+    assert rels(discover(tmp_path / "pkg/debug.log", config())) == ["debug.log"]
+
+
+def test_a_single_special_file_is_a_skip(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "p")
+    found = discover(tmp_path / "p", config())
+    assert found.files == ()
+    assert found.skips == (Skip("p", SkipReason.NOT_A_FILE, "FIFO"),)
+
+
+def test_a_missing_target_is_a_user_error(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="does not exist"):
+        discover(tmp_path / "nope", config())
+
+
+def test_too_large_files_are_skipped_from_stat(tmp_path: Path) -> None:
+    make(tmp_path, "small.txt", text="hello\n")
+    with (tmp_path / "big.txt").open("wb") as fh:
+        fh.truncate(2048)
+    found = discover(tmp_path, config(max_file_bytes=1024))
+    assert rels(found) == ["small.txt"]
+    assert [(s.rel, s.reason) for s in found.skips] == [("big.txt", SkipReason.TOO_LARGE)]
+
+
+def test_symlinks_inside_the_root_are_followed_once(tmp_path: Path) -> None:
+    make(tmp_path, "real/a.py", "node_modules/pkg/index.js")
+    (tmp_path / "alias.py").symlink_to("real/a.py")
+    (tmp_path / "again").symlink_to("real")  # already walked as real/: no duplicates
+    (tmp_path / "real/loop").symlink_to("..")
+    (tmp_path / "lib").symlink_to("node_modules/pkg")
+    found = discover(tmp_path, config())
+    assert rels(found) == ["alias.py", "lib/index.js", "real/a.py"]
+    assert found.skips == ()
+
+
+def test_symlinks_are_left_out_when_not_followed(tmp_path: Path) -> None:
+    make(tmp_path, "real/a.py")
+    (tmp_path / "alias.py").symlink_to("real/a.py")
+    (tmp_path / "dangling.py").symlink_to("missing.py")
+    found = discover(tmp_path, config(follow_symlinks=False))
+    assert rels(found) == ["real/a.py"]
+    assert found.skips == ()
+
+
+def test_broken_and_escaping_symlinks_are_skips(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    make(tmp_path, "outside/o.py")
+    root.mkdir()
+    (root / "out.py").symlink_to(tmp_path / "outside/o.py")
+    (root / "outdir").symlink_to(tmp_path / "outside")
+    (root / "dangling.py").symlink_to("missing.py")
+    (root / "self").symlink_to("self")
+    found = discover(root, config())
+    assert found.files == ()
+    assert {s.rel: s.detail for s in found.skips} == {
+        "dangling.py": "dangling symlink to missing.py",
+        "out.py": "symlink points outside the root",
+        "outdir": "symlink points outside the root",
+        "self": "symlink loop",
+    }
+    assert {s.reason for s in found.skips} == {SkipReason.NOT_A_FILE}
+
+
+def test_twenty_thousand_files_in_one_directory(tmp_path: Path) -> None:
+    flat = tmp_path / "flat"
+    flat.mkdir()
+    for i in range(20_000):
+        fd = os.open(flat / f"f{i:05d}.txt", os.O_WRONLY | os.O_CREAT, 0o644)
+        os.close(fd)
+    found = discover(tmp_path, config())
+    assert len(found.files) == 20_000
+    assert found.files[0].rel == "flat/f00000.txt"
+    assert found.files[-1].rel == "flat/f19999.txt"
+
+
+def test_ignore_rules_answer_for_the_watcher(tmp_path: Path) -> None:
+    make(tmp_path, "src/a.py")
+    (tmp_path / ".gitignore").write_text("*.tmp\nlogs/\n")
+    (tmp_path / "src/.gitignore").write_text("!keep.tmp\n")
+    rules = IgnoreRules(tmp_path, config(exclude=["secret/"]))
+    assert not rules.ignored("src/a.py", is_dir=False)
+    assert rules.ignored("x.tmp", is_dir=False)
+    assert not rules.ignored("src/keep.tmp", is_dir=False)
+    assert rules.ignored("logs", is_dir=True)
+    assert not rules.ignored("logs", is_dir=False)  # dir-only pattern
+    assert rules.ignored("logs/today/a.py", is_dir=False)
+    assert rules.ignored("a/node_modules/b/c.js", is_dir=False)
+    assert rules.ignored("src/.cache", is_dir=True)
+    assert not rules.ignored("src/build", is_dir=False)  # a file named like a denied dir
+    assert rules.ignored("secret/k.pem", is_dir=False)
+    assert not rules.ignored("my-env-projects/distance.py", is_dir=False)
+
+
+def test_ignore_rules_rebuilt_see_a_changed_gitignore(tmp_path: Path) -> None:
+    (tmp_path / ".gitignore").write_text("*.tmp\n")
+    assert IgnoreRules(tmp_path, config()).ignored("a.tmp", is_dir=False)
+    (tmp_path / ".gitignore").write_text("*.bak\n")
+    rules = IgnoreRules(tmp_path, config())
+    assert not rules.ignored("a.tmp", is_dir=False)
+    assert rules.ignored("a.bak", is_dir=False)
+
+
+def test_discover_one_classifies_a_single_path(tmp_path: Path) -> None:
+    make(tmp_path, "src/a.py", "node_modules/m.js", "x.tmp")
+    (tmp_path / ".gitignore").write_text("*.tmp\n")
+    os.mkfifo(tmp_path / "fifo")
+    cfg = config()
+    rules = IgnoreRules(tmp_path, cfg)
+    got = discover_one(tmp_path, tmp_path / "src/a.py", cfg, rules)
+    assert isinstance(got, SourceFile)
+    assert (got.rel, got.abspath, got.size) == ("src/a.py", tmp_path / "src/a.py", 6)
+    assert discover_one(tmp_path, tmp_path / "node_modules/m.js", cfg, rules) is None
+    assert discover_one(tmp_path, tmp_path / "x.tmp", cfg, rules) is None
+    assert discover_one(tmp_path, tmp_path / "src", cfg, rules) is None
+    assert discover_one(tmp_path, tmp_path.parent / "elsewhere.py", cfg, rules) is None
+    gone = discover_one(tmp_path, tmp_path / "src/gone.py", cfg, rules)
+    assert isinstance(gone, Skip) and gone.reason is SkipReason.VANISHED
+    fifo = discover_one(tmp_path, tmp_path / "fifo", cfg, rules)
+    assert isinstance(fifo, Skip) and fifo.reason is SkipReason.NOT_A_FILE

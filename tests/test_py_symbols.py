@@ -1,0 +1,78 @@
+"""C1 for Python: what `strata symbols` would list for a small real-looking module."""
+
+from __future__ import annotations
+
+from strata.code.py_symbols import extract_symbols
+
+SOURCE = '''
+"""HTTP client."""
+import typing
+
+DEFAULT_TIMEOUT = 5.0
+Headers = dict[str, str]
+
+
+class Client(BaseClient):
+    """Sends requests. Keeps a pool."""
+
+    @retry(times=3)
+    def send(self, request: Request, *, timeout: float | None = None) -> Response:
+        """Send one request and return its response."""
+        return request
+
+    async def close(self) -> None:
+        pass
+
+
+def parse_cookies(header: str) -> dict[str, str]:
+    """Parse a Cookie header into a dict."""
+    return {}
+'''
+
+
+def _by_qname(path: str = "src/http/client.py") -> dict[str, object]:
+    return {s.qname: s for s in extract_symbols(SOURCE, path)}
+
+
+def test_every_definition_is_listed_with_its_qualified_name() -> None:
+    syms = _by_qname()
+    assert set(syms) == {
+        "http.client.DEFAULT_TIMEOUT",
+        "http.client.Headers",
+        "http.client.Client",
+        "http.client.Client.send",
+        "http.client.Client.close",
+        "http.client.parse_cookies",
+    }
+    kinds = {q: s.kind for q, s in syms.items()}  # type: ignore[attr-defined]
+    assert kinds["http.client.Client.send"] == "method"
+    assert kinds["http.client.Headers"] == "type_alias"
+    assert kinds["http.client.DEFAULT_TIMEOUT"] == "constant"
+
+
+def test_method_signature_span_summary_and_parent() -> None:
+    syms = extract_symbols(SOURCE, "src/http/client.py")
+    send = next(s for s in syms if s.name == "send")
+    cls = next(s for s in syms if s.name == "Client")
+    assert send.signature == (
+        "def send(self, request: Request, *, timeout: float | None = None) -> Response"
+    )
+    assert send.summary == "Send one request and return its response."
+    assert send.decorators == ("retry(times=3)",)
+    assert (send.start_line, send.end_line) == (12, 15)  # the decorator line starts the span
+    assert send.parent_symbol_id == cls.symbol_id == "src/http/client.py::http.client.Client"
+    assert cls.bases == ("BaseClient",) and cls.summary == "Sends requests."
+    assert next(s for s in syms if s.name == "close").signature.startswith("async def close(self)")
+
+
+def test_test_files_are_flagged_and_redefinitions_get_distinct_ids() -> None:
+    syms = extract_symbols("def f():\n    pass\n\ndef f():\n    pass\n", "tests/test_x.py")
+    assert [s.symbol_id for s in syms] == [
+        "tests/test_x.py::tests.test_x.f",
+        "tests/test_x.py::tests.test_x.f#2",
+    ]
+    assert all(s.is_test for s in syms)
+
+
+def test_invalid_python_yields_nothing() -> None:
+    assert extract_symbols("def broken(:\n", "pkg/bad.py") == []
