@@ -69,7 +69,7 @@ def expected_rows(text: str, rel: str) -> tuple[str, set[tuple[str, str]]]:
     data = text.encode()
     doc = extract_text(rel, data)
     cfg = load_config(None, {"embed.provider": "none"})
-    return bytes_hash(data), {(r.id, r.content_hash) for r in build_records(doc, cfg)}
+    return bytes_hash(data), {(r.id, r.content_hash) for r in build_records(doc, cfg)[0]}
 
 
 def extract_text(rel: str, data: bytes) -> Extracted:

@@ -1,17 +1,45 @@
-"""One file in, its records out: extract, chunk and build every per-file layer (pure but for the read)."""
+"""One file in, its records out: extract, chunk, and build every per-file layer.
+
+Documents (Markdown, RST, text, PDF, HTML) give the D-layers (`strata.docs`); source
+files give C0 chunks and, where a parser knows the language, C1 symbols, C2 edges,
+C3 entry points and C4 roles (`strata.code`). Cross-file resolution happens later,
+in the corpus pass; everything here depends on the one file alone.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from dataclasses import dataclass
 
-from strata.chunking import chunk
-from strata.config import Config
+from strata.chunking import Chunker, chunk, register
+from strata.code import grammars, ts_chunker, ts_symbols
+from strata.code.entrypoints import detect_entrypoints
+from strata.code.layer_records import edge_records, entrypoint_records, role_records, symbol_records
+from strata.code.model import Edge, Entrypoint, Symbol
+from strata.code.py_edges import extract_edges
+from strata.code.py_symbols import extract_symbols
+from strata.code.roles import assign_roles
+from strata.config import ChunkConfig, Config
+from strata.docs import document_records
 from strata.extraction import extract
 from strata.records import chunk_records
-from strata.types import Extracted, Record, Skip, SkipReason, SourceFile
+from strata.types import Chunk, Extracted, Record, Skip, SkipReason, SourceFile
 
 log = logging.getLogger(__name__)
+
+DOC_LANGS = {"markdown": "markdown", "rst": "rst", "html": "markdown", "text": "text", "pdf": "text"}
+
+def _ts_chunker(lang: str) -> Chunker:
+    def chunker(text: str, cfg: ChunkConfig) -> list[Chunk]:
+        return ts_chunker.chunk(text, lang, cfg)
+
+    return chunker
+
+
+for _lang in grammars.supported():
+    if _lang != "python":  # Python keeps its stdlib-ast chunker (see docs/benchmarks.md)
+        register(_lang, _ts_chunker(_lang))
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,9 +53,33 @@ class FileOutcome:
     file_hash: str = ""
 
 
-def build_records(doc: Extracted, cfg: Config) -> list[Record]:
-    """Every per-file record of a document or source file (C0/D0 chunks and derived layers)."""
-    return chunk_records(doc, chunk(doc, cfg.chunk))
+def build_records(doc: Extracted, cfg: Config) -> tuple[list[Record], tuple[str, ...]]:
+    """Every per-file record of one document or source file, and warnings about it."""
+    if doc.lang in DOC_LANGS and doc.kind != "code":
+        result = document_records(doc.rel, doc.text, DOC_LANGS[doc.lang], doc.file_hash, cfg.chunk)
+        records = list(result.records)
+        if records and records[0].lang != doc.lang:
+            records = [dataclasses.replace(r, lang=doc.lang) for r in records]
+        return records, tuple(result.warnings)
+    records = chunk_records(doc, chunk(doc, cfg.chunk))
+    symbols, edges, entries = _code_items(doc)
+    if symbols or edges or entries:
+        roles = assign_roles(symbols, edges, entries)
+        h = doc.file_hash
+        records += symbol_records(symbols, h) + edge_records(edges, h)
+        records += entrypoint_records(entries, h) + role_records(roles, h)
+        records = [dataclasses.replace(r, lang=doc.lang) if r.lang != doc.lang else r for r in records]
+    return records, ()
+
+
+def _code_items(doc: Extracted) -> tuple[list[Symbol], list[Edge], list[Entrypoint]]:
+    if doc.lang == "python":
+        symbols = extract_symbols(doc.text, doc.rel)
+        return symbols, extract_edges(doc.text, doc.rel, symbols), detect_entrypoints(doc.text, doc.rel, symbols)
+    if grammars.is_supported(doc.lang):
+        symbols, edges = ts_symbols.extract(doc.text, doc.lang, doc.rel)
+        return symbols, edges, []
+    return [], [], []
 
 
 def process_file(f: SourceFile, cfg: Config) -> FileOutcome:
@@ -36,16 +88,17 @@ def process_file(f: SourceFile, cfg: Config) -> FileOutcome:
     if isinstance(got, Skip):
         return FileOutcome(f, skip=got)
     try:
-        records = build_records(got, cfg)
-    except (RecursionError, MemoryError, ValueError) as exc:  # defensive: a chunker bug must not kill a run
+        records, notes = build_records(got, cfg)
+    except (RecursionError, MemoryError, ValueError, SyntaxError) as exc:
+        # a parser bug must cost one file, never the run
         log.debug("building records for %s failed", f.rel, exc_info=True)
-        return FileOutcome(f, skip=Skip(f.rel, SkipReason.UNREADABLE, f"could not chunk: {exc}"))
+        return FileOutcome(f, skip=Skip(f.rel, SkipReason.UNREADABLE, f"could not parse: {exc}"))
+    warnings = got.warnings + notes
     if not records:
-        return FileOutcome(f, skip=Skip(f.rel, SkipReason.NO_TEXT), warnings=got.warnings)
-    return FileOutcome(f, records=tuple(records), warnings=got.warnings, file_hash=got.file_hash)
+        return FileOutcome(f, skip=Skip(f.rel, SkipReason.NO_TEXT), warnings=warnings)
+    return FileOutcome(f, records=tuple(records), warnings=warnings, file_hash=got.file_hash)
 
 
 def process_batch(files: list[SourceFile], cfg: Config) -> list[FileOutcome]:
     """`process_file` over a list (the unit of work sent to a worker process)."""
     return [process_file(f, cfg) for f in files]
-

@@ -1,0 +1,36 @@
+; Kotlin tags.
+
+(class_declaration "interface" name: (identifier) @name) @definition.interface
+
+(class_declaration
+  (modifiers (class_modifier) @_enum)
+  name: (identifier) @name
+  (#eq? @_enum "enum")) @definition.enum
+
+(class_declaration name: (identifier) @name) @definition.class
+
+(object_declaration name: (identifier) @name) @definition.class
+
+(function_declaration name: (identifier) @name) @definition.function
+
+(type_alias type: (identifier) @name) @definition.type
+
+(source_file
+  (property_declaration
+    (modifiers (property_modifier) @_const)
+    (variable_declaration (identifier) @name)
+    (#eq? @_const "const")) @definition.constant)
+
+(delegation_specifier
+  [
+    (user_type . (identifier) @name)
+    (constructor_invocation (user_type . (identifier) @name))
+  ] @reference.inherits)
+
+(call_expression
+  [
+    (identifier) @name
+    (navigation_expression (identifier) @name .)
+  ]) @reference.call
+
+(import (qualified_identifier) @name) @reference.import

@@ -1,0 +1,50 @@
+; Rust tags. `impl` blocks are containers named after their type; they are not symbols.
+
+(struct_item name: (type_identifier) @name) @definition.struct
+
+(enum_item name: (type_identifier) @name) @definition.enum
+
+(union_item name: (type_identifier) @name) @definition.struct
+
+(trait_item name: (type_identifier) @name) @definition.trait
+
+(impl_item
+  type: [
+    (type_identifier) @name
+    (generic_type type: (type_identifier) @name)
+    (scoped_type_identifier name: (type_identifier) @name)
+  ]) @definition.impl
+
+(mod_item name: (identifier) @name body: (declaration_list)) @definition.module
+
+(function_item name: (identifier) @name) @definition.function
+
+(function_signature_item name: (identifier) @name) @definition.function
+
+(type_item name: (type_identifier) @name) @definition.type
+
+(const_item name: (identifier) @name) @definition.constant
+
+(static_item name: (identifier) @name) @definition.constant
+
+(macro_definition name: (identifier) @name) @definition.function
+
+(impl_item
+  trait: [
+    (type_identifier) @name
+    (scoped_type_identifier name: (type_identifier) @name)
+    (generic_type type: (type_identifier) @name)
+  ] @reference.inherits)
+
+(call_expression
+  function: [
+    (identifier) @name
+    (field_expression field: (field_identifier) @name)
+    (scoped_identifier name: (identifier) @name)
+  ]) @reference.call
+
+(macro_invocation macro: (identifier) @name) @reference.call
+
+(use_declaration argument: (_) @name) @reference.import
+
+(mod_item name: (identifier) @name !body) @reference.import @local

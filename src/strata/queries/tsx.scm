@@ -1,0 +1,2 @@
+; TSX tags: the TypeScript ones (JSX adds no definitions of its own).
+; inherits: typescript

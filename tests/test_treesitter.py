@@ -1,0 +1,511 @@
+"""Tree-sitter chunking and symbol extraction over sixteen languages, on real sample files."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from strata.code import grammars
+from strata.code.ts_chunker import chunk
+from strata.code.ts_symbols import extract, summary
+from strata.config import ChunkConfig
+from strata.errors import EngineError, UserError
+from strata.langs import language_of
+from strata.types import Chunk
+
+CORPUS = Path(__file__).parent / "corpora" / "code"
+DEFAULT = ChunkConfig(max_lines=80, max_chars=3000, window_lines=40, overlap_lines=5)
+TIGHT = ChunkConfig(max_lines=6, max_chars=160, window_lines=40, overlap_lines=5)
+
+# (qname without the module, kind, first line including doc comments and decorators)
+EXPECTED: dict[str, set[tuple[str, str, int]]] = {
+    "Billing.cs": {
+        ("Shop.Billing", "module", 4),
+        ("Shop.Billing.ICalculator", "interface", 6),
+        ("Shop.Billing.ICalculator.Total", "method", 9),
+        ("Shop.Billing.Currency", "enum", 12),
+        ("Shop.Billing.Money", "struct", 14),
+        ("Shop.Billing.Calculator", "class", 20),
+        ("Shop.Billing.Calculator.TaxRate", "constant", 23),
+        ("Shop.Billing.Calculator.Total", "method", 25),
+        ("Shop.Billing.Calculator.WithTax", "method", 32),
+    },
+    "Cart.php": {
+        ("MAX_ITEMS", "constant", 8),
+        ("Cart", "class", 10),
+        ("Cart.__construct", "method", 17),
+        ("Cart.add", "method", 21),
+        ("Cart.count", "method", 28),
+        ("Discount", "interface", 34),
+        ("Discount.apply", "method", 36),
+        ("Loggable", "trait", 39),
+        ("Loggable.logName", "method", 41),
+        ("describe", "function", 47),
+    },
+    "Inventory.java": {
+        ("Inventory", "class", 6),
+        ("Inventory.LIMIT", "constant", 10),
+        ("Inventory.add", "method", 14),
+        ("Inventory.count", "method", 19),
+        ("Inventory.check", "method", 24),
+        ("Inventory.Level", "enum", 31),
+        ("Countable", "interface", 34),
+        ("Countable.count", "method", 35),
+    },
+    "Parser.scala": {
+        ("Token", "class", 6),
+        ("Lexer", "trait", 9),
+        ("Lexer.next", "method", 10),
+        ("SimpleLexer", "class", 13),
+        ("SimpleLexer.next", "method", 17),
+        ("Parser", "class", 21),
+        ("Parser.MaxTokens", "constant", 22),
+        ("Parser.parse", "method", 24),
+        ("classify", "function", 30),
+    },
+    "Repository.kt": {
+        ("PAGE_SIZE", "constant", 6),
+        ("User", "class", 8),
+        ("Repository", "interface", 11),
+        ("Repository.find", "method", 12),
+        ("MemoryRepository", "class", 15),
+        ("MemoryRepository.find", "method", 21),
+        ("MemoryRepository.save", "method", 23),
+        ("Registry", "class", 28),
+        ("Registry.default", "method", 29),
+        ("normalize", "function", 32),
+    },
+    "Store.swift": {
+        ("maxItems", "constant", 4),
+        ("Storable", "interface", 6),
+        ("Note", "struct", 11),
+        ("Mode", "enum", 17),
+        ("Store", "class", 22),
+        ("Store.init", "method", 26),
+        ("Store.put", "method", 30),
+        ("Store.trim", "method", 35),
+        ("makeStore", "function", 42),
+    },
+    "buffer.c": {
+        ("INITIAL_CAP", "constant", 6),
+        ("buffer_t", "struct", 8),
+        ("grow_policy", "enum", 14),
+        ("reserve", "function", 16),
+        ("buffer_append", "function", 32),
+    },
+    "client.ts": {
+        ("API_VERSION", "constant", 4),
+        ("Response", "interface", 6),
+        ("Handler", "type", 12),
+        ("Method", "enum", 14),
+        ("Client", "class", 19),
+        ("Client.constructor", "method", 23),
+        ("Client.send", "method", 28),
+        ("fetchOnce", "function", 36),
+    },
+    "deploy.sh": {
+        ("TARGET", "constant", 8),
+        ("log", "function", 10),
+        ("build", "function", 15),
+        ("deploy", "function", 20),
+    },
+    "lib.rs": {
+        ("CAPACITY", "constant", 5),
+        ("Entry", "struct", 7),
+        ("Evict", "trait", 14),
+        ("Evict.evict", "method", 16),
+        ("Policy", "enum", 19),
+        ("Map", "type", 24),
+        ("Cache", "struct", 26),
+        ("Cache.new", "method", 32),
+        ("Cache.get", "method", 37),
+        ("Cache.fmt", "method", 43),
+        ("normalize", "function", 48),
+    },
+    "queue.rb": {
+        ("Jobs", "module", 5),
+        ("Jobs.MAX_SIZE", "constant", 6),
+        ("Jobs.Queue", "class", 8),
+        ("Jobs.Queue.initialize", "method", 10),
+        ("Jobs.Queue.push", "method", 14),
+        ("Jobs.Queue.full?", "method", 20),
+        ("Jobs.Queue.create", "method", 24),
+        ("Jobs.Queue.serialize", "method", 30),
+        ("run_all", "function", 36),
+    },
+    "server.go": {
+        ("MaxConns", "constant", 9),
+        ("Handler", "interface", 12),
+        ("Handler.Serve", "method", 14),
+        ("Server", "struct", 17),
+        ("NewServer", "function", 23),
+        ("Server.Handle", "method", 28),
+        ("Server.String", "method", 33),
+        ("normalize", "function", 37),
+    },
+    "server.js": {
+        ("DEFAULT_PORT", "constant", 5),
+        ("Router", "class", 7),
+        ("Router.constructor", "method", 11),
+        ("Router.add", "method", 16),
+        ("Router.dispatch", "method", 21),
+        ("normalize", "function", 27),
+        ("notFound", "function", 32),
+        ("loadConfig", "function", 36),
+    },
+    "server.py": {
+        ("MAX_RETRIES", "constant", 6),
+        ("Request", "class", 10),
+        ("Server", "class", 18),
+        ("Server.__init__", "method", 21),
+        ("Server.handle", "method", 25),
+        ("Server.version", "method", 32),
+        ("not_found", "function", 37),
+        ("main", "function", 43),
+    },
+    "shapes.cpp": {
+        ("geo", "module", 5),
+        ("geo.PI", "constant", 7),
+        ("geo.Shape", "class", 9),
+        ("geo.Shape.area", "method", 13),
+        ("geo.Point", "struct", 16),
+        ("geo.Circle", "class", 21),
+        ("geo.Circle.Circle", "method", 23),
+        ("geo.Circle.area", "method", 25),
+        ("geo.square", "function", 34),
+        ("geo.Describe", "function", 38),
+    },
+    "widget.tsx": {
+        ("WidgetProps", "interface", 3),
+        ("Widget", "function", 7),
+        ("format", "function", 13),
+        ("Panel", "class", 17),
+        ("Panel.render", "method", 18),
+    },
+}
+
+
+def _read(name: str) -> tuple[str, str]:
+    return (CORPUS / name).read_text(encoding="utf-8"), language_of(name) or ""
+
+
+def assert_chunk_invariants(text: str, chunks: list[Chunk], cfg: ChunkConfig) -> None:
+    """Exact spans, file order without overlap, every non-blank character covered, budget kept."""
+    lines = text.split("\n")
+    covered: dict[int, list[tuple[int, int]]] = {}
+    last = (0, 0)
+    for c in chunks:
+        assert 1 <= c.start_line <= c.end_line <= len(lines)
+        assert len(c.text) <= cfg.max_chars, (c.title, len(c.text))
+        assert c.end_line - c.start_line + 1 <= cfg.max_lines
+        if "col_start" in c.metadata:
+            a, b = c.metadata["col_start"], c.metadata["col_end"]
+            assert c.start_line == c.end_line
+            assert c.text == lines[c.start_line - 1][a:b]
+            begin, end = (c.start_line, a), (c.start_line, b)
+            covered.setdefault(c.start_line, []).append((a, b))
+        else:
+            assert c.text == "\n".join(lines[c.start_line - 1 : c.end_line])
+            begin, end = (c.start_line, 0), (c.end_line, 1 << 62)
+            for k in range(c.start_line, c.end_line + 1):
+                covered.setdefault(k, []).append((0, len(lines[k - 1])))
+        assert begin >= last, f"overlap at {c.title} {c.start_line}"
+        last = end
+        assert c.text.strip(), "blank chunk"
+    for k, line in enumerate(lines, 1):
+        for col, ch in enumerate(line):
+            if not ch.isspace():
+                assert any(a <= col < b for a, b in covered.get(k, [])), f"line {k} col {col}"
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_symbols_are_exactly_the_definitions_of_each_sample(name: str) -> None:
+    text, lang = _read(name)
+    symbols, _ = extract(text, lang, name)
+    module = name.rsplit(".", 1)[0]
+    got = {(s.qname.removeprefix(module + "."), s.kind, s.start_line) for s in symbols}
+    assert got == EXPECTED[name]
+    assert all(s.symbol_id == f"{name}::{s.qname}" for s in symbols)
+
+
+def test_sixteen_languages_are_covered() -> None:
+    langs = {language_of(name) for name in EXPECTED}
+    assert len(langs) >= 16
+    assert langs <= set(grammars.supported())
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+@pytest.mark.parametrize("cfg", [DEFAULT, TIGHT], ids=["default", "tight"])
+def test_chunks_of_each_sample_keep_the_invariants(name: str, cfg: ChunkConfig) -> None:
+    text, lang = _read(name)
+    chunks = chunk(text, lang, cfg)
+    assert_chunk_invariants(text, chunks, cfg)
+    assert any(c.kind in ("function", "method") for c in chunks)
+
+
+def test_class_is_a_header_with_an_outline_and_members_are_chunks() -> None:
+    text, lang = _read("server.go")
+    chunks = {c.title: c for c in chunk(text, lang, DEFAULT)}
+    assert chunks["Server.Handle"].kind == "method"
+    assert chunks["Server.Handle"].text.startswith("// Handle registers a route.")
+    text, lang = _read("server.js")
+    by_title = {c.title: c for c in chunk(text, lang, DEFAULT)}
+    router = by_title["Router"]
+    assert router.kind == "class"
+    assert router.text.startswith("/**") and "export class Router {" in router.text
+    assert "add(route, handler)" in router.metadata["outline"]
+    assert "this.routes.set" not in router.text
+    assert by_title["Router.add"].text.startswith("  /** Register a handler for a path. */")
+
+
+def test_decorators_and_attributes_stay_with_their_definition() -> None:
+    text, lang = _read("server.py")
+    by_title = {c.title: c for c in chunk(text, lang, DEFAULT)}
+    assert by_title["Server.version"].text.lstrip().startswith("@staticmethod")
+    assert by_title["Request"].text.startswith("@dataclass")
+    text, lang = _read("lib.rs")
+    entry = next(c for c in chunk(text, lang, DEFAULT) if c.title == "Entry")
+    assert entry.text.splitlines()[:2] == ["/// A cached entry.", "#[derive(Debug, Clone)]"]
+
+
+def test_oversized_function_is_split_by_lines_keeping_its_title() -> None:
+    body = "\n".join(f"    total += {i};" for i in range(200))
+    text = f"function big() {{\n  let total = 0;\n{body}\n  return total;\n}}\n"
+    chunks = chunk(text, "javascript", ChunkConfig(20, 3000, 40, 5))
+    assert len(chunks) >= 10
+    assert {c.title for c in chunks} == {"big"}
+    assert_chunk_invariants(text, chunks, ChunkConfig(20, 3000, 40, 5))
+
+
+def test_tree_sitter_python_matches_the_stdlib_ast() -> None:
+    text, _ = _read("server.py")
+    expected = set()
+    stack: list[tuple[str, ast.AST]] = [("", ast.parse(text))]
+    while stack:
+        prefix, node = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                expected.add((prefix + child.name, child.lineno))
+                stack.append((prefix + child.name + ".", child))
+    symbols, _ = extract(text, "python", "server.py")
+    got = {(s.qname.removeprefix("server."), s.start_line) for s in symbols if s.kind != "constant"}
+    # ast's lineno is the `def` line; tree-sitter spans start at the decorator
+    decorated = {"Request": 11, "Server.version": 33}
+    assert {(q, decorated.get(q, line)) for q, line in got} == expected
+
+
+def test_calls_resolve_against_same_file_symbols() -> None:
+    text, lang = _read("server.go")
+    symbols, edges = extract(text, lang, "pkg/server.go")
+    calls = {(e.src_qname, e.dst_ref): e for e in edges if e.edge_type == "calls"}
+    norm = calls[("pkg.server.Server.Handle", "normalize")]
+    assert norm.resolution == "resolved"
+    assert norm.dst_symbol_id == "pkg/server.go::pkg.server.normalize"
+    assert calls[("pkg.server.Server.String", "fmt.Sprintf")].resolution == "unresolved"
+    handle = next(s for s in symbols if s.name == "Handle")
+    assert handle.parent_symbol_id == "pkg/server.go::pkg.server.Server"
+    assert handle.signature == "func (s *Server) Handle(path string, h Handler)"
+    assert handle.summary == "Handle registers a route."
+
+
+def test_ambiguous_call_lists_every_candidate() -> None:
+    text, lang = _read("Inventory.java")
+    _, edges = extract(text, lang, "Inventory.java")
+    assert not any(e.dst_ref == "count" for e in edges)  # nothing calls count
+    code = (
+        "class A { int size() { return 1; } }\n"
+        "class B { int size() { return 2; } int f() { return size(); } }\n"
+    )
+    _, edges = extract(code, "java", "AB.java")
+    call = next(e for e in edges if e.dst_ref == "size")
+    assert call.resolution == "ambiguous"
+    assert set(call.candidates) == {"AB.java::AB.A.size", "AB.java::AB.B.size"}
+
+
+@pytest.mark.parametrize(
+    ("name", "local", "external"),
+    [
+        ("client.ts", "./options", "events"),
+        ("buffer.c", "buffer.h", "stdlib.h"),
+        ("queue.rb", "job", "json"),
+        ("deploy.sh", "./lib/common.sh", None),
+        ("lib.rs", None, "std::collections::HashMap"),
+        ("Billing.cs", None, "System.Collections.Generic"),
+    ],
+)
+def test_imports_are_external_unless_they_name_a_project_file(
+    name: str, local: str | None, external: str | None
+) -> None:
+    text, lang = _read(name)
+    _, edges = extract(text, lang, name)
+    imports = {e.dst_ref: e.resolution for e in edges if e.edge_type == "imports"}
+    if local:
+        assert imports[local] == "unresolved"
+    if external:
+        assert imports[external] == "external"
+
+
+def test_bases_become_inherits_edges() -> None:
+    text, lang = _read("Billing.cs")
+    symbols, edges = extract(text, lang, "Billing.cs")
+    calc = next(s for s in symbols if s.name == "Calculator")
+    assert calc.bases == ("ICalculator",)
+    inherit = next(e for e in edges if e.edge_type == "inherits")
+    assert inherit.dst_qname == "Billing.Shop.Billing.ICalculator"
+    text, lang = _read("lib.rs")
+    _, edges = extract(text, lang, "lib.rs")
+    assert any(e.src_qname == "lib.Cache" and e.dst_ref == "Display" for e in edges)
+
+
+def test_summary_is_the_first_sentence_of_the_doc() -> None:
+    assert summary("/**\n * Keeps stock counts per item. Not thread-safe.\n */") == (
+        "Keeps stock counts per item."
+    )
+    assert summary("/// <summary>Computes invoice totals.</summary>") == "Computes invoice totals."
+    assert summary('"""Handle one request\n    and answer."""') == "Handle one request and answer."
+
+
+def test_file_with_parse_errors_still_chunks_its_good_parts() -> None:
+    text = (
+        "function good(a) {\n  return a + 1;\n}\n\n"
+        "function broken( {\n  let x = ;\n  ))\n}\n\n"
+        "class Fine {\n  ok() {\n    return 2;\n  }\n}\n"
+    )
+    chunks = chunk(text, "javascript", DEFAULT)
+    assert_chunk_invariants(text, chunks, DEFAULT)
+    titles = {c.title for c in chunks}
+    assert "good" in titles
+    assert any(t.endswith("ok") for t in titles)  # recovered after the broken function
+    assert all(c.metadata.get("parse_errors") for c in chunks)
+    symbols, _ = extract(text, "javascript", "bad.js")
+    assert {"good", "ok"} <= {s.name for s in symbols}
+
+
+def test_minified_javascript_becomes_sub_line_windows() -> None:
+    unit = 'function f{n}(a){{return a*{n}+g{n}(a)}};var v{n}={{k:[1,2,3],s:"x{n}"}};'
+    text = "".join(unit.format(n=i) for i in range(30000))
+    assert len(text) > 2_000_000 and "\n" not in text
+    chunks = chunk(text, "javascript", DEFAULT)
+    assert len(chunks) > 600
+    assert all(c.start_line == c.end_line == 1 for c in chunks)
+    assert all(len(c.text) <= DEFAULT.max_chars for c in chunks)
+    assert "".join(c.text for c in chunks) == text
+    assert all(c.text == text[c.metadata["col_start"] : c.metadata["col_end"]] for c in chunks)
+
+
+@pytest.mark.parametrize(
+    ("lang", "open_", "close"),
+    [
+        ("javascript", "if (x) {", "}"),
+        ("go", "{", "}"),
+        ("python", "if x:", None),
+    ],
+)
+def test_deep_nesting_does_not_hit_the_recursion_limit(
+    lang: str, open_: str, close: str | None
+) -> None:
+    depth = 500
+    head = {"javascript": "function deep() {", "go": "package p\nfunc deep() {"}.get(
+        lang, "def deep():"
+    )
+    lines = [head]
+    for i in range(depth):
+        lines.append(" " * (i + 1) + open_)
+    lines.append(" " * (depth + 1) + ("x = 1" if lang == "python" else "x()"))
+    if close:
+        lines += [" " * (i + 1) + close for i in reversed(range(depth))] + ["}"]
+    text = "\n".join(lines) + "\n"
+    chunks = chunk(text, lang, DEFAULT)
+    assert_chunk_invariants(text, chunks, DEFAULT)
+    deep = [c for c in chunks if c.title == "deep"]
+    assert all(c.kind == "function" for c in deep)
+    assert deep[-1].end_line - deep[0].start_line + 1 == len(lines)  # the unit, in windows
+
+
+def test_deeply_nested_functions_are_qualified() -> None:
+    depth = 500
+    text = "".join(f"function f{i}() {{\n" for i in range(depth)) + "}\n" * depth
+    chunks = chunk(text, "javascript", DEFAULT)
+    assert_chunk_invariants(text, chunks, DEFAULT)
+    symbols, _ = extract(text, "javascript", "deep.js")
+    assert len(symbols) == depth
+    assert symbols[-1].qname == "deep." + ".".join(f"f{i}" for i in range(depth))
+
+
+def test_unknown_language_is_a_clear_error() -> None:
+    with pytest.raises(UserError, match="no tree-sitter grammar for language 'cobol'") as info:
+        chunk("IDENTIFICATION DIVISION.", "cobol", DEFAULT)
+    assert "javascript" in str(info.value)
+
+
+def test_missing_grammar_names_the_package_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    missing = grammars.Grammar("tree_sitter_not_installed", "language", "tree-sitter-nope>=1,<2")
+    monkeypatch.setitem(grammars.GRAMMARS, "nope", missing)
+    grammars.language.cache_clear()
+    with pytest.raises(EngineError, match="pip install 'tree-sitter-nope>=1,<2'"):
+        grammars.language("nope")
+
+
+JS_PIECES = [
+    "function {n}(a, b) {{\n  return a + b;\n}}",
+    "/** Docs for {n}. */\nexport function {n}() {{\n  const x = 1;\n\n  return x;\n}}",
+    "class {N} {{\n  constructor() {{\n    this.v = 1;\n  }}\n\n  {n}() {{ return this.v; }}\n}}",
+    "const {n} = (x) => {{\n  return x * 2;\n}};",
+    "const {N} = 42;",
+    "// a comment about {n}",
+    "{n}(1, 2);",
+    "if ({n}) {{ {n}(); }} else {{\n  {n}(3);\n}}",
+    "function {n}( {{ broken",
+    "}}",
+    "",
+    "var {n} = '" + "z" * 90 + "';",
+]
+GO_PIECES = [
+    "func {N}(a int) int {{\n\treturn a + 1\n}}",
+    "// {N} does things.\nfunc (s *{N}) Run() {{\n\ts.x++\n\n\tfmt.Println(s)\n}}",
+    "type {N} struct {{\n\tx int\n\ty string\n}}",
+    "type {N} interface {{\n\tRun()\n}}",
+    "const {N} = 3",
+    'var {n} = map[string]int{{"a": 1}}',
+    'import "fmt"',
+    "func {N}( {{",
+    "}}",
+    "",
+    "// " + "w" * 120,
+]
+
+
+def _program(pieces: list[str], picks: list[int], header: str) -> str:
+    names = [f"n{i}" for i in range(len(picks))]
+    parts = [header]
+    for i, pick in enumerate(picks):
+        parts.append(pieces[pick].format(n=names[i], N=names[i].upper()))
+    return "\n".join(parts) + "\n"
+
+
+def _budgets() -> st.SearchStrategy[ChunkConfig]:
+    return st.builds(
+        lambda lines, chars: ChunkConfig(lines, chars, 40, 5),
+        st.integers(1, 30),
+        st.integers(20, 400),
+    )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(0, len(JS_PIECES) - 1), max_size=25), _budgets())
+def test_property_javascript_chunks_cover_without_overlap(
+    picks: list[int], cfg: ChunkConfig
+) -> None:
+    text = _program(JS_PIECES, picks, "'use strict';")
+    assert_chunk_invariants(text, chunk(text, "javascript", cfg), cfg)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(0, len(GO_PIECES) - 1), max_size=25), _budgets())
+def test_property_go_chunks_cover_without_overlap(picks: list[int], cfg: ChunkConfig) -> None:
+    text = _program(GO_PIECES, picks, "package p")
+    assert_chunk_invariants(text, chunk(text, "go", cfg), cfg)
