@@ -96,7 +96,7 @@ def test_dispatcher_picks_chunkers_by_language() -> None:
     assert chunker_for("python") is chunk_python
     assert chunker_for("text") is paragraphs
     assert chunker_for("pdf") is paragraphs
-    assert chunker_for("go") is line_windows
+    assert chunker_for("sql") is line_windows
 
 
 def test_registered_chunker_is_used_and_held_to_the_budget(

@@ -153,3 +153,15 @@ def test_index_if_empty_only_indexes_once(minirepo: Path) -> None:
     eng = Engine.open(minirepo, config=LEXICAL)
     assert eng.index_if_empty() is not None
     assert eng.index_if_empty() is None
+
+
+def test_a_repeated_route_decorator_does_not_break_the_commit(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text(
+        "from flask import Flask\n\napp = Flask(__name__)\n\n\n"
+        '@app.route("/")\n@app.route("/")\ndef index():\n    """Home page."""\n    return "hi"\n'
+    )
+    eng = Engine.open(tmp_path, config=LEXICAL)
+    summary = eng.index()
+    assert summary.indexed == 1
+    routes = [r for r in eng.records(["C3_ENTRYPOINTS"])]
+    assert [r.metadata["route_or_command"] for r in routes] == ["/"]

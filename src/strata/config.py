@@ -51,7 +51,9 @@ KEYS: dict[str, Key] = {
     "search.mode": Key(str, "hybrid", "hybrid | lexical | semantic"),
     "search.rrf_k": Key(int, 60, "reciprocal rank fusion constant"),
     "search.candidates": Key(int, 100, "candidates fetched from each retriever before fusion"),
-    "search.include_tests": Key(bool, False, "rank test files like other files (False = rank them lower)"),
+    "search.include_tests": Key(
+        bool, False, "rank test files like other files (False = rank them lower)"
+    ),
 }
 
 CHOICES: dict[str, tuple[str, ...]] = {

@@ -11,22 +11,28 @@ from pathlib import Path
 from typing import Any
 
 from strata import layers as L
+from strata import lookup
 from strata.config import Config, load_config
-from strata.discovery import discover
+from strata.discovery import IgnoreRules, discover, discover_one
 from strata.embedding import Embedder, make_embedder
 from strata.embedding.cache import EmbeddingCache
 from strata.errors import EmbedderMismatchError, NoIndexError, UserError
 from strata.git import head_commit
 from strata.globs import select
-from strata.indexer import Indexer, IndexSummary, ProgressFn, Session
+from strata.corpus import FILE_NAME as ARTIFACTS_FILE
+from strata.corpus import ArtifactCache
+from strata.indexer import CorpusHook, Indexer, IndexSummary, ProgressFn, Session
+from strata.layers import embedded_count
+from strata.lookup import CallWalk, Related, SymbolMatch
 from strata.locate import META_NAME, default_index_dir, find_index_upward
 from strata.lock import is_locked, write_lock
 from strata.plan import make_plan
 from strata.search import Searcher, SearchResult
 from strata.store import Filter, Store, open_store, recreate_store
-from strata.types import Record
+from strata.types import Record, Skip, SkipReason, SourceFile
 
 log = logging.getLogger(__name__)
+
 
 class Engine:
     """An open index: its root, directory, configuration, store and (lazy) embedder."""
@@ -68,7 +74,9 @@ class Engine:
             if path is not None:
                 root = _root_for(Path(path).expanduser().resolve())
             elif root is None:
-                raise NoIndexError(f"no index in {idx}", hint="run `strata index PATH --index-dir DIR` first")
+                raise NoIndexError(
+                    f"no index in {idx}", hint="run `strata index PATH --index-dir DIR` first"
+                )
         elif path is not None:
             target = Path(path).expanduser().resolve()
             if not target.exists():
@@ -117,7 +125,7 @@ class Engine:
                 raise EmbedderMismatchError(
                     f"index built with {meta['embedder']} ({meta['dim']}-d); config asks for "
                     f"{emb.name} ({emb.dim}-d)",
-                    hint="run `strata index --full` to rebuild, or set embed.provider/embed.model back",
+                    hint="run `strata index --full` to rebuild, or set embed.provider/model back",
                 )
             self._embedder = emb
         return self._embedder
@@ -154,7 +162,10 @@ class Engine:
             scope = None
             if target != self.root:
                 rel = target.relative_to(self.root).as_posix()
-                inside = lambda p: p == rel or p.startswith(rel + "/")  # noqa: E731
+
+                def inside(p: str, rel: str = rel) -> bool:
+                    return p == rel or p.startswith(rel + "/")
+
                 files = tuple(f for f in files if inside(f.rel))
                 skips = tuple(s for s in skips if inside(s.rel))
                 scope = [p for p in indexed if inside(p)]
@@ -163,14 +174,68 @@ class Engine:
             for skip in skips:
                 log.warning(skip.line())
                 summary.skips.append(skip)
-            indexer = Indexer(self.config, self.store, self.embedder if self._embeds() else None,
-                              self._cache(), self._session(repo))
+            indexer = Indexer(
+                self.config,
+                self.store,
+                self.embedder if self._embeds() else None,
+                self._cache(),
+                self._session(repo),
+                self._corpus_hook(),
+            )
             try:
                 indexer.run(plan, indexed, summary, progress)
             finally:
                 self._write_locator(last_index=time.time())
             if not plan.is_noop():
                 self.store.optimize()
+            return summary
+
+    def refresh(
+        self,
+        rels: Iterable[str],
+        *,
+        progress: ProgressFn | None = None,
+        rules: IgnoreRules | None = None,
+        lock_wait: float = 10.0,
+    ) -> IndexSummary:
+        """Bring just these paths (relative to the root) up to date: the watcher's unit of work.
+
+        A path that is gone, ignored or no longer indexable loses its rows; a directory
+        stands for everything indexed below it. Same plan-then-apply path as `index`.
+        """
+        rules = rules or IgnoreRules(self.root, self.config.index)
+        wanted = sorted(set(rels))
+        with write_lock(self.index_dir, wait=lock_wait):
+            self._check_embedder()
+            indexed = self.store.sources()
+            files: list[SourceFile] = []
+            skips: list[Skip] = []
+            scope: set[str] = set()
+            for rel in wanted:
+                scope.update(p for p in indexed if p == rel or p.startswith(rel.rstrip("/") + "/"))
+                found = discover_one(self.root, self.root / rel, self.config.index, rules)
+                if isinstance(found, SourceFile):
+                    files.append(found)
+                elif isinstance(found, Skip) and found.reason is not SkipReason.VANISHED:
+                    skips.append(found)
+            plan = make_plan(files, indexed, scope=scope)
+            summary = IndexSummary(
+                root=str(self.root), files_seen=len(files) + len(skips), skips=skips
+            )
+            for skip in skips:
+                log.warning(skip.line())
+            indexer = Indexer(
+                self.config,
+                self.store,
+                self.embedder if self._embeds() else None,
+                self._cache(),
+                self._session(None),
+                self._corpus_hook(),
+            )
+            try:
+                indexer.run(plan, indexed, summary, progress)
+            finally:
+                self._write_locator(last_index=time.time())
             return summary
 
     def index_if_empty(self, *, progress: ProgressFn | None = None) -> IndexSummary | None:
@@ -206,9 +271,14 @@ class Engine:
             self.embedder()
         elif meta.get("dim", 0) != 0:
             raise EmbedderMismatchError(
-                f"index built with {meta.get('embedder')} ({meta.get('dim')}-d); config asks for no embedder",
+                f"index built with {meta.get('embedder')} ({meta.get('dim')}-d); "
+                "config asks for no embedder",
                 hint="run `strata index --full` to rebuild lexical-only",
             )
+
+    def _corpus_hook(self) -> CorpusHook:
+        path = self.index_dir / ARTIFACTS_FILE
+        return CorpusHook(ArtifactCache(path), self.root, force=not path.exists())
 
     def _cache(self) -> EmbeddingCache | None:
         return EmbeddingCache(self.index_dir / "embed_cache.sqlite") if self._embeds() else None
@@ -233,35 +303,74 @@ class Engine:
         where = self._filter(layers, filters or {})
         searcher = Searcher(self.store, self.config, self.embedder if self._embeds() else None)
         no_tests = bool((filters or {}).get("no_tests"))
-        return searcher.search(query, k=k, mode=mode, where=where,
-                               include_tests=False if no_tests else None)
+        return searcher.search(
+            query, k=k, mode=mode, where=where, include_tests=False if no_tests else None
+        )
 
-    def records(self, layers: Iterable[str] | None = None, limit: int | None = None) -> list[Record]:
+    def records(
+        self, layers: Iterable[str] | None = None, limit: int | None = None
+    ) -> list[Record]:
         """Every record of the given layers (all layers by default), in path and span order."""
         self._require()
         return self.store.fetch(Filter(layers=tuple(layers) if layers else None), limit=limit)
+
+    # ---- layer lookups (C1-C3, D1, D5) ----------------------------------------------------
+    def symbols(self, name: str, *, kind: str | None = None, limit: int = 20) -> list[SymbolMatch]:
+        """C1: exact, qualified, prefix, then fuzzy name matches, best first."""
+        self._require()
+        return lookup.find_symbols(self.store, name, kind=kind, limit=limit)
+
+    def callers(self, qname: str, depth: int = 1) -> CallWalk:
+        """C2: who calls `qname` (bare or qualified), breadth-first to `depth`."""
+        self._require()
+        return lookup.callers(self.store, qname, depth=depth)
+
+    def callees(self, qname: str, depth: int = 1) -> CallWalk:
+        """C2: what `qname` calls, breadth-first to `depth`."""
+        self._require()
+        return lookup.callees(self.store, qname, depth=depth)
+
+    def entrypoints(self, type: str | None = None, framework: str | None = None) -> list[Record]:
+        """C3: HTTP routes, CLI commands and other entry points."""
+        self._require()
+        return lookup.list_entrypoints(self.store, type=type, framework=framework)
+
+    def docs(
+        self, kind: str | None = None, domain: str | None = None, type: str | None = None
+    ) -> list[Record]:
+        """D1: the document catalog, filtered by doc kind, domain or frontmatter type."""
+        self._require()
+        return lookup.list_docs(self.store, kind=kind, domain=domain, type=type)
+
+    def related(self, document_id: str, depth: int = 1) -> list[Related]:
+        """D5: documents related to `document_id` (either direction), to `depth`."""
+        self._require()
+        return lookup.related(self.store, document_id, depth=depth)
 
     def status(self) -> dict[str, Any]:
         """Root, store, embedder, counts per layer, last index time, pending files, health."""
         meta = self._locator()
         counts = self.store.counts() if self.exists else {}
         rows = sum(c.get("rows", 0) for c in counts.values())
-        vecs = sum(c.get("vectors", 0) for c in counts.values())
+        vecs, embeddable = embedded_count(counts)
         pending = self._pending() if self.exists else None
         dim = int(meta.get("dim", 0))
         return {
             "root": str(self.root),
             "index_dir": str(self.index_dir),
             "store": self.store_uri,
-            "embedder": {"name": meta.get("embedder", self.config.embed.provider), "dim": dim,
-                         "lexical_only": dim == 0},
+            "embedder": {
+                "name": meta.get("embedder", self.config.embed.provider),
+                "dim": dim,
+                "lexical_only": dim == 0,
+            },
             "layers": counts,
             "rows": rows,
-            "vectors": {"done": vecs, "total": rows if dim else 0},
+            "vectors": {"done": vecs, "total": embeddable if dim else 0},
             "last_index": meta.get("last_index"),
             "files_pending": pending,
             "writer_active": is_locked(self.index_dir),
-            "healthy": self.exists and (dim == 0 or vecs == rows) and not pending,
+            "healthy": self.exists and (dim == 0 or vecs == embeddable) and not pending,
         }
 
     def _pending(self) -> int:
@@ -286,7 +395,9 @@ class Engine:
 
     def _require(self) -> None:
         if not self.exists:
-            raise NoIndexError(f"no index at {self.index_dir}", hint=f"run `strata index {self.root}`")
+            raise NoIndexError(
+                f"no index at {self.index_dir}", hint=f"run `strata index {self.root}`"
+            )
 
     # ---- the locator file ----------------------------------------------------------------
     def _locator(self) -> dict[str, Any]:
@@ -336,4 +447,3 @@ def _as_tuple(value: Any) -> tuple[str, ...] | None:
     if isinstance(value, str):
         return (value,)
     return tuple(str(v) for v in value)
-

@@ -49,12 +49,24 @@ def split_frontmatter(text: str) -> Frontmatter:
         data = yaml.safe_load(raw) if raw.strip() else {}
     except yaml.YAMLError as exc:
         reason = str(exc).splitlines()[0] if str(exc) else "invalid YAML"
-        return Frontmatter(body=body, body_start_line=body_start_line, raw=raw,
-                           warning=f"malformed frontmatter ignored: {reason}")
+        return Frontmatter(
+            body=body,
+            body_start_line=body_start_line,
+            raw=raw,
+            warning=f"malformed frontmatter ignored: {reason}",
+        )
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        return Frontmatter(body=body, body_start_line=body_start_line, raw=raw,
-                           warning=f"frontmatter is a {type(data).__name__}, not a mapping; ignored")
-    return Frontmatter(data={str(k): v for k, v in data.items()}, body=body,
-                       body_start_line=body_start_line, raw=raw)
+        return Frontmatter(
+            body=body,
+            body_start_line=body_start_line,
+            raw=raw,
+            warning=f"frontmatter is a {type(data).__name__}, not a mapping; ignored",
+        )
+    return Frontmatter(
+        data={str(k): v for k, v in data.items()},
+        body=body,
+        body_start_line=body_start_line,
+        raw=raw,
+    )

@@ -1,4 +1,4 @@
-"""Apply a plan: process files (in parallel where it pays), write each batch atomically, fill vectors.
+"""Apply a plan: process files (in parallel where it pays), write batches atomically, add vectors.
 
 Order of work, chosen so a user can search as early as possible and nothing is lost:
 1. files no longer on disk are dropped;
@@ -21,15 +21,19 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from strata.config import Config
+from strata.corpus import Artifact, ArtifactCache
+from strata.corpus.apply import refresh_corpus
 from strata.embedding import Embedder
 from strata.embedding.cache import EmbeddingCache, embed_with_cache
 from strata.errors import EmbedderError
+from strata.layers import EMBEDDED_LAYERS, missing_count
 from strata.pipeline import FileOutcome, process_batch
 from strata.plan import Plan
 from strata.store import Store
-from strata.types import FileState, Record, Skip, SourceFile
+from strata.types import FileState, Record, Skip, SourceFile, Vector
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +54,15 @@ class Session:
     session_id: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class CorpusHook:
+    """Where the corpus pass keeps per-file artifacts; `force` reruns it with no change."""
+
+    cache: ArtifactCache
+    root: Path
+    force: bool = False
+
+
 @dataclass(slots=True)
 class IndexSummary:
     """What an index run did, for the final summary line and `--json`."""
@@ -67,6 +80,7 @@ class IndexSummary:
     seconds: float = 0.0
     searchable_seconds: float = 0.0
     embed_error: str | None = None
+    corpus_rewritten: int = 0
 
     @property
     def skipped(self) -> dict[str, int]:
@@ -82,7 +96,9 @@ class IndexSummary:
             "unchanged": self.unchanged,
             "removed": self.removed,
             "skipped": self.skipped,
-            "skips": [{"path": s.rel, "reason": s.reason.value, "detail": s.detail} for s in self.skips],
+            "skips": [
+                {"path": s.rel, "reason": s.reason.value, "detail": s.detail} for s in self.skips
+            ],
             "rows_by_layer": self.rows_by_layer,
             "vectors_embedded": self.vectors_embedded,
             "vectors_missing": self.vectors_missing,
@@ -90,7 +106,22 @@ class IndexSummary:
             "seconds": round(self.seconds, 3),
             "searchable_seconds": round(self.searchable_seconds, 3),
             "embed_error": self.embed_error,
+            "corpus_rewritten": self.corpus_rewritten,
         }
+
+
+def _unique_ids(records: Sequence[Record], rel: str) -> list[Record]:
+    """The records with repeated ids dropped (first kept): one bad extractor result must
+    not make the whole batch's commit fail."""
+    seen: set[str] = set()
+    out = []
+    for r in records:
+        if r.id in seen:
+            log.debug("%s: dropped a second record with id %s", rel, r.id)
+            continue
+        seen.add(r.id)
+        out.append(r)
+    return out
 
 
 class Indexer:
@@ -103,6 +134,7 @@ class Indexer:
         embedder: Callable[[], Embedder] | None,
         cache: EmbeddingCache | None,
         session: Session,
+        corpus: CorpusHook | None = None,
     ) -> None:
         self._cfg = cfg
         self._store = store
@@ -110,6 +142,8 @@ class Indexer:
         self._embedder: Embedder | None = None
         self._cache = cache
         self._session = session
+        self._corpus = corpus
+        self._now_ns = time.time_ns()
 
     @property
     def embeds(self) -> bool:
@@ -136,17 +170,22 @@ class Indexer:
             summary.removed = len(plan.removed)
         summary.unchanged = len(plan.unchanged)
         previously_indexed = {f.rel for f in plan.changed}
+        fresh: dict[str, Artifact] = {}
         total = len(plan.to_read)
         pending: dict[str, list[Record]] = {}
         pending_rows = 0
         for i, outcome in enumerate(self._outcomes(plan.to_read), 1):
             report("index", i, total, outcome.file.rel)
+            if outcome.artifact is not None:
+                fresh[outcome.file.rel] = outcome.artifact
             previous = known.get(outcome.file.rel)
             if previous and outcome.file_hash == previous.file_hash:
                 summary.unchanged += 1
                 if self._racy(outcome.file):
                     continue  # same content, stat not yet stable: nothing worth writing
-            rows = self._absorb(outcome, summary, count=not (previous and outcome.file_hash == previous.file_hash))
+            rows = self._absorb(
+                outcome, summary, count=not (previous and outcome.file_hash == previous.file_hash)
+            )
             if rows is None:
                 if outcome.file.rel in previously_indexed:
                     pending[outcome.file.rel] = []  # now unindexable: drop its old rows
@@ -158,6 +197,9 @@ class Indexer:
                 pending, pending_rows = {}, 0
         if pending:
             self._flush(pending, previously_indexed, summary)
+        if self._corpus is not None and (fresh or plan.removed or self._corpus.force):
+            done = refresh_corpus(self._store, self._corpus.cache, self._corpus.root, fresh)
+            summary.corpus_rewritten = len(done.rewritten)
         summary.searchable_seconds = time.monotonic() - started
         if self.embeds:
             self._fill_vectors(summary, report)
@@ -179,7 +221,9 @@ class Indexer:
     def _racy(self, f: SourceFile) -> bool:
         return self._now_ns - f.mtime_ns < RACY_NS
 
-    def _absorb(self, outcome: FileOutcome, summary: IndexSummary, count: bool = True) -> list[Record] | None:
+    def _absorb(
+        self, outcome: FileOutcome, summary: IndexSummary, count: bool = True
+    ) -> list[Record] | None:
         for warning in outcome.warnings:
             line = f"{outcome.file.rel}: {warning}"
             log.warning(line)
@@ -189,13 +233,18 @@ class Indexer:
             summary.skips.append(outcome.skip)
             return None
         f, s = outcome.file, self._session
+        records = _unique_ids(outcome.records, f.rel)
         mtime = 0 if self._racy(f) else f.mtime_ns  # 0: re-check the content next run
         rows = [
             dataclasses.replace(
-                r, file_size=f.size, file_mtime_ns=mtime,
-                session_id=s.session_id, repo_id=s.repo_id, commit_sha=s.commit_sha,
+                r,
+                file_size=f.size,
+                file_mtime_ns=mtime,
+                session_id=s.session_id,
+                repo_id=s.repo_id,
+                commit_sha=s.commit_sha,
             )
-            for r in outcome.records
+            for r in records
         ]
         if not count:
             return rows
@@ -215,12 +264,16 @@ class Indexer:
         self, batch: dict[str, list[Record]], previously_indexed: set[str], summary: IndexSummary
     ) -> dict[str, list[Record]]:
         """Vectors from the cache for all rows; from the model for rows replacing old ones."""
-        hashes = {r.content_hash for rows in batch.values() for r in rows}
+        hashes = {
+            r.content_hash for rows in batch.values() for r in rows if r.layer in EMBEDDED_LAYERS
+        }
         known = self._cache.get_many(self._model_key(), sorted(hashes)) if self._cache else {}
         urgent = {
             r.content_hash: r.text_to_embed
-            for path, rows in batch.items() if path in previously_indexed
-            for r in rows if r.content_hash not in known
+            for path, rows in batch.items()
+            if path in previously_indexed
+            for r in rows
+            if r.content_hash not in known and r.layer in EMBEDDED_LAYERS
         }
         if urgent:
             known.update(self._embed(urgent, None))
@@ -231,17 +284,21 @@ class Indexer:
         }
 
     def _fill_vectors(self, summary: IndexSummary, report: ProgressFn) -> None:
-        total = sum(c.get("rows", 0) - c.get("vectors", 0) for c in self._store.counts().values())
+        total = missing_count(self._store.counts())
         done = 0
         step = max(self._cfg.embed.batch_size * 8, 256)
         try:
             while True:
-                missing = self._store.missing_vectors(step)
+                missing = self._store.missing_vectors(step, EMBEDDED_LAYERS)
                 if not missing:
                     break
                 texts = {h: t for _, h, t in missing}
                 base = done
-                vectors = self._embed(texts, lambda d, _t: report("embed", base + d, total, ""))
+
+                def tick(d: int, _t: int, base: int = base) -> None:
+                    report("embed", base + d, total, "")
+
+                vectors = self._embed(texts, tick)
                 updated = self._store.set_vectors(
                     {rid: (h, vectors[h]) for rid, h, _ in missing if h in vectors}
                 )
@@ -254,13 +311,11 @@ class Indexer:
             summary.embed_error = str(exc)
             raise
         finally:
-            summary.vectors_missing = sum(
-                c.get("rows", 0) - c.get("vectors", 0) for c in self._store.counts().values()
-            )
+            summary.vectors_missing = missing_count(self._store.counts())
 
     def _embed(
         self, texts_by_hash: Mapping[str, str], on_batch: Callable[[int, int], None] | None
-    ) -> dict[str, object]:
+    ) -> dict[str, Vector]:
         embedder = self._get_embedder()
         if self._cache is None:
             vecs = embedder.embed_documents(list(texts_by_hash.values()))

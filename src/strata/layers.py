@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 D0_DOC_CHUNKS: Final = "D0_DOC_CHUNKS"
@@ -36,6 +37,18 @@ CODE_LAYERS: Final = (
 )
 ALL_LAYERS: Final = DOC_LAYERS + CODE_LAYERS
 
+# Layers whose records get a vector: passages and the records a question may describe.
+# Graph-like layers (edges, roles, facts, entities, relations) are found lexically or by walks.
+EMBEDDED_LAYERS: Final = (
+    C0_SOURCE_CHUNKS,
+    C1_SYMBOL_CATALOG,
+    C3_ENTRYPOINTS,
+    D0_DOC_CHUNKS,
+    D1_DOCUMENT_CATALOG,
+    D4_WORKFLOW_INDEX,
+    D6_INTEGRATION_INDEX,
+)
+
 # Layers whose records are passages of text that a free-text search should rank.
 PASSAGE_LAYERS: Final = (C0_SOURCE_CHUNKS, D0_DOC_CHUNKS)
 
@@ -47,3 +60,19 @@ def normalise(name: str) -> str:
         if wanted in (layer, layer.split("_", 1)[0]):
             return layer
     raise ValueError(f"unknown layer {name!r}; known: {', '.join(ALL_LAYERS)}")
+
+
+def missing_count(counts: Mapping[str, Mapping[str, int]]) -> int:
+    """Rows of the embedded layers still without a vector."""
+    return sum(
+        c.get("rows", 0) - c.get("vectors", 0)
+        for layer, c in counts.items()
+        if layer in EMBEDDED_LAYERS
+    )
+
+
+def embedded_count(counts: Mapping[str, Mapping[str, int]]) -> tuple[int, int]:
+    """(rows with a vector, rows that should have one) over the embedded layers."""
+    rows = sum(c.get("rows", 0) for layer, c in counts.items() if layer in EMBEDDED_LAYERS)
+    vecs = sum(c.get("vectors", 0) for layer, c in counts.items() if layer in EMBEDDED_LAYERS)
+    return vecs, rows

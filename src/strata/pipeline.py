@@ -14,13 +14,20 @@ from dataclasses import dataclass
 
 from strata.chunking import Chunker, chunk, register
 from strata.code import grammars, ts_chunker, ts_symbols
-from strata.code.entrypoints import detect_entrypoints
+from strata.code.entrypoints import compose_entrypoints, scan_entrypoints
 from strata.code.layer_records import edge_records, entrypoint_records, role_records, symbol_records
 from strata.code.model import Edge, Entrypoint, Symbol
-from strata.code.py_edges import extract_edges
+from strata.code.py_edges import extract_edges, module_scope
 from strata.code.py_symbols import extract_symbols
 from strata.code.roles import assign_roles
 from strata.config import ChunkConfig, Config
+from strata.corpus.artifacts import (
+    NONE,
+    Artifact,
+    doc_artifact,
+    python_artifact,
+    treesitter_artifact,
+)
 from strata.docs import document_records
 from strata.extraction import extract
 from strata.records import chunk_records
@@ -28,7 +35,14 @@ from strata.types import Chunk, Extracted, Record, Skip, SkipReason, SourceFile
 
 log = logging.getLogger(__name__)
 
-DOC_LANGS = {"markdown": "markdown", "rst": "rst", "html": "markdown", "text": "text", "pdf": "text"}
+DOC_LANGS = {
+    "markdown": "markdown",
+    "rst": "rst",
+    "html": "markdown",
+    "text": "text",
+    "pdf": "text",
+}
+
 
 def _ts_chunker(lang: str) -> Chunker:
     def chunker(text: str, cfg: ChunkConfig) -> list[Chunk]:
@@ -51,35 +65,49 @@ class FileOutcome:
     skip: Skip | None = None
     warnings: tuple[str, ...] = ()
     file_hash: str = ""
+    artifact: Artifact | None = None  # what the corpus pass needs of this file
 
 
 def build_records(doc: Extracted, cfg: Config) -> tuple[list[Record], tuple[str, ...]]:
     """Every per-file record of one document or source file, and warnings about it."""
+    records, notes, _ = build_records_and_artifact(doc, cfg)
+    return records, notes
+
+
+def build_records_and_artifact(
+    doc: Extracted, cfg: Config
+) -> tuple[list[Record], tuple[str, ...], Artifact]:
+    """Per-file records, warnings, and the artifact the corpus pass keeps of the file."""
     if doc.lang in DOC_LANGS and doc.kind != "code":
         result = document_records(doc.rel, doc.text, DOC_LANGS[doc.lang], doc.file_hash, cfg.chunk)
         records = list(result.records)
         if records and records[0].lang != doc.lang:
             records = [dataclasses.replace(r, lang=doc.lang) for r in records]
-        return records, tuple(result.warnings)
+        return records, tuple(result.warnings), doc_artifact(result, doc.lang)
     records = chunk_records(doc, chunk(doc, cfg.chunk))
-    symbols, edges, entries = _code_items(doc)
+    symbols, edges, entries, artifact = _code_items(doc)
     if symbols or edges or entries:
         roles = assign_roles(symbols, edges, entries)
         h = doc.file_hash
         records += symbol_records(symbols, h) + edge_records(edges, h)
         records += entrypoint_records(entries, h) + role_records(roles, h)
-        records = [dataclasses.replace(r, lang=doc.lang) if r.lang != doc.lang else r for r in records]
-    return records, ()
+        records = [r if r.lang == doc.lang else dataclasses.replace(r, lang=doc.lang) for r in records]
+    return records, (), artifact
 
 
-def _code_items(doc: Extracted) -> tuple[list[Symbol], list[Edge], list[Entrypoint]]:
+def _code_items(doc: Extracted) -> tuple[list[Symbol], list[Edge], list[Entrypoint], Artifact]:
     if doc.lang == "python":
         symbols = extract_symbols(doc.text, doc.rel)
-        return symbols, extract_edges(doc.text, doc.rel, symbols), detect_entrypoints(doc.text, doc.rel, symbols)
+        edges = extract_edges(doc.text, doc.rel, symbols)
+        scan = scan_entrypoints(doc.text, doc.rel, symbols)
+        scope = module_scope(doc.text, doc.rel)
+        art = python_artifact(doc.rel, doc.file_hash, symbols, edges, scope, scan)
+        return symbols, edges, compose_entrypoints([scan]), art
     if grammars.is_supported(doc.lang):
         symbols, edges = ts_symbols.extract(doc.text, doc.lang, doc.rel)
-        return symbols, edges, []
-    return [], [], []
+        art = treesitter_artifact(doc.rel, doc.file_hash, doc.lang, symbols, edges)
+        return symbols, edges, [], art
+    return [], [], [], Artifact(doc.rel, doc.file_hash, NONE, doc.lang)
 
 
 def process_file(f: SourceFile, cfg: Config) -> FileOutcome:
@@ -88,7 +116,7 @@ def process_file(f: SourceFile, cfg: Config) -> FileOutcome:
     if isinstance(got, Skip):
         return FileOutcome(f, skip=got)
     try:
-        records, notes = build_records(got, cfg)
+        records, notes, artifact = build_records_and_artifact(got, cfg)
     except (RecursionError, MemoryError, ValueError, SyntaxError) as exc:
         # a parser bug must cost one file, never the run
         log.debug("building records for %s failed", f.rel, exc_info=True)
@@ -96,7 +124,9 @@ def process_file(f: SourceFile, cfg: Config) -> FileOutcome:
     warnings = got.warnings + notes
     if not records:
         return FileOutcome(f, skip=Skip(f.rel, SkipReason.NO_TEXT), warnings=warnings)
-    return FileOutcome(f, records=tuple(records), warnings=warnings, file_hash=got.file_hash)
+    return FileOutcome(
+        f, records=tuple(records), warnings=warnings, file_hash=got.file_hash, artifact=artifact
+    )
 
 
 def process_batch(files: list[SourceFile], cfg: Config) -> list[FileOutcome]:

@@ -29,7 +29,24 @@ _VENDORED = re.compile(
     r"(^|/)(vendor|vendored|_vendor|third_party|thirdparty|external|extern|node_modules)/"
     r"|\.min\.(js|css)$|_pb2(_grpc)?\.py$|\.pb\.go$|(^|/)generated/|\.generated\.|_generated\.",
 )
-_TEST_WORDS = frozenset({"test", "tests", "testing", "pytest", "fixture", "fixtures", "spec", "mock"})
+_DEFINITION_KINDS = frozenset(
+    [
+        "function",
+        "method",
+        "class",
+        "struct",
+        "interface",
+        "trait",
+        "enum",
+        "type",
+        "constant",
+        "symbol",
+        "module",
+    ]
+)
+_TEST_WORDS = frozenset(
+    {"test", "tests", "testing", "pytest", "fixture", "fixtures", "spec", "mock"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,12 +124,12 @@ def final_score(parts: Mapping[str, float]) -> float:
 def _defines(rec: Record, q: QueryShape) -> bool:
     if not q.names or not rec.title:
         return False
-    if rec.kind not in ("function", "method", "class", "struct", "interface", "trait", "enum",
-                        "type", "constant", "symbol", "module"):
-        if rec.layer != "C1_SYMBOL_CATALOG":
-            return False
+    if rec.kind not in _DEFINITION_KINDS and rec.layer != "C1_SYMBOL_CATALOG":
+        return False
     title = rec.title.split(" ")[0]
     last = re.split(r"[.:]+", title)[-1].lower()
-    return last in q.names or title.replace(".", "").lower() in q.names or (
-        len(q.names) == 1 and "".join(split_identifier(last)) in q.names
+    return (
+        last in q.names
+        or title.replace(".", "").lower() in q.names
+        or (len(q.names) == 1 and "".join(split_identifier(last)) in q.names)
     )

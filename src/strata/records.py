@@ -69,9 +69,15 @@ def chunk_records(doc: Extracted, chunks: list[Chunk]) -> list[Record]:
             meta.setdefault("artifact_type", "DOCS")
             meta["chunk_type"] = chunk.kind
         else:
-            meta.update(chunk_index=i, chunk_type=chunk.kind,
-                        module_or_unit=module_from_path(doc.rel), is_test=test)
-        embed = f"{doc.rel}\n{chunk.title}\n{chunk.text}" if chunk.title else f"{doc.rel}\n{chunk.text}"
+            meta.update(
+                chunk_index=i,
+                chunk_type=chunk.kind,
+                module_or_unit=module_from_path(doc.rel),
+                is_test=test,
+            )
+        embed = (
+            f"{doc.rel}\n{chunk.title}\n{chunk.text}" if chunk.title else f"{doc.rel}\n{chunk.text}"
+        )
         if chunk.metadata.get("outline"):  # a class header's member signatures
             embed += "\n" + "\n".join(str(s) for s in chunk.metadata["outline"])
         records.append(

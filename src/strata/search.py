@@ -13,7 +13,7 @@ from strata.config import Config
 from strata.embedding import Embedder
 from strata.errors import QueryError
 from strata.fusion import fused_order, rrf
-from strata.layers import PASSAGE_LAYERS
+from strata.layers import PASSAGE_LAYERS, embedded_count
 from strata.store import Filter, Store
 from strata.tokens import query_terms
 from strata.types import Hit, Record
@@ -102,14 +102,14 @@ class Searcher:
         if self._embedder_factory is None or self._store.dim == 0:
             notes.append("lexical only: the index has no vectors (embedder 'none')")
             return "lexical"
-        counts = self._store.counts()
-        rows = sum(c.get("rows", 0) for c in counts.values())
-        vecs = sum(c.get("vectors", 0) for c in counts.values())
+        vecs, rows = embedded_count(self._store.counts())
         if vecs == 0:
             notes.append("lexical only: vectors are not computed yet (run `strata index`)")
             return "lexical"
         if vecs < rows:
-            notes.append(f"partial vectors: {vecs}/{rows} rows embedded; semantic part covers those")
+            notes.append(
+                f"partial vectors: {vecs}/{rows} rows embedded; semantic part covers those"
+            )
         return mode
 
     def _rank(
@@ -133,10 +133,7 @@ class Searcher:
         parts = ranking.adjust(records, fused, q, rrf_k=self._cfg.search.rrf_k, include_tests=tests)
         scored = {rid: ranking.final_score(p) for rid, p in parts.items()}
         order = sorted(fused_order(parts), key=lambda rid: -scored[rid])[:k]
-        return [
-            Hit(records[rid], scored[rid], {**parts[rid], **raw.get(rid, {})})
-            for rid in order
-        ]
+        return [Hit(records[rid], scored[rid], {**parts[rid], **raw.get(rid, {})}) for rid in order]
 
     def _get_embedder(self) -> Embedder:
         assert self._embedder_factory is not None

@@ -16,9 +16,54 @@ _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z
 _MAX_TOKEN = 64
 
 STOP_WORDS = frozenset(
-    """a an and are as at be by can do does for from has have how i if in into is it its
-    of on or that the their then there these this to was were what when where which who
-    why will with you your""".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "do",
+        "does",
+        "for",
+        "from",
+        "has",
+        "have",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "this",
+        "to",
+        "was",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "you",
+        "your",
+    ]
 )
 
 
@@ -76,7 +121,10 @@ def is_identifier_like(query: str) -> bool:
     if not words or len(words) > 3:
         return False
     return any(
-        "_" in w or "." in w.strip(".") or "::" in w or (w[:1].islower() and any(c.isupper() for c in w))
+        "_" in w
+        or "." in w.strip(".")
+        or "::" in w
+        or (w[:1].islower() and any(c.isupper() for c in w))
         or (w[:1].isupper() and any(c.isupper() for c in w[1:]) and any(c.islower() for c in w))
         or w.endswith("()")
         for w in words

@@ -59,7 +59,9 @@ class Skip:
 
     def line(self) -> str:
         """The WARN line shown to the user."""
-        return f"skip {self.rel}: {self.reason.value}" + (f" ({self.detail})" if self.detail else "")
+        return f"skip {self.rel}: {self.reason.value}" + (
+            f" ({self.detail})" if self.detail else ""
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +164,9 @@ class Hit:
         r = self.record
         meta = dict(r.metadata)
         meta.setdefault("is_test", r.is_test)
-        meta.setdefault("chunk_type" if r.layer in ("C0_SOURCE_CHUNKS", "D0_DOC_CHUNKS") else "kind", r.kind)
+        meta.setdefault(
+            "chunk_type" if r.layer in ("C0_SOURCE_CHUNKS", "D0_DOC_CHUNKS") else "kind", r.kind
+        )
         out: JSON = {
             "id": r.id,
             "path": r.path,

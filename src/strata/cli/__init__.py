@@ -24,8 +24,11 @@ class _WarnHandler(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         level = record.levelname if record.levelno >= logging.WARNING else record.levelname.lower()
         color = {"WARNING": "yellow", "ERROR": "red"}.get(record.levelname, "dim")
-        render.err.print(f"[{color}]{level.replace('WARNING', 'WARN')}[/] {record.getMessage()}",
-                         markup=True, highlight=False)
+        render.err.print(
+            f"[{color}]{level.replace('WARNING', 'WARN')}[/] {record.getMessage()}",
+            markup=True,
+            highlight=False,
+        )
 
 
 def _setup_logging(verbose: int, quiet: bool) -> None:
@@ -37,9 +40,15 @@ def _setup_logging(verbose: int, quiet: bool) -> None:
 
 def _common(f: F) -> F:
     """Options every command takes: where the index is, which store, verbosity."""
-    f = click.option("--index-dir", type=click.Path(path_type=Path), envvar="STRATA_INDEX_DIR",
-                     help="Where the index lives (default <root>/.strata).")(f)
-    f = click.option("--store", "store_uri", default=None, help="Store URI (lancedb://DIR, postgresql://...).")(f)
+    f = click.option(
+        "--index-dir",
+        type=click.Path(path_type=Path),
+        envvar="STRATA_INDEX_DIR",
+        help="Where the index lives (default <root>/.strata).",
+    )(f)
+    f = click.option(
+        "--store", "store_uri", default=None, help="Store URI (lancedb://DIR, postgresql://...)."
+    )(f)
     f = click.option("-v", "--verbose", count=True, help="More logging.")(f)
     f = click.option("-q", "--quiet", is_flag=True, help="Only errors on stderr.")(f)
     return f
@@ -65,8 +74,12 @@ def _guard(f: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def _engine(path: str | None, index_dir: Path | None, store_uri: str | None,
-            config: dict[str, Any] | None = None) -> Engine:
+def _engine(
+    path: str | None,
+    index_dir: Path | None,
+    store_uri: str | None,
+    config: dict[str, Any] | None = None,
+) -> Engine:
     return Engine.open(path, index_dir=index_dir, store=store_uri, config=config)
 
 
@@ -80,19 +93,36 @@ def app() -> None:
 @click.argument("path", required=False, type=click.Path(exists=True))
 @click.option("--full", is_flag=True, help="Drop the index and rebuild it from scratch.")
 @click.option("--repo", default=None, help="Repository name recorded on every row.")
-@click.option("--embedder", default=None, help="Embedding provider: local | ollama | openai | none.")
+@click.option(
+    "--embedder", default=None, help="Embedding provider: local | ollama | openai | none."
+)
 @click.option("--model", default=None, help="Embedding model name.")
 @click.option("--max-file-bytes", type=int, default=None, help="Skip files larger than this.")
 @click.option("--workers", type=int, default=None, help="Processes for extraction (0 = cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout.")
 @_common
 @_guard
-def index(path: str | None, full: bool, repo: str | None, embedder: str | None, model: str | None,
-          max_file_bytes: int | None, workers: int | None, as_json: bool,
-          index_dir: Path | None, store_uri: str | None, verbose: int, quiet: bool) -> None:
+def index(
+    path: str | None,
+    full: bool,
+    repo: str | None,
+    embedder: str | None,
+    model: str | None,
+    max_file_bytes: int | None,
+    workers: int | None,
+    as_json: bool,
+    index_dir: Path | None,
+    store_uri: str | None,
+    verbose: int,
+    quiet: bool,
+) -> None:
     """Create or incrementally update the index of PATH (a directory or one file)."""
-    flags = {"embed.provider": embedder, "embed.model": model,
-             "index.max_file_bytes": max_file_bytes, "index.workers": workers}
+    flags = {
+        "embed.provider": embedder,
+        "embed.model": model,
+        "index.max_file_bytes": max_file_bytes,
+        "index.workers": workers,
+    }
     eng = _engine(path or ".", index_dir, store_uri, flags)
     with render.Bar(enabled=not quiet and render.err.is_terminal) as bar:
         summary = eng.index(path, full=full, progress=bar, repo=repo)
@@ -105,21 +135,38 @@ def index(path: str | None, full: bool, repo: str | None, embedder: str | None, 
 @app.command()
 @click.argument("query", required=False)
 @click.option("-k", "k", type=int, default=None, help="Number of results.")
-@click.option("--batch", type=click.File("r"), default=None, help="One query per line; prints JSON Lines.")
+@click.option(
+    "--batch", type=click.File("r"), default=None, help="One query per line; prints JSON Lines."
+)
 @click.option("--layer", "layers", multiple=True, help="Search only these layers (repeatable).")
 @click.option("--lang", "langs", multiple=True, help="Only this language (repeatable).")
 @click.option("--path", "paths", multiple=True, help="Only paths matching this glob (repeatable).")
-@click.option("--kind", "kinds", multiple=True, help="Only this chunk kind: function, class, section, ...")
+@click.option(
+    "--kind", "kinds", multiple=True, help="Only this chunk kind: function, class, section, ..."
+)
 @click.option("--no-tests", is_flag=True, help="Leave test files out.")
 @click.option("--mode", type=click.Choice(["hybrid", "lexical", "semantic"]), default=None)
 @click.option("--explain", is_flag=True, help="Show the plan and every score part.")
 @click.option("--json", "as_json", is_flag=True, help="JSON array of results on stdout.")
 @_common
 @_guard
-def search(query: str | None, k: int | None, batch: Any, layers: tuple[str, ...],
-           langs: tuple[str, ...], paths: tuple[str, ...], kinds: tuple[str, ...], no_tests: bool,
-           mode: str | None, explain: bool, as_json: bool, index_dir: Path | None,
-           store_uri: str | None, verbose: int, quiet: bool) -> None:
+def search(
+    query: str | None,
+    k: int | None,
+    batch: Any,
+    layers: tuple[str, ...],
+    langs: tuple[str, ...],
+    paths: tuple[str, ...],
+    kinds: tuple[str, ...],
+    no_tests: bool,
+    mode: str | None,
+    explain: bool,
+    as_json: bool,
+    index_dir: Path | None,
+    store_uri: str | None,
+    verbose: int,
+    quiet: bool,
+) -> None:
     """Search the index: hybrid lexical + semantic, ranked for code."""
     eng = _engine(None, index_dir, store_uri)
     filters = {"path": paths, "lang": langs, "kind": kinds, "no_tests": no_tests}
@@ -145,7 +192,9 @@ def search(query: str | None, k: int | None, batch: Any, layers: tuple[str, ...]
 @click.option("--json", "as_json", is_flag=True)
 @_common
 @_guard
-def status(as_json: bool, index_dir: Path | None, store_uri: str | None, verbose: int, quiet: bool) -> None:
+def status(
+    as_json: bool, index_dir: Path | None, store_uri: str | None, verbose: int, quiet: bool
+) -> None:
     """Root, store, embedder, counts per layer, last index time, pending files, health."""
     data = _engine(None, index_dir, store_uri).status()
     if as_json:
@@ -158,7 +207,9 @@ def status(as_json: bool, index_dir: Path | None, store_uri: str | None, verbose
 @click.option("--json", "as_json", is_flag=True)
 @_common
 @_guard
-def config_cmd(as_json: bool, index_dir: Path | None, store_uri: str | None, verbose: int, quiet: bool) -> None:
+def config_cmd(
+    as_json: bool, index_dir: Path | None, store_uri: str | None, verbose: int, quiet: bool
+) -> None:
     """The effective configuration and where each value came from."""
     try:
         eng = _engine(None, index_dir, store_uri)
@@ -167,12 +218,24 @@ def config_cmd(as_json: bool, index_dir: Path | None, store_uri: str | None, ver
         from strata.config import load_config
 
         cfg = load_config(index_dir)
-    rows = [{"key": k, "value": cfg.value(k), "source": cfg.sources.get(k, "default"),
-             "help": KEYS[k].help} for k in KEYS]
+    rows = [
+        {
+            "key": k,
+            "value": cfg.value(k),
+            "source": cfg.sources.get(k, "default"),
+            "help": KEYS[k].help,
+        }
+        for k in KEYS
+    ]
     if as_json:
         render.emit_json(rows)
     else:
         render.table(rows, ["key", "value", "source", "help"])
+
+
+from strata.cli.layers import attach as _attach_layers  # noqa: E402  (needs the helpers above)
+
+_attach_layers(app)
 
 
 def main() -> None:

@@ -27,7 +27,14 @@ out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
 
 SNIPPET_LINES = 14
-LEXERS = {"tsx": "tsx", "csharp": "csharp", "bash": "bash", "text": "text", "pdf": "text", "html": "markdown"}
+LEXERS = {
+    "tsx": "tsx",
+    "csharp": "csharp",
+    "bash": "bash",
+    "text": "text",
+    "pdf": "text",
+    "html": "markdown",
+}
 
 
 def emit_json(data: Any) -> None:
@@ -84,7 +91,9 @@ def summary(s: IndexSummary) -> None:
         err.print(f"rows written: {layers}")
     vec = f"; {s.vectors_embedded} chunks embedded" if s.vectors_embedded else ""
     pending = f", {s.vectors_missing} still without vectors" if s.vectors_missing else ""
-    err.print(f"searchable after {s.searchable_seconds:.1f}s, done in {s.seconds:.1f}s{vec}{pending}")
+    err.print(
+        f"searchable after {s.searchable_seconds:.1f}s, done in {s.seconds:.1f}s{vec}{pending}"
+    )
 
 
 def hits(result: SearchResult, explain: bool) -> None:
@@ -111,8 +120,15 @@ def hits(result: SearchResult, explain: bool) -> None:
 def _snippet(content: str, lang: str, start: int) -> None:
     lines = content.split("\n")
     shown = "\n".join(lines[:SNIPPET_LINES])
-    syntax = Syntax(shown, LEXERS.get(lang, lang), line_numbers=True, start_line=start,
-                    word_wrap=False, theme="ansi_dark", background_color="default")
+    syntax = Syntax(
+        shown,
+        LEXERS.get(lang, lang),
+        line_numbers=True,
+        start_line=start,
+        word_wrap=False,
+        theme="ansi_dark",
+        background_color="default",
+    )
     out.print(syntax)
     if len(lines) > SNIPPET_LINES:
         out.print(f"   [dim]… {len(lines) - SNIPPET_LINES} more lines[/]")
@@ -141,7 +157,9 @@ def status(data: Mapping[str, Any]) -> None:
     emb = data["embedder"]
     out.print(f"[bold]root[/]      {data['root']}")
     out.print(f"[bold]index[/]     {data['index_dir']}  ({data['store']})")
-    mode = "lexical only (embedder none)" if emb["lexical_only"] else f"{emb['name']} ({emb['dim']}-d)"
+    mode = (
+        "lexical only (embedder none)" if emb["lexical_only"] else f"{emb['name']} ({emb['dim']}-d)"
+    )
     out.print(f"[bold]embedder[/]  {mode}")
     v = data["vectors"]
     if not emb["lexical_only"]:
@@ -149,6 +167,8 @@ def status(data: Mapping[str, Any]) -> None:
     out.print(f"[bold]rows[/]      {data['rows']}")
     for layer, c in sorted(data["layers"].items()):
         out.print(f"  {layer:<22} {c.get('rows', 0):>8}")
-    out.print(f"[bold]pending[/]   {data['files_pending']} files changed on disk since the last index")
+    out.print(
+        f"[bold]pending[/]   {data['files_pending']} files changed on disk since the last index"
+    )
     out.print(f"[bold]writer[/]    {'running' if data['writer_active'] else 'none'}")
     out.print(f"[bold]health[/]    {'ok' if data['healthy'] else 'needs `strata index`'}")

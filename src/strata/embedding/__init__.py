@@ -12,7 +12,37 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from strata.config import EmbedConfig
+from strata.errors import ConfigError
 from strata.types import Vector
+
+__all__ = [
+    "DEFAULT_MODELS",
+    "DEFAULT_URLS",
+    "LOCAL_MODELS",
+    "Embedder",
+    "make_embedder",
+    "normalise",
+]
+
+LOCAL_MODELS: dict[str, str] = {
+    "all-MiniLM-L6-v2": "sentence-transformers (torch), fp32 or bf16 autocast; the default",
+    "minilm-int8": "the same model as int8 ONNX on onnxruntime (no torch at run time)",
+    "minilm-static": "model2vec static model distilled from all-MiniLM-L6-v2 (fast, coarse)",
+}
+"""Local model names and what each one is; all load offline from installed files."""
+
+DEFAULT_MODELS: dict[str, str] = {
+    "local": "all-MiniLM-L6-v2",
+    "ollama": "nomic-embed-text",
+    "openai": "text-embedding-3-small",
+    "none": "",
+}
+
+DEFAULT_URLS: dict[str, str] = {
+    "ollama": "http://127.0.0.1:11434",
+    "openai": "https://api.openai.com/v1",
+}
 
 
 @runtime_checkable
@@ -36,3 +66,59 @@ class Embedder(Protocol):
     def embed_query(self, text: str) -> Vector:
         """The vector of one search query, shape (dim,)."""
         ...
+
+
+def make_embedder(cfg: EmbedConfig) -> Embedder:
+    """Build the embedder that `cfg` names; heavy libraries load only here, lazily.
+
+    Args:
+        cfg: the `embed` section (provider, model, base_url, api_key_env, batch_size,
+            timeout, retries, precision).
+
+    Raises:
+        ConfigError: unknown provider or local model name.
+        EmbedderError: the backend's library or model files are missing.
+    """
+    model = cfg.model or DEFAULT_MODELS.get(cfg.provider, "")
+    if cfg.provider == "none":
+        from strata.embedding.none import NoEmbedder
+
+        return NoEmbedder()
+    if cfg.provider == "local":
+        return _make_local(model, cfg)
+    if cfg.provider in ("ollama", "openai"):
+        from strata.embedding.http import make_http_embedder
+
+        base_url = cfg.base_url or DEFAULT_URLS[cfg.provider]
+        return make_http_embedder(cfg.provider, model, base_url, cfg)
+    raise ConfigError(
+        f"unknown embed.provider {cfg.provider!r}",
+        hint="choose one of local, ollama, openai, none",
+    )
+
+
+def _make_local(model: str, cfg: EmbedConfig) -> Embedder:
+    if model == "all-MiniLM-L6-v2":
+        from strata.embedding.local import SentenceTransformerEmbedder
+
+        return SentenceTransformerEmbedder.load(model, cfg.precision, cfg.batch_size)
+    if model == "minilm-int8":
+        from strata.embedding.onnx import OnnxEmbedder
+
+        return OnnxEmbedder.load(cfg.batch_size)
+    if model == "minilm-static":
+        from strata.embedding.static import StaticEmbedder
+
+        return StaticEmbedder.load()
+    raise ConfigError(
+        f"unknown local embedding model {model!r}",
+        hint="choose one of " + ", ".join(LOCAL_MODELS),
+    )
+
+
+def normalise(vectors: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length, as float32; all-zero rows stay zero."""
+    out = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(out, axis=-1, keepdims=True)
+    unit: np.ndarray = np.divide(out, norms, out=np.zeros_like(out), where=norms > 0)
+    return unit

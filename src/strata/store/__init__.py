@@ -65,8 +65,10 @@ class Store(Protocol):
         """Fill in vectors by row id where the row's content hash matches; returns rows updated."""
         ...
 
-    def missing_vectors(self, limit: int) -> list[tuple[str, str, str]]:
-        """Up to `limit` rows still without a vector: (id, content_hash, text to embed)."""
+    def missing_vectors(
+        self, limit: int, layers: Sequence[str] | None = None
+    ) -> list[tuple[str, str, str]]:
+        """Up to `limit` rows (of `layers`, if given) without a vector: (id, content_hash, text)."""
         ...
 
     def fetch(

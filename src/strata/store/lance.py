@@ -1,0 +1,369 @@
+"""The embedded store: one LanceDB table `chunks` plus a `meta.json` beside it.
+
+Readers open with `read_consistency_interval=0`, so every query sees the latest
+commit of any process. Writes are single LanceDB commits (merge-insert), hence
+atomic per call. Rows written since the last `optimize()` are not in the FTS or
+ANN index yet; LanceDB flat-scans them, so results stay complete (their BM25
+statistics are approximate until the next `optimize()`).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import lancedb
+import numpy as np
+import pyarrow as pa
+from lancedb.index import FTS, IvfPq
+from lancedb.query import FullTextOperator, MatchQuery
+
+from strata.errors import EmbedderMismatchError, NoIndexError, StoreError
+from strata.store import Filter, sql
+from strata.store.schema import (
+    MIGRATIONS,
+    RECORD_COLUMNS,
+    SCHEMA_VERSION,
+    TABLE,
+    Migration,
+    check_batch,
+    check_vector,
+    migrate,
+    read_meta_file,
+    sort_rows,
+    table_schema,
+    to_arrow,
+    to_records,
+    vector_array,
+    vector_dim,
+    write_meta_file,
+)
+from strata.types import FileState, Record, Vector
+
+log = logging.getLogger(__name__)
+
+META_FILE = "meta.json"
+# Flat cosine search over this many vectors still answers in tens of milliseconds
+# (benchmarks/store_speed.py); above it `optimize()` builds an ANN index.
+ANN_MIN_ROWS = 100_000
+# Old versions are kept this long so a concurrent reader never loses its snapshot.
+KEEP_VERSIONS = timedelta(minutes=5)
+_TERM = re.compile(r"\w+")
+_FTS = FTS(
+    base_tokenizer="whitespace",  # `lex` is already split and lowercased by strata.tokens
+    lower_case=False,
+    stem=False,
+    remove_stop_words=False,
+    ascii_folding=False,
+    max_token_length=None,
+    with_position=False,
+)
+
+
+class LanceStore:
+    """A `Store` on an embedded LanceDB directory."""
+
+    def __init__(
+        self,
+        directory: str | Path,
+        dim: int,
+        *,
+        create: bool = True,
+        migrations: Sequence[Migration] = MIGRATIONS,
+    ) -> None:
+        """Open (or create) the store in `directory` for vectors of width `dim` (0 = none).
+
+        Raises:
+            NoIndexError: nothing there and `create` is False.
+            EmbedderMismatchError: the stored vectors have another width.
+            SchemaError: the store's schema is newer than this Strata.
+        """
+        self.dim = dim
+        self.directory = Path(directory)
+        self._fts_ready = False
+        self._has_ann = False
+        self._db = _connect(self.directory, create)
+        if TABLE in _table_names(self._db):
+            self._table = self._db.open_table(TABLE)
+            self._upgrade(migrations)
+            self._check_dim()
+            names = self._index_names()
+            self._fts_ready = "lex_idx" in names
+            self._has_ann = "vector_idx" in names
+        elif not create:
+            raise NoIndexError(f"no index in {self.directory}", hint="run `strata index`")
+        else:
+            self._table = self._db.create_table(TABLE, schema=table_schema(dim), exist_ok=True)
+            self._check_dim()
+            if not (self.directory / META_FILE).exists():
+                now = _now()
+                self.write_meta({"created_at": now, "dim": dim})
+
+    # -- writing --------------------------------------------------------------
+
+    def replace_sources(self, rows_by_path: Mapping[str, Sequence[Record]]) -> None:
+        """Replace all rows of each given path with the given rows, in one commit."""
+        if not rows_by_path:
+            return
+        records = [r for rows in rows_by_path.values() for r in rows]
+        check_batch(rows_by_path, records)
+        data = to_arrow(records, self.dim)
+        scope = sql.in_list("path", rows_by_path)
+        try:
+            (
+                self._table.merge_insert("id")
+                .when_matched_update_all()
+                .when_not_matched_insert_all()
+                .when_not_matched_by_source_delete(scope)
+                .execute(data, on_bad_vectors="null")
+            )
+        except (OSError, RuntimeError, ValueError) as exc:
+            raise StoreError(
+                f"cannot write {len(rows_by_path)} files to {self.directory}: {exc}"
+            ) from exc
+        self._ensure_fts()
+
+    def set_vectors(self, vectors: Mapping[str, tuple[str, Vector]]) -> int:
+        """Fill in vectors by id where the content hash still matches; one commit."""
+        if self.dim == 0 or not vectors:
+            return 0
+        ids = list(vectors)
+        source = pa.table(
+            {
+                "id": ids,
+                "content_hash": [vectors[i][0] for i in ids],
+                "vector": vector_array([vectors[i][1] for i in ids], self.dim, ids),
+                "has_vector": [True] * len(ids),
+            },
+            schema=pa.schema([table_schema(self.dim).field(n) for n in _VECTOR_UPDATE]),
+        )
+        try:
+            result = (
+                self._table.merge_insert("id")
+                .when_matched_update_all(where="target.content_hash = source.content_hash")
+                .execute(source)
+            )
+        except (OSError, RuntimeError, ValueError) as exc:
+            raise StoreError(f"cannot store vectors in {self.directory}: {exc}") from exc
+        return int(result.num_updated_rows)
+
+    def delete_all(self) -> None:
+        """Remove every row (one commit; indexes are kept and refilled later)."""
+        self._table.delete(sql.TRUE)
+
+    def optimize(self) -> None:
+        """Fold new rows into the FTS/ANN indexes, compact files, drop old versions."""
+        self._ensure_fts()
+        self._maybe_build_ann()
+        self._table.optimize(cleanup_older_than=KEEP_VERSIONS)
+
+    # -- reading --------------------------------------------------------------
+
+    def sources(self) -> dict[str, FileState]:
+        """Each indexed path with its file hash, size, mtime and row count."""
+        cols = ["path", "file_hash", "file_size", "file_mtime_ns"]
+        table = self._table.search().select(cols).to_arrow()
+        grouped = table.group_by("path", use_threads=False).aggregate(
+            [(c, "first") for c in cols[1:]] + [("path", "count")]
+        )
+        out: dict[str, FileState] = {}
+        for row in grouped.to_pylist():
+            out[row["path"]] = FileState(
+                file_hash=row["file_hash_first"] or "",
+                size=row["file_size_first"] or 0,
+                mtime_ns=row["file_mtime_ns_first"] or 0,
+                rows=row["path_count"],
+            )
+        return out
+
+    def lexical_search(
+        self, terms: Sequence[str], limit: int, where: Filter
+    ) -> list[tuple[Record, float]]:
+        """BM25 over `lex` (OR of the terms), best first."""
+        words = list(dict.fromkeys(t.lower() for t in terms if _TERM.fullmatch(t)))
+        if not words or limit <= 0:
+            return []
+        predicate = sql.where(where, vectors=self.dim > 0)
+        if predicate == sql.FALSE:
+            return []
+        # Spelled out: exact terms (no fuzziness), any term may match.
+        query = MatchQuery(
+            " ".join(words),
+            "lex",
+            boost=1.0,
+            fuzziness=0,
+            max_expansions=50,
+            operator=FullTextOperator.OR,
+            prefix_length=0,
+            document_granularity=None,
+        )
+        builder = self._table.search(query, query_type="fts").select([*RECORD_COLUMNS, "_score"])
+        if predicate != sql.TRUE:
+            builder = builder.where(predicate, prefilter=True)
+        table = builder.limit(limit).to_arrow()
+        return list(zip(to_records(table), table.column("_score").to_pylist(), strict=True))
+
+    def vector_search(
+        self, vector: Vector, limit: int, where: Filter
+    ) -> list[tuple[Record, float]]:
+        """Cosine similarity over rows with a vector, best first."""
+        if self.dim == 0 or limit <= 0:
+            return []
+        query = check_vector(vector, self.dim, "query")
+        if not np.any(query):
+            return []
+        predicate = sql.conjunction(["has_vector = TRUE", sql.where(where, vectors=True)])
+        if predicate == sql.FALSE:
+            return []
+        builder = (
+            self._table.search(query, vector_column_name="vector", query_type="vector")
+            .distance_type("cosine")
+            .select([*RECORD_COLUMNS, "_distance"])
+            .where(predicate, prefilter=True)
+            .limit(limit)
+        )
+        if self._has_ann:
+            builder = builder.nprobes(20).refine_factor(5)
+        table = builder.to_arrow()
+        scores = [1.0 - d for d in table.column("_distance").to_pylist()]
+        return list(zip(to_records(table), scores, strict=True))
+
+    def missing_vectors(
+        self, limit: int, layers: Sequence[str] | None = None
+    ) -> list[tuple[str, str, str]]:
+        """Up to `limit` rows (of `layers`) without a vector: (id, content_hash, text to embed)."""
+        if self.dim == 0 or limit <= 0:
+            return []
+        cols = ["id", "content_hash", "embed_text", "content"]
+        predicate = "has_vector = FALSE"
+        if layers is not None:
+            predicate = sql.conjunction([predicate, sql.in_list("layer", list(layers))])
+        table = self._table.search().where(predicate).select(cols).limit(limit)
+        return [
+            (r["id"], r["content_hash"], r["embed_text"] or r["content"] or "")
+            for r in table.to_arrow().to_pylist()
+        ]
+
+    def fetch(
+        self, where: Filter, limit: int | None = None, ids: Iterable[str] | None = None
+    ) -> list[Record]:
+        """Rows matching `where` (and `ids`), in path and span order."""
+        wanted = None if ids is None else list(ids)
+        predicate = sql.where(where, vectors=self.dim > 0, ids=wanted)
+        if predicate == sql.FALSE or (limit is not None and limit <= 0):
+            return []
+        if limit is not None:
+            keys = sort_rows(self._select(predicate, ["id", "path", "span_start", "layer"]))
+            if keys.num_rows > limit:
+                predicate = sql.in_list("id", keys.column("id").slice(0, limit).to_pylist())
+        cols = list(RECORD_COLUMNS) + (["vector"] if self.dim > 0 else [])
+        return to_records(sort_rows(self._select(predicate, cols)))[: limit or None]
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """Per layer: `rows` and `vectors`."""
+        cols = ["layer", "has_vector"] if self.dim > 0 else ["layer"]
+        table = self._table.search().select(cols).to_arrow()
+        if self.dim == 0:
+            table = table.append_column("has_vector", pa.array([False] * table.num_rows))
+        grouped = table.group_by("layer").aggregate([("layer", "count"), ("has_vector", "sum")])
+        return {
+            row["layer"]: {"rows": row["layer_count"], "vectors": int(row["has_vector_sum"] or 0)}
+            for row in grouped.to_pylist()
+        }
+
+    @property
+    def version(self) -> int:
+        """The table's version: it changes with every commit (cheap cache key for readers)."""
+        return int(self._table.version)
+
+    # -- metadata -------------------------------------------------------------
+
+    def read_meta(self) -> dict[str, Any]:
+        """The contents of `meta.json` ({} if there is none)."""
+        return read_meta_file(self.directory / META_FILE)
+
+    def write_meta(self, meta: Mapping[str, Any]) -> None:
+        """Replace `meta.json` atomically; `schema_version` is always the store's own."""
+        data = {**meta, "schema_version": meta.get("schema_version", SCHEMA_VERSION)}
+        write_meta_file(self.directory / META_FILE, data)
+
+    def close(self) -> None:
+        """Drop the table handles (LanceDB holds no locks or server connections)."""
+        self._table = None
+        self._db = None
+
+    # -- internals ------------------------------------------------------------
+
+    def _select(self, predicate: str, columns: list[str]) -> pa.Table:
+        builder = self._table.search().select(columns)
+        if predicate != sql.TRUE:
+            builder = builder.where(predicate)
+        return builder.to_arrow()
+
+    def _upgrade(self, migrations: Sequence[Migration]) -> None:
+        meta = self.read_meta()
+        on_disk = int(meta.get("schema_version", SCHEMA_VERSION))
+
+        def record(version: int) -> None:
+            self.write_meta({**self.read_meta(), "schema_version": version})
+
+        migrate(on_disk, self._table, record, migrations)
+
+    def _check_dim(self) -> None:
+        stored = vector_dim(self._table.schema)
+        if stored != self.dim:
+            raise EmbedderMismatchError(
+                f"index in {self.directory} holds {stored}-d vectors; this run uses {self.dim}-d",
+                hint="run `strata index --full` to rebuild with the configured embedder",
+            )
+
+    def _index_names(self) -> set[str]:
+        return {ix.name for ix in self._table.list_indices()}
+
+    def _ensure_fts(self) -> None:
+        if self._fts_ready:
+            return
+        if "lex_idx" not in self._index_names():
+            log.info("building the full-text index of %s", self.directory)
+            self._table.create_index("lex", config=_FTS, name="lex_idx")
+        self._fts_ready = True
+
+    def _maybe_build_ann(self) -> None:
+        if self.dim == 0:
+            return
+        if "vector_idx" in self._index_names():
+            self._has_ann = True
+            return
+        rows = self._table.count_rows("has_vector = TRUE")
+        if rows < ANN_MIN_ROWS:
+            return
+        log.info("building the ANN index over %d vectors", rows)
+        config = IvfPq(distance_type="cosine", num_sub_vectors=max(1, self.dim // 8))
+        self._table.create_index("vector", config=config, name="vector_idx")
+        self._has_ann = True
+
+
+_VECTOR_UPDATE = ("id", "content_hash", "vector", "has_vector")
+
+
+def _connect(directory: Path, create: bool) -> Any:
+    if not directory.exists():
+        if not create:
+            raise NoIndexError(f"no index in {directory}", hint="run `strata index`")
+        directory.mkdir(parents=True, exist_ok=True)
+    try:
+        return lancedb.connect(str(directory), read_consistency_interval=timedelta(0))
+    except (OSError, RuntimeError, ValueError) as exc:
+        raise StoreError(f"cannot open the store in {directory}: {exc}") from exc
+
+
+def _table_names(db: Any) -> list[str]:
+    return list(db.list_tables().tables)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -1,0 +1,243 @@
+"""The `chunks` table: columns, Record <-> Arrow rows, schema version, migrations, meta file.
+
+Every backend stores the same columns (shared/spec/layers.md plus Strata's own);
+`lex` is derived on write from title, path and content by `strata.tokens`, so the
+lexical index always sees the same tokens as the query side.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from strata.errors import SchemaError, StoreError
+from strata.tokens import lexical_text
+from strata.types import Record, Vector
+
+log = logging.getLogger(__name__)
+
+TABLE = "chunks"
+SCHEMA_VERSION = 1
+
+_BASE_FIELDS: tuple[pa.Field, ...] = (
+    pa.field("id", pa.string(), nullable=False),
+    pa.field("session_id", pa.string()),
+    pa.field("repo_id", pa.string()),
+    pa.field("commit_sha", pa.string()),
+    pa.field("path", pa.string(), nullable=False),
+    pa.field("layer", pa.string(), nullable=False),
+    pa.field("title", pa.string()),
+    pa.field("content", pa.string()),
+    pa.field("lang", pa.string()),
+    pa.field("span_start", pa.int32()),
+    pa.field("span_end", pa.int32()),
+    pa.field("metadata", pa.string()),
+    pa.field("file_hash", pa.string()),
+    pa.field("kind", pa.string()),
+    pa.field("is_test", pa.bool_()),
+    pa.field("content_hash", pa.string()),
+    pa.field("embed_text", pa.string()),
+    pa.field("file_size", pa.int64()),
+    pa.field("file_mtime_ns", pa.int64()),
+    pa.field("lex", pa.string()),
+)
+
+# Columns a Record is rebuilt from (everything but the derived `lex` and the vector).
+RECORD_COLUMNS: tuple[str, ...] = tuple(f.name for f in _BASE_FIELDS if f.name != "lex")
+
+
+def table_schema(dim: int) -> pa.Schema:
+    """The Arrow schema of `chunks`; with `dim > 0` also `vector` and `has_vector`."""
+    fields = list(_BASE_FIELDS)
+    if dim > 0:
+        fields.append(pa.field("vector", pa.list_(pa.float32(), dim)))
+        fields.append(pa.field("has_vector", pa.bool_(), nullable=False))
+    return pa.schema(fields)
+
+
+def vector_dim(schema: pa.Schema) -> int:
+    """The vector width a stored schema was built for (0 when it has no vector column)."""
+    if "vector" not in schema.names:
+        return 0
+    return int(schema.field("vector").type.list_size)
+
+
+def check_vector(vector: Vector, dim: int, what: str) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """`vector` as a flat float32 array of width `dim`, or a StoreError naming `what`."""
+    arr = np.asarray(vector, dtype=np.float32).reshape(-1)
+    if arr.shape[0] != dim:
+        raise StoreError(f"{what}: vector has {arr.shape[0]} dimensions, the index uses {dim}")
+    if not np.all(np.isfinite(arr)):
+        raise StoreError(f"{what}: vector contains NaN or infinity")
+    return arr
+
+
+def vector_array(vectors: Sequence[Vector | None], dim: int, ids: Sequence[str]) -> pa.Array:
+    """A nullable `fixed_size_list<float32>[dim]` array (None -> null)."""
+    flat = np.zeros((len(vectors), dim), dtype=np.float32)
+    missing = np.ones(len(vectors), dtype=bool)
+    for i, (vec, rid) in enumerate(zip(vectors, ids, strict=True)):
+        if vec is not None:
+            flat[i] = check_vector(vec, dim, rid)
+            missing[i] = False
+    values = pa.array(flat.reshape(-1), type=pa.float32())
+    return pa.FixedSizeListArray.from_arrays(values, dim, mask=pa.array(missing))
+
+
+def to_arrow(records: Sequence[Record], dim: int) -> pa.Table:
+    """Rows of `chunks` for `records`, with `lex` computed and vectors validated."""
+    columns: dict[str, list[Any]] = {name: [] for name in RECORD_COLUMNS}
+    for r in records:
+        for name in RECORD_COLUMNS:
+            value = getattr(r, name)
+            columns[name].append(json.dumps(dict(value)) if name == "metadata" else value)
+    data: dict[str, Any] = dict(columns)
+    data["lex"] = [lexical_text(r.title, r.path, r.content) for r in records]
+    if dim > 0:
+        data["vector"] = vector_array([r.vector for r in records], dim, [r.id for r in records])
+        data["has_vector"] = [r.vector is not None for r in records]
+    return pa.table(data, schema=table_schema(dim))
+
+
+def to_records(table: pa.Table) -> list[Record]:
+    """Records rebuilt from rows of `chunks` (vectors included when the column is there)."""
+    names = [n for n in RECORD_COLUMNS if n in table.column_names]
+    rows = table.select(names).to_pylist()
+    vectors = _vectors(table) if "vector" in table.column_names else [None] * len(rows)
+    out = []
+    for row, vec in zip(rows, vectors, strict=True):
+        row["metadata"] = json.loads(row["metadata"] or "{}")
+        for key in ("session_id", "repo_id", "title", "content", "lang", "kind", "embed_text"):
+            row[key] = row.get(key) or ""
+        out.append(Record(**row, vector=vec))
+    return out
+
+
+def _vectors(table: pa.Table) -> list[Vector | None]:
+    column = table.column("vector").combine_chunks()
+    if len(column) == 0:
+        return []
+    dim = column.type.list_size
+    # `values` of a sliced or null-holding list still has `dim` slots per row.
+    flat = column.values.to_numpy(zero_copy_only=False).reshape(-1, dim)
+    flat = flat[column.offset : column.offset + len(column)]
+    valid = column.is_valid().to_numpy(zero_copy_only=False)
+    return [flat[i].copy() if valid[i] else None for i in range(len(column))]
+
+
+def check_batch(rows_by_path: Mapping[str, Sequence[Record]], records: list[Record]) -> None:
+    """Refuse a write whose records sit under another path or repeat an id."""
+    for path, rows in rows_by_path.items():
+        for r in rows:
+            if r.path != path:
+                raise StoreError(f"record {r.id} has path {r.path!r} but was given for {path!r}")
+    seen: set[str] = set()
+    for r in records:
+        if r.id in seen:
+            raise StoreError(f"record id {r.id!r} given twice in one write")
+        seen.add(r.id)
+
+
+def sort_rows(table: pa.Table) -> pa.Table:
+    """Rows in path, span (missing first), layer and id order."""
+    keys = [("path", "ascending", "at_start"), ("span_start", "ascending", "at_start")]
+    keys += [("layer", "ascending", "at_start"), ("id", "ascending", "at_start")]
+    return table.take(pc.sort_indices(table, sort_keys=keys))
+
+
+def read_meta_file(path: Path) -> dict[str, Any]:
+    """The JSON object in `path` ({} if there is no file)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        raise StoreError(f"cannot read {path}: {exc}", hint="run `strata index --full`") from exc
+    if not isinstance(data, dict):
+        raise StoreError(f"{path} does not hold a JSON object", hint="run `strata index --full`")
+    return data
+
+
+def write_meta_file(path: Path, meta: Mapping[str, Any]) -> None:
+    """Write `meta` as JSON to `path` atomically (temp file, fsync, rename, fsync dir)."""
+    text = json.dumps(dict(meta), indent=2, sort_keys=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One schema step: `apply(handle)` turns a version `version - 1` store into `version`."""
+
+    version: int
+    summary: str
+    apply: Callable[[Any], None]
+
+
+# Version 1 is the first released layout; later steps are appended here, in order.
+MIGRATIONS: tuple[Migration, ...] = ()
+
+
+def migrate(
+    on_disk: int,
+    handle: Any,
+    record: Callable[[int], None],
+    migrations: Sequence[Migration] = MIGRATIONS,
+    target: int = SCHEMA_VERSION,
+) -> int:
+    """Bring a store from version `on_disk` to `target`, one numbered step at a time.
+
+    Args:
+        on_disk: the version the store's metadata records.
+        handle: what each migration works on (the backend's table or connection).
+        record: persists the new version after each step, so an interrupted run resumes.
+        migrations: the known steps; each `version` is the version it produces.
+        target: the version this Strata writes.
+
+    Returns:
+        The version the store is at afterwards (`target`).
+
+    Raises:
+        SchemaError: the store is newer than this Strata, or a step is missing.
+    """
+    if on_disk > target:
+        raise SchemaError(
+            f"index schema version {on_disk} is newer than this Strata's ({target})",
+            hint="upgrade Strata to a release that writes schema "
+            f"{on_disk}, or rebuild with `strata index --full`",
+        )
+    steps = {m.version: m for m in migrations}
+    for version in range(on_disk + 1, target + 1):
+        step = steps.get(version)
+        if step is None:
+            raise SchemaError(
+                f"no migration from schema version {version - 1} to {version}",
+                hint="rebuild the index with `strata index --full`",
+            )
+        log.info("migrating index schema to version %d: %s", version, step.summary)
+        step.apply(handle)
+        record(version)
+    return target

@@ -1,0 +1,80 @@
+"""Render a `Filter` as a SQL `WHERE` predicate with safely quoted literals.
+
+The dialect is the common subset of DataFusion (LanceDB) and PostgreSQL: single-quoted
+strings with `''` for a quote, `IN (...)` lists, `TRUE`/`FALSE` literals. Backslashes
+are ordinary characters in both, so only the quote needs escaping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from strata.store import Filter
+
+TRUE = "TRUE"
+FALSE = "FALSE"
+
+
+def quote(value: str) -> str:
+    """A SQL string literal for `value` (`O'Brien` -> `'O''Brien'`).
+
+    Raises:
+        ValueError: if `value` contains a NUL character, which no SQL string can hold.
+    """
+    if "\x00" in value:
+        raise ValueError(f"NUL character in SQL literal {value!r}")
+    return "'" + value.replace("'", "''") + "'"
+
+
+def in_list(column: str, values: Iterable[str]) -> str:
+    """`column IN ('a', 'b')`; `FALSE` for no values, `column = 'a'` for one."""
+    literals = sorted({quote(v) for v in values})
+    if not literals:
+        return FALSE
+    if len(literals) == 1:
+        return f"{column} = {literals[0]}"
+    return f"{column} IN ({', '.join(literals)})"
+
+
+def conjunction(clauses: Iterable[str]) -> str:
+    """`(a) AND (b)`; `TRUE` when there are no clauses; `FALSE` if any clause is FALSE."""
+    parts = [c for c in clauses if c != TRUE]
+    if FALSE in parts:
+        return FALSE
+    if not parts:
+        return TRUE
+    if len(parts) == 1:
+        return parts[0]
+    return " AND ".join(f"({p})" for p in parts)
+
+
+def where(f: Filter, *, vectors: bool = True, ids: Iterable[str] | None = None) -> str:
+    """The predicate that keeps exactly the rows `f` (and, if given, `ids`) allows.
+
+    Args:
+        f: the filter; `None` fields do not restrict, empty tuples match nothing.
+        vectors: whether the table has a vector column (`has_vector` exists). Without
+            one, no row has a vector.
+        ids: restrict to these row ids as well.
+    """
+    clauses: list[str] = []
+    for column, values in (
+        ("layer", f.layers),
+        ("lang", f.langs),
+        ("kind", f.kinds),
+        ("path", f.paths),
+    ):
+        if values is not None:
+            clauses.append(in_list(column, values))
+    if ids is not None:
+        clauses.append(in_list("id", ids))
+    if f.is_test is not None:
+        clauses.append(f"is_test = {TRUE if f.is_test else FALSE}")
+    if f.repo_id is not None:
+        clauses.append(f"repo_id = {quote(f.repo_id)}")
+    if f.has_vector is not None:
+        if vectors:
+            clauses.append(f"has_vector = {TRUE if f.has_vector else FALSE}")
+        elif f.has_vector:
+            clauses.append(FALSE)
+    return conjunction(clauses)

@@ -1,0 +1,119 @@
+"""Configuration: every source in its order, and every key with a visible effect."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from strata import ConfigError, Engine
+from strata.config import KEYS, load_config
+from strata.layers import C0_SOURCE_CHUNKS
+
+LEXICAL = {"embed.provider": "none"}
+
+
+def test_sources_layer_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    user = Path(os.environ["XDG_CONFIG_HOME"]) / "strata" / "config.yaml"
+    user.parent.mkdir(parents=True)
+    user.write_text("search:\n  k: 3\n  rrf_k: 10\n  candidates: 50\n")
+    project = tmp_path / ".strata"
+    project.mkdir()
+    (project / "config.yaml").write_text("search:\n  rrf_k: 20\n  candidates: 70\n")
+    env = {"STRATA_SEARCH_CANDIDATES": "90"}
+    cfg = load_config(project, {"search.mode": "lexical"}, env=env)
+    assert (cfg.search.k, cfg.search.rrf_k, cfg.search.candidates, cfg.search.mode) == (3, 20, 90, "lexical")
+    assert cfg.sources["search.k"] == str(user)
+    assert cfg.sources["search.rrf_k"] == str(project / "config.yaml")
+    assert cfg.sources["search.candidates"] == "env"
+    assert cfg.sources["search.mode"] == "flag"
+    assert cfg.sources["index.workers"] == "default"
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"STRATA_SEARCH_K": "many"}, "search.k"),
+        ({"STRATA_EMBED_PROVIDER": "magic"}, "embed.provider"),
+        ({"STRATA_NOPE_KEY": "1"}, "STRATA_NOPE_KEY"),
+        ({"STRATA_INDEX_RESPECT_GITIGNORE": "maybe"}, "index.respect_gitignore"),
+    ],
+)
+def test_bad_values_fail_with_the_key_named(env: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        load_config(None, env=env)
+    assert message in str(err.value)
+
+
+def test_every_key_is_documented_in_the_readme() -> None:
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    for key in KEYS:
+        assert f"`{key}`" in readme, key
+
+
+def _rows(root: Path, **cfg: object) -> list:  # type: ignore[type-arg]
+    eng = Engine.open(root, index_dir=root.parent / f"idx-{abs(hash(tuple(cfg.items())))}",
+                      config={**LEXICAL, **cfg})
+    eng.index()
+    return eng.records([C0_SOURCE_CHUNKS])
+
+
+def test_chunk_budget_keys_shape_the_chunks(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    body = "\n".join(f"    x{i} = {i} * 2" for i in range(60))
+    (root / "long.py").write_text(f"def long_function():\n{body}\n    return x0\n")
+    (root / "notes.txt").write_text("\n".join(f"line {i} of notes" for i in range(100)))
+    default = _rows(root)
+    assert max(r.span_end - r.span_start + 1 for r in default if r.path == "long.py") == 62
+    tight = _rows(root, **{"chunk.max_lines": 20, "chunk.max_chars": 400})
+    assert max(r.span_end - r.span_start + 1 for r in tight) <= 20
+    assert max(len(r.content) for r in tight) <= 400
+
+
+def test_index_keys_change_what_is_indexed(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    (root / "gen").mkdir(parents=True)
+    (root / ".gitignore").write_text("secret.txt\n")
+    (root / "secret.txt").write_text("hidden words\n")
+    (root / "gen" / "out.txt").write_text("generated words\n")
+    (root / "keep.txt").write_text("kept words\n")
+    (root / "link.txt").symlink_to(root / "keep.txt")
+    paths = lambda rows: {r.path for r in rows}  # noqa: E731
+    base = Engine.open(root, index_dir=tmp_path / "a", config=LEXICAL)
+    base.index()
+    assert paths(base.records()) == {".gitignore", "gen/out.txt", "keep.txt", "link.txt"}
+    ex = Engine.open(root, index_dir=tmp_path / "b",
+                     config={**LEXICAL, "index.exclude": ["gen/"], "index.respect_gitignore": False,
+                             "index.follow_symlinks": False})
+    ex.index()
+    assert paths(ex.records()) == {".gitignore", "keep.txt", "secret.txt"}
+
+
+def test_commit_rows_sets_the_commit_size(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    for i in range(30):
+        (root / f"f{i}.txt").write_text(f"note {i}\n")
+    small = Engine.open(root, index_dir=tmp_path / "a", config={**LEXICAL, "index.commit_rows": 5})
+    small.index()
+    big = Engine.open(root, index_dir=tmp_path / "b", config={**LEXICAL, "index.commit_rows": 1000})
+    big.index()
+    assert small.store.version - big.store.version >= 4  # type: ignore[attr-defined]
+
+
+def test_search_keys_take_effect(minirepo: Path) -> None:
+    eng = Engine.open(minirepo, config={**LEXICAL, "search.k": 2})
+    eng.index()
+    assert len(eng.search("retry")) == 2
+    tests_first = Engine.open(minirepo, config={**LEXICAL, "search.include_tests": True})
+    penalised = eng.search("RetryPolicy delay", k=10)
+    neutral = tests_first.search("RetryPolicy delay", k=10)
+    test_hit = lambda res: next(h for h in res if h.record.is_test)  # noqa: E731
+    assert "test_x" in test_hit(penalised).parts and "test_x" not in test_hit(neutral).parts
+    k10 = Engine.open(minirepo, config={**LEXICAL, "search.rrf_k": 10}).search("retry", k=1)[0]
+    k60 = eng.search("retry", k=1)[0]
+    assert k10.parts["lexical"] > k60.parts["lexical"]
+    few = Engine.open(minirepo, config={**LEXICAL, "search.candidates": 1}).search("retry", k=1)
+    assert few.plan["candidates"] == 3
