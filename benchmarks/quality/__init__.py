@@ -1,0 +1,1 @@
+"""Strata's retrieval-quality benchmark: pinned corpora, queries with checked spans, metrics."""

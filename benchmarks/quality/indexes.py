@@ -1,0 +1,73 @@
+"""One Strata index per corpus and embedder, cached by corpus hash, embedder and Strata build."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+import shutil
+import time
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+import strata
+from benchmarks.quality.model import Corpus, tree_hash
+from benchmarks.sdists import CACHE
+from strata import Engine
+
+log = logging.getLogger(__name__)
+
+INDEXES = CACHE / "quality" / "indexes"
+DONE = "bench-index.json"
+
+
+@functools.cache
+def strata_build() -> str:
+    """The installed Strata version plus a short hash of its sources (taken once per run).
+
+    The version alone does not move while the engine is being developed, and an index
+    built by older code would silently measure that older code.
+    """
+    pkg = Path(strata.__file__).resolve().parent
+    digest = hashlib.blake2b(digest_size=4)
+    for path in sorted(p for p in pkg.rglob("*") if p.suffix in (".py", ".scm")):
+        digest.update(path.read_bytes())
+    return f"{version('strata-index')}+{digest.hexdigest()}"
+
+
+def engine_config(embedder: str) -> dict[str, Any]:
+    """The dotted-key configuration the benchmark passes to `Engine.open`."""
+    return {"embed.provider": "local", "embed.model": embedder}
+
+
+def open_index(
+    corpus: Corpus, embedder: str, *, reindex: bool = False
+) -> tuple[Engine, dict[str, Any]]:
+    """The engine over `corpus`, indexed in full unless a finished index of it is cached.
+
+    Returns the engine and the index facts (key, chunks per layer, seconds, reused).
+    """
+    key = f"{corpus.name}-{tree_hash(corpus.root)}-{embedder.replace('/', '_')}-{strata_build()}"
+    index_dir = INDEXES / key
+    done = index_dir / DONE
+    if reindex and index_dir.exists():
+        shutil.rmtree(index_dir)
+    eng = Engine.open(corpus.root, index_dir=index_dir, config=engine_config(embedder))
+    if done.exists():
+        facts = json.loads(done.read_text(encoding="utf-8"))
+        return eng, {**facts, "reused": True}
+    log.info("indexing %s with %s", corpus.name, embedder)
+    started = time.perf_counter()
+    summary = eng.index(full=True)
+    facts = {
+        "key": key,
+        "rows_by_layer": dict(summary.rows_by_layer),
+        "files_indexed": summary.indexed,
+        "skipped": summary.skipped,
+        "vectors_embedded": summary.vectors_embedded,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    done.write_text(json.dumps(facts, indent=2), encoding="utf-8")
+    return eng, {**facts, "reused": False}

@@ -1,0 +1,232 @@
+"""The quality benchmark's own rules: the hit rule, the metrics, and line-keeping blanking."""
+
+from __future__ import annotations
+
+import ast
+import math
+import textwrap
+from pathlib import Path
+
+import pytest
+from benchmarks.quality.baseline import Bm25Baseline, plain_tokens
+from benchmarks.quality.blanking import blank_spans, first_sentence
+from benchmarks.quality.devqs import parse_target
+from benchmarks.quality.docstring_queries import candidates, sample
+from benchmarks.quality.metrics import Retrieved, file_ndcg, is_hit, mean, score
+from benchmarks.quality.model import Target
+from benchmarks.quality.pydefs import definitions
+
+from strata.types import Record
+
+T = Target("pkg/mod.py", 50, 59)  # a 10-line function
+
+
+@pytest.mark.parametrize(
+    ("result", "hit"),
+    [
+        (Retrieved("pkg/mod.py", 45, 70), True),  # covers it
+        (Retrieved("pkg/mod.py", 59, 80), True),  # overlaps its last line
+        (Retrieved("pkg/mod.py", 60, 80), False),  # starts just after it
+        (Retrieved("pkg/mod.py", 1, 49), False),  # ends just before it
+        (Retrieved("pkg/other.py", 50, 59), False),  # right lines, wrong file
+        (Retrieved("pkg/mod.py", 1, 100), True),  # 100 lines is still a passage
+        (Retrieved("pkg/mod.py", 1, 101), False),  # 101 lines for a 10-line target is not
+        (Retrieved("pkg/mod.py", 1, 900), False),  # a whole file is not a hit
+        (Retrieved("pkg/mod.py", None, None), False),  # a record without a span
+    ],
+)
+def test_hit_rule(result: Retrieved, hit: bool) -> None:
+    assert is_hit(result, T) is hit
+
+
+def test_long_targets_allow_chunks_twice_their_length() -> None:
+    big = Target("a.py", 100, 249)  # 150 lines
+    assert is_hit(Retrieved("a.py", 1, 300), big)
+    assert not is_hit(Retrieved("a.py", 1, 301), big)
+
+
+def test_rank_metrics_use_the_first_hit_among_any_target() -> None:
+    other = Target("pkg/b.py", 1, 5)
+    results = [
+        Retrieved("x.py", 1, 5),
+        Retrieved("pkg/b.py", 3, 9),
+        Retrieved("pkg/mod.py", 50, 55),
+    ]
+    s = score(results, (T, other))
+    assert (s.mrr, s.recall_1, s.recall_10) == (0.5, 0.0, 1.0)
+    first = score([Retrieved("pkg/mod.py", 55, 56)], (T,))
+    assert (first.mrr, first.recall_1, first.recall_10) == (1.0, 1.0, 1.0)
+    miss = score([Retrieved("pkg/mod.py", 1, 900)] * 3, (T,))
+    assert (miss.mrr, miss.recall_10) == (0.0, 0.0)
+
+
+def test_hits_below_rank_ten_do_not_count() -> None:
+    results = [Retrieved("x.py", i, i) for i in range(10)] + [Retrieved("pkg/mod.py", 50, 52)]
+    assert score(results, (T,)).recall_10 == 0.0
+
+
+def test_file_ndcg_ranks_distinct_files() -> None:
+    results = [Retrieved("a.py", 1, 2), Retrieved("a.py", 5, 6), Retrieved("b.py", 1, 2)]
+    # files in order: a, b -> the relevant file b is at rank 2
+    assert file_ndcg(results, (Target("b.py", 1, 1),)) == pytest.approx(1 / math.log2(3))
+    both = (Target("a.py", 1, 1), Target("b.py", 1, 1))
+    assert file_ndcg(results, both) == pytest.approx(1.0)
+    assert file_ndcg([], both) == 0.0
+
+
+def test_mean_averages_each_metric() -> None:
+    a = score([Retrieved("pkg/mod.py", 50, 51)], (T,))
+    b = score([], (T,))
+    m = mean([a, b])
+    assert (m.mrr, m.recall_1, m.n) == (0.5, 0.5, 2)
+
+
+SOURCE = textwrap.dedent('''\
+    """Module docstring."""
+
+
+    @decorator
+    def parse(raw: str) -> int:
+        """Parse the raw text into an integer value.
+
+        More words here.
+        """
+        return int(raw)
+
+
+    class Box:
+        def get(self, key: str) -> str:
+            """Return the value stored under the given key."""
+            return self.data[key]
+
+        def abstract(self) -> None:
+            """Only a docstring: nothing would be left to find."""
+
+        def inline(self): """One line shared with the def, never blanked."""; return 1
+    ''')
+
+
+def test_blanking_docstrings_keeps_every_line_number(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(SOURCE, encoding="utf-8")
+    defs = {d.qualname: d for d in definitions(tmp_path, "m.py")}
+    assert (defs["parse"].start, defs["parse"].end) == (4, 10)  # decorator included
+    assert defs["parse"].doc_span == (6, 9)
+    assert defs["Box.get"].doc_span == (15, 15)
+    assert defs["Box.abstract"].doc_span is None and defs["Box.inline"].doc_span is None
+
+    blanked = blank_spans(SOURCE, [defs["parse"].doc_span, defs["Box.get"].doc_span])
+    assert len(blanked.split("\n")) == len(SOURCE.split("\n"))
+    assert "Parse the raw" not in blanked and "Return the value" not in blanked
+    assert "Module docstring" in blanked and "Only a docstring" in blanked
+    (tmp_path / "m.py").write_text(blanked, encoding="utf-8")
+    ast.parse(blanked)
+    after = {d.qualname: d for d in definitions(tmp_path, "m.py")}
+    for name in ("parse", "Box.get", "Box", "Box.abstract"):
+        assert (after[name].start, after[name].end) == (defs[name].start, defs[name].end)
+    assert after["parse"].doc is None and after["Box.get"].doc is None
+    same = SOURCE.split("\n")
+    for n, line in enumerate(blanked.split("\n"), start=1):
+        assert line == ("" if n in (6, 7, 8, 9, 15) else same[n - 1])
+
+
+def test_blank_spans_keeps_crlf_line_count() -> None:
+    text = "a\r\nb\r\nc\r\n"
+    out = blank_spans(text, [(2, 2)])
+    assert out == "a\r\n\r\nc\r\n"
+
+
+def test_docstring_candidates_need_a_long_unique_first_sentence(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(SOURCE, encoding="utf-8")
+    names = [d.qualname for d in candidates(definitions(tmp_path, "m.py"))]
+    assert names == ["parse", "Box.get"]  # classes, stubs and one-liners are left out
+
+
+def test_sample_is_fixed_by_the_seed(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(SOURCE, encoding="utf-8")
+    defs = definitions(tmp_path, "m.py")
+    import random
+
+    one = sample(defs, 3, random.Random("13:x"))
+    two = sample(defs, 3, random.Random("13:x"))
+    assert one == two and len(one) == 3
+    assert [d.start for d in one] == sorted(d.start for d in one)
+
+
+def test_first_sentence() -> None:
+    assert first_sentence("Split text, e.g. a line. Then more.") == "Split text, e.g. a line."
+    doc = "Return the :class:`~jinja2.Template` for\n  a name.\n\nDetails."
+    assert first_sentence(doc) == "Return the jinja2.Template for a name."
+    assert first_sentence("No full stop at all") == "No full stop at all"
+
+
+def test_ts_doc_comments_are_found_and_blanked_in_place(tmp_path: Path) -> None:
+    pytest.importorskip("tree_sitter_typescript")
+    from benchmarks.quality.doccomment_queries import documented
+
+    ts = textwrap.dedent("""\
+        export function sum(a: number): number;
+        /**
+         * Adds all the numbers of a list together and returns the total.
+         * @param xs the numbers
+         */
+        export function sum(xs: number[]): number {
+          return xs.reduce((a, b) => a + b, 0);
+        }
+        /** Not above a function. */
+        const limit = 3;
+        class Bag {
+          /** Puts one item into the bag and counts it. */
+          put(x: string): void {
+            this.items.push(x);
+          }
+        }
+        """)
+    (tmp_path / "m.ts").write_text(ts, encoding="utf-8")
+    found = documented(tmp_path, "m.ts")
+    assert [(d.name, d.comment, d.start, d.end) for d in found] == [
+        ("sum", (2, 5), 6, 8),
+        ("put", (12, 12), 13, 15),
+    ]
+    assert first_sentence(found[0].doc) == (
+        "Adds all the numbers of a list together and returns the total."
+    )
+    blanked = blank_spans(ts, [d.comment for d in found])
+    assert len(blanked.split("\n")) == len(ts.split("\n"))
+    assert "Adds all" not in blanked and "Puts one" not in blanked
+
+
+def test_parse_target() -> None:
+    assert parse_target("docs/a b.md:3-9") == Target("docs/a b.md", 3, 9)
+    assert parse_target("src/x.py:7") == Target("src/x.py", 7, 7)
+
+
+def _record(path: str, content: str) -> Record:
+    return Record(
+        id=path,
+        path=path,
+        layer="C0_SOURCE_CHUNKS",
+        title="",
+        content=content,
+        lang="python",
+        span_start=1,
+        span_end=3,
+        kind="block",
+        is_test=False,
+        metadata={},
+        file_hash="",
+        content_hash="",
+    )
+
+
+def test_baseline_uses_plain_lowercase_words() -> None:
+    assert plain_tokens("def parse_header(Raw):") == ["def", "parse_header", "raw"]
+    base = Bm25Baseline(
+        [
+            _record("a.py", "def parse_header(raw): return raw.split(':')"),
+            _record("b.py", "def render(template): return template"),
+            _record("c.py", "class Cookie: pass"),
+        ]
+    )
+    assert [r.path for r in base.search("render a template")] == ["b.py"]
+    assert base.search("parse header") == []  # no identifier splitting in the baseline
+    assert base.search("nothing matches") == []
