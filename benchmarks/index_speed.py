@@ -25,11 +25,22 @@ from pathlib import Path
 from benchmarks.sdists import fetch_sdist
 
 QUERIES = [
-    "create_engine", "Session.execute", "where is the connection pool configured",
-    "how are transactions committed", "TypeDecorator", "parse the database URL",
-    "relationship lazy loading", "reflect table columns", "compile a select statement",
-    "event listeners", "declarative base mapping", "quote identifiers for the dialect",
-    "cache key", "bulk insert rows", "metadata create_all", "json column type",
+    "create_engine",
+    "Session.execute",
+    "where is the connection pool configured",
+    "how are transactions committed",
+    "TypeDecorator",
+    "parse the database URL",
+    "relationship lazy loading",
+    "reflect table columns",
+    "compile a select statement",
+    "event listeners",
+    "declarative base mapping",
+    "quote identifiers for the dialect",
+    "cache key",
+    "bulk insert rows",
+    "metadata create_all",
+    "json column type",
 ]
 
 DRIVER = r"""
@@ -89,8 +100,23 @@ def cold_cli(idx: Path, mode: str) -> float:
     best = float("inf")
     for _ in range(3):
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "strata", "search", "connection pool", "--mode", mode,
-                        "--index-dir", str(idx), "--json", "-q"], check=True, capture_output=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "strata",
+                "search",
+                "connection pool",
+                "--mode",
+                mode,
+                "--index-dir",
+                str(idx),
+                "--json",
+                "-q",
+            ],
+            check=True,
+            capture_output=True,
+        )
         best = min(best, time.perf_counter() - t)
     return best
 
@@ -110,10 +136,25 @@ def main() -> None:
     root, idx = work / "repo", work / "idx"
     shutil.copytree(src, root)
     files = sum(1 for p in root.rglob("*") if p.is_file())
-    res: dict[str, object] = {"corpus": args.corpus, "files_on_disk": files, "embedder": args.embedder}
+    res: dict[str, object] = {
+        "corpus": args.corpus,
+        "files_on_disk": files,
+        "embedder": args.embedder,
+    }
     cold = run_driver(root, idx, args.embedder, full=True)
-    res["cold"] = {k: cold[k] for k in ("files_seen", "indexed", "rows_by_layer", "searchable_seconds",
-                                         "seconds", "vectors_embedded", "wall", "maxrss_mb")}
+    res["cold"] = {
+        k: cold[k]
+        for k in (
+            "files_seen",
+            "indexed",
+            "rows_by_layer",
+            "searchable_seconds",
+            "seconds",
+            "vectors_embedded",
+            "wall",
+            "maxrss_mb",
+        )
+    }
     embed_s = float(cold["seconds"]) - float(cold["searchable_seconds"])  # type: ignore[arg-type]
     if args.embedder != "none" and embed_s > 0:
         res["indexer_chunks_per_s"] = float(cold["vectors_embedded"]) / embed_s  # type: ignore[arg-type]
@@ -126,7 +167,10 @@ def main() -> None:
     one = run_driver(root, idx, args.embedder)
     res["one_file"] = {"seconds": one["seconds"], "wall": one["wall"], "indexed": one["indexed"]}
     modes = ["lexical"] + (["hybrid"] if args.embedder != "none" else [])
-    res["warm_ms"] = {m: dict(zip(("p50", "p95"), warm_latency(idx, args.embedder, m))) for m in modes}
+    res["warm_ms"] = {
+        m: dict(zip(("p50", "p95"), warm_latency(idx, args.embedder, m), strict=True))
+        for m in modes
+    }
     res["cold_cli_s"] = {m: cold_cli(idx, m) for m in modes}
     res["index_mb"] = du_mb(idx)
     res["self_maxrss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -11,7 +11,9 @@ CORPORA = Path(__file__).parent / "corpora"
 
 
 @pytest.fixture(autouse=True)
-def _isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolated_env(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """No user config, no STRATA_* variables from the developer's shell."""
     import os
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from strata import Engine
 from strata.config import load_config
-from strata.pipeline import build_records
 from strata.extraction import extract
+from strata.pipeline import build_records
 from strata.types import Extracted, SourceFile, bytes_hash
 
 TEMPLATE = '''"""Module {i} of the crash corpus (version {v})."""
@@ -120,8 +120,19 @@ def snapshot(index_dir: Path) -> set[tuple[str, str, str]]:
 
 def index_cmd(root: Path, index_dir: Path, *extra: str) -> list[str]:
     """The CLI command line that indexes `root` lexically into `index_dir`."""
-    return [sys.executable, "-m", "strata", "index", str(root), "--index-dir", str(index_dir),
-            "--embedder", "none", "-q", *extra]
+    return [
+        sys.executable,
+        "-m",
+        "strata",
+        "index",
+        str(root),
+        "--index-dir",
+        str(index_dir),
+        "--embedder",
+        "none",
+        "-q",
+        *extra,
+    ]
 
 
 def trial(work: Path, seed: int, files: int = 120) -> tuple[Verdict, bool]:
@@ -134,7 +145,10 @@ def trial(work: Path, seed: int, files: int = 120) -> tuple[Verdict, bool]:
     subprocess.run(index_cmd(root, idx), check=True)
     time.sleep(0.05)
     changed = set(rng.sample(range(files), files // 2))
-    old = {f"pkg{i % 10}/mod{i}.py": (root / f"pkg{i % 10}/mod{i}.py").read_text() for i in range(files)}
+    old = {
+        f"pkg{i % 10}/mod{i}.py": (root / f"pkg{i % 10}/mod{i}.py").read_text()
+        for i in range(files)
+    }
     write_version(root, files, 2, changed)
     deleted = rng.sample(sorted(changed), 3)
     for i in deleted:
@@ -144,7 +158,9 @@ def trial(work: Path, seed: int, files: int = 120) -> tuple[Verdict, bool]:
         p = f"pkg{i % 10}/mod{i}.py"
         if (root / p).exists():
             versions[p].append((root / p).read_text())
-    proc = subprocess.Popen(index_cmd(root, idx, "--full") if seed % 4 == 0 else index_cmd(root, idx))
+    proc = subprocess.Popen(
+        index_cmd(root, idx, "--full") if seed % 4 == 0 else index_cmd(root, idx)
+    )
     time.sleep(rng.uniform(0.3, 2.5))
     proc.send_signal(signal.SIGKILL)
     proc.wait()

@@ -13,8 +13,14 @@ def strata(
     *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     full_env = {**os.environ, **(env or {})}
-    return subprocess.run([sys.executable, "-m", "strata", *args], cwd=cwd, env=full_env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "strata", *args],
+        cwd=cwd,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_index_search_status_from_the_working_directory(minirepo: Path) -> None:
@@ -34,7 +40,9 @@ def test_index_search_status_from_the_working_directory(minirepo: Path) -> None:
 
 def test_terminal_output_shows_path_lines_and_the_snippet(minirepo: Path) -> None:
     strata("index", "--embedder", "none", cwd=minirepo)
-    shown = strata("search", "RetryPolicy", "-k", "1", "--path", "src/**", "--explain", cwd=minirepo)
+    shown = strata(
+        "search", "RetryPolicy", "-k", "1", "--path", "src/**", "--explain", cwd=minirepo
+    )
     assert shown.returncode == 0
     assert "src/minihttp/client.py:11-" in shown.stdout
     assert "class RetryPolicy" in shown.stdout and "lexical=" in shown.stdout
@@ -71,8 +79,13 @@ def test_exit_codes(tmp_path: Path, minirepo: Path) -> None:
     strata("index", "--embedder", "none", cwd=minirepo)
     empty = strata("search", "   ", cwd=minirepo)
     assert empty.returncode == 1 and "empty query" in empty.stderr
-    mismatch = strata("index", "--embedder", "ollama", cwd=minirepo,
-                      env={"STRATA_EMBED_BASE_URL": "http://127.0.0.1:9"})
+    mismatch = strata(
+        "index",
+        "--embedder",
+        "ollama",
+        cwd=minirepo,
+        env={"STRATA_EMBED_BASE_URL": "http://127.0.0.1:9"},
+    )
     assert mismatch.returncode == 2
     assert "strata index --full" in mismatch.stderr or "ollama" in mismatch.stderr
     bad_config = strata("status", cwd=minirepo, env={"STRATA_SEARCH_K": "many"})

@@ -92,7 +92,7 @@ def test_callees_json(cli: click.Group, mini: str) -> None:
     res = run(cli, "callees", "minihttp.client.Client.send", "--json", "--index-dir", mini)
     rows = json.loads(res.stdout)
     assert [(r["symbol"]["qname"], r["match"]) for r in rows] == [
-        ("minihttp.client.Client._transmit", "qname"),
+        ("minihttp.client.Client._transmit", "resolved"),
         ("minihttp.client.RetryPolicy.delay", "name"),
         ("time.sleep", "unresolved"),
     ]

@@ -23,7 +23,12 @@ def test_sources_layer_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     (project / "config.yaml").write_text("search:\n  rrf_k: 20\n  candidates: 70\n")
     env = {"STRATA_SEARCH_CANDIDATES": "90"}
     cfg = load_config(project, {"search.mode": "lexical"}, env=env)
-    assert (cfg.search.k, cfg.search.rrf_k, cfg.search.candidates, cfg.search.mode) == (3, 20, 90, "lexical")
+    assert (cfg.search.k, cfg.search.rrf_k, cfg.search.candidates, cfg.search.mode) == (
+        3,
+        20,
+        90,
+        "lexical",
+    )
     assert cfg.sources["search.k"] == str(user)
     assert cfg.sources["search.rrf_k"] == str(project / "config.yaml")
     assert cfg.sources["search.candidates"] == "env"
@@ -53,8 +58,11 @@ def test_every_key_is_documented_in_the_readme() -> None:
 
 
 def _rows(root: Path, **cfg: object) -> list:  # type: ignore[type-arg]
-    eng = Engine.open(root, index_dir=root.parent / f"idx-{abs(hash(tuple(cfg.items())))}",
-                      config={**LEXICAL, **cfg})
+    eng = Engine.open(
+        root,
+        index_dir=root.parent / f"idx-{abs(hash(tuple(cfg.items())))}",
+        config={**LEXICAL, **cfg},
+    )
     eng.index()
     return eng.records([C0_SOURCE_CHUNKS])
 
@@ -84,9 +92,16 @@ def test_index_keys_change_what_is_indexed(tmp_path: Path) -> None:
     base = Engine.open(root, index_dir=tmp_path / "a", config=LEXICAL)
     base.index()
     assert paths(base.records()) == {".gitignore", "gen/out.txt", "keep.txt", "link.txt"}
-    ex = Engine.open(root, index_dir=tmp_path / "b",
-                     config={**LEXICAL, "index.exclude": ["gen/"], "index.respect_gitignore": False,
-                             "index.follow_symlinks": False})
+    ex = Engine.open(
+        root,
+        index_dir=tmp_path / "b",
+        config={
+            **LEXICAL,
+            "index.exclude": ["gen/"],
+            "index.respect_gitignore": False,
+            "index.follow_symlinks": False,
+        },
+    )
     ex.index()
     assert paths(ex.records()) == {".gitignore", "keep.txt", "secret.txt"}
 

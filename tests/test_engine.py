@@ -104,11 +104,29 @@ def test_k_results_whenever_k_exist(minirepo: Path) -> None:
 def test_hit_json_has_the_interface_fields(minirepo: Path) -> None:
     eng, _ = _index(minirepo)
     data = eng.search("parse_header", k=1)[0].to_json()
-    for key in ("id", "path", "start_line", "end_line", "layer", "title", "lang", "score",
-                "content", "metadata"):
+    for key in (
+        "id",
+        "path",
+        "start_line",
+        "end_line",
+        "layer",
+        "title",
+        "lang",
+        "score",
+        "content",
+        "metadata",
+    ):
         assert key in data
     assert data["id"].startswith(data["path"] + ":")
-    assert data["metadata"]["chunk_type"] in ("function", "method", "class", "module", "block", "section", "text")
+    assert data["metadata"]["chunk_type"] in (
+        "function",
+        "method",
+        "class",
+        "module",
+        "block",
+        "section",
+        "text",
+    )
 
 
 def test_lexical_only_is_said_plainly(minirepo: Path) -> None:
@@ -132,7 +150,9 @@ def test_bad_queries_get_clear_errors(minirepo: Path) -> None:
     assert any("truncated" in n for n in long.notes)
 
 
-def test_search_without_an_index_says_what_to_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_search_without_an_index_says_what_to_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     with pytest.raises(NoIndexError) as err:
         Engine.open()

@@ -38,8 +38,12 @@ def test_python_with_a_syntax_error_is_still_indexed_by_windows(tmp_path: Path) 
     assert rows and "def broken(" in "\n".join(r.content for r in rows)
 
 
-def test_malformed_frontmatter_warns_and_still_indexes(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    (tmp_path / "doc.md").write_text("---\nid: [unclosed\n---\n# Title\n\nBody text about refunds.\n")
+def test_malformed_frontmatter_warns_and_still_indexes(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    (tmp_path / "doc.md").write_text(
+        "---\nid: [unclosed\n---\n# Title\n\nBody text about refunds.\n"
+    )
     eng = Engine.open(tmp_path, config={"embed.provider": "none"})
     summary = eng.index()
     assert summary.indexed == 1

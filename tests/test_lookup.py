@@ -297,7 +297,7 @@ def links(walk: object) -> list[tuple[int, str, str]]:
 def test_callers_depth_1_with_the_callers_chunk(shop: Store) -> None:
     walk = callers(shop, "validate")
     assert [t.qname for t in walk.targets] == ["shop.payments.validate"]
-    assert links(walk) == [(1, "shop.payments.charge_card", "qname")]
+    assert links(walk) == [(1, "shop.payments.charge_card", "resolved")]
     [link] = walk.links
     assert (link.edge.path, link.edge.span_start) == ("shop/payments.py", 19)
     chunk = link.chunk
@@ -309,9 +309,9 @@ def test_callers_depth_1_with_the_callers_chunk(shop: Store) -> None:
 def test_callers_depth_2_follows_re_exports(shop: Store) -> None:
     walk = callers(shop, "shop.payments.validate", depth=2)
     assert links(walk) == [
-        (1, "shop.payments.charge_card", "qname"),
-        (2, "shop.api.create_charge", "qname"),
-        (2, "shop.cli.charge", "qname"),  # called as `shop.charge_card`, re-exported
+        (1, "shop.payments.charge_card", "resolved"),
+        (2, "shop.api.create_charge", "resolved"),
+        (2, "shop.cli.charge", "resolved"),  # called as `shop.charge_card`, re-exported
     ]
     api, cli = walk.links[1:]
     assert api.via == cli.via == "shop.payments.charge_card"
@@ -319,11 +319,20 @@ def test_callers_depth_2_follows_re_exports(shop: Store) -> None:
     assert "charge_card(card, 100)" in cli.chunk.content  # type: ignore[union-attr]
 
 
+def test_callers_of_a_re_exported_name(shop: Store) -> None:
+    walk = callers(shop, "shop.charge_card")
+    assert [t.qname for t in walk.targets] == ["shop.payments.charge_card"]
+    assert links(walk) == [
+        (1, "shop.api.create_charge", "resolved"),
+        (1, "shop.cli.charge", "resolved"),
+    ]
+
+
 def test_callers_through_the_class_hierarchy(shop: Store) -> None:
     walk = callers(shop, "Gateway.sign")
     assert links(walk) == [
-        (1, "shop.gateway.Gateway.submit", "qname"),
-        (1, "shop.gateway.SandboxGateway.submit", "qname"),  # self.sign, inherited
+        (1, "shop.gateway.Gateway.submit", "resolved"),
+        (1, "shop.gateway.SandboxGateway.submit", "resolved"),  # self.sign, inherited
     ]
 
 
@@ -343,8 +352,8 @@ def test_callers_of_an_external_name(mini: Store) -> None:
 
 def test_cycles_end(shop: Store) -> None:
     assert links(callers(shop, "ping", depth=6)) == [
-        (1, "shop.loops.pong", "qname"),
-        (2, "shop.loops.ping", "qname"),
+        (1, "shop.loops.pong", "resolved"),
+        (2, "shop.loops.ping", "resolved"),
     ]
 
 
@@ -352,10 +361,10 @@ def test_callees_with_the_callees_definition(shop: Store) -> None:
     walk = callees(shop, "create_charge", depth=2)
     assert links(walk) == [
         (1, "shop.api.app.post", "unresolved"),
-        (1, "shop.payments.charge_card", "qname"),
-        (2, "shop.payments.validate", "qname"),
-        (2, "shop.gateway.Gateway", "qname"),
-        (2, "gateway.submit", "unresolved"),
+        (1, "shop.payments.charge_card", "resolved"),
+        (2, "shop.payments.validate", "resolved"),
+        (2, "shop.gateway.Gateway", "resolved"),
+        (2, "gateway.submit", "unresolved"),  # a local's method: Gateway's or SandboxGateway's
     ]
     by_name = {x.symbol.qname: x for x in walk.links}
     assert by_name["shop.api.app.post"].chunk is None
@@ -366,12 +375,12 @@ def test_callees_with_the_callees_definition(shop: Store) -> None:
 
 def test_callees_guess_by_unique_name_and_resolve_inherited(mini: Store, shop: Store) -> None:
     assert links(callees(mini, "Client.send")) == [
-        (1, "minihttp.client.Client._transmit", "qname"),
-        (1, "minihttp.client.RetryPolicy.delay", "name"),
+        (1, "minihttp.client.Client._transmit", "resolved"),
+        (1, "minihttp.client.RetryPolicy.delay", "name"),  # self.retries.delay: ambiguous
         (1, "time.sleep", "unresolved"),
     ]
     assert links(callees(shop, "SandboxGateway.submit")) == [
-        (1, "shop.gateway.Gateway.sign", "qname")
+        (1, "shop.gateway.Gateway.sign", "resolved")
     ]
 
 
@@ -425,6 +434,7 @@ def test_related_both_directions(docs: Store) -> None:
         ("api-gateway", "depends_on", "in"),
         ("payments-service", "links_to", "in"),
         ("payments-service", "related", "in"),
+        ("payments-service", "tags", "in"),  # a frontmatter tag naming this document
         ("paywell-core", "part_of", "out"),
         ("refunds-service", "links_to", "in"),
         ("refunds-service", "uses", "in"),

@@ -13,19 +13,19 @@ from typing import Any
 from strata import layers as L
 from strata import lookup
 from strata.config import Config, load_config
+from strata.corpus import FILE_NAME as ARTIFACTS_FILE
+from strata.corpus import ArtifactCache
 from strata.discovery import IgnoreRules, discover, discover_one
 from strata.embedding import Embedder, make_embedder
 from strata.embedding.cache import EmbeddingCache
 from strata.errors import EmbedderMismatchError, NoIndexError, UserError
 from strata.git import head_commit
 from strata.globs import select
-from strata.corpus import FILE_NAME as ARTIFACTS_FILE
-from strata.corpus import ArtifactCache
 from strata.indexer import CorpusHook, Indexer, IndexSummary, ProgressFn, Session
 from strata.layers import embedded_count
-from strata.lookup import CallWalk, Related, SymbolMatch
 from strata.locate import META_NAME, default_index_dir, find_index_upward
 from strata.lock import is_locked, write_lock
+from strata.lookup import CallWalk, Related, SymbolMatch
 from strata.plan import make_plan
 from strata.search import Searcher, SearchResult
 from strata.store import Filter, Store, open_store, recreate_store

@@ -35,6 +35,9 @@ from strata.types import Chunk, Extracted, Record, Skip, SkipReason, SourceFile
 
 log = logging.getLogger(__name__)
 
+MINIFIED = "minified"  # no chunker registered: line and column windows
+MINIFIED_MIN_CHARS = 20_000
+MINIFIED_LINE_CHARS = 1_000
 DOC_LANGS = {
     "markdown": "markdown",
     "rst": "rst",
@@ -84,6 +87,9 @@ def build_records_and_artifact(
         if records and records[0].lang != doc.lang:
             records = [dataclasses.replace(r, lang=doc.lang) for r in records]
         return records, tuple(result.warnings), doc_artifact(result, doc.lang)
+    if is_minified(doc.text):  # bundles and minified files: windows only, no parse
+        windows = chunk(dataclasses.replace(doc, lang=MINIFIED), cfg.chunk)
+        return chunk_records(doc, windows), (), Artifact(doc.rel, doc.file_hash, NONE, doc.lang)
     records = chunk_records(doc, chunk(doc, cfg.chunk))
     symbols, edges, entries, artifact = _code_items(doc)
     if symbols or edges or entries:
@@ -91,8 +97,17 @@ def build_records_and_artifact(
         h = doc.file_hash
         records += symbol_records(symbols, h) + edge_records(edges, h)
         records += entrypoint_records(entries, h) + role_records(roles, h)
-        records = [r if r.lang == doc.lang else dataclasses.replace(r, lang=doc.lang) for r in records]
+        records = [
+            r if r.lang == doc.lang else dataclasses.replace(r, lang=doc.lang) for r in records
+        ]
     return records, (), artifact
+
+
+def is_minified(text: str) -> bool:
+    """Machine-written code: a few very long lines (minified JS/CSS, bundles, data blobs)."""
+    if len(text) < MINIFIED_MIN_CHARS:
+        return False
+    return len(text) / (text.count("\n") + 1) > MINIFIED_LINE_CHARS
 
 
 def _code_items(doc: Extracted) -> tuple[list[Symbol], list[Edge], list[Entrypoint], Artifact]:

@@ -8,6 +8,7 @@ identifier whole or by its parts.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator
 
@@ -76,21 +77,27 @@ def split_identifier(word: str) -> list[str]:
     return parts
 
 
+@functools.lru_cache(maxsize=65536)
+def word_tokens(word: str) -> tuple[str, ...]:
+    """The tokens of one word: the compound (with and without `_`), then its parts.
+
+    Cached: code repeats its identifiers, and this is the hot loop of indexing.
+    """
+    if len(word) > _MAX_TOKEN:
+        return ()
+    parts = split_identifier(word)
+    if len(parts) <= 1:
+        return tuple(parts)
+    compound = word.lower()
+    joined = compound.replace("_", "")
+    head = (joined, compound) if "_" in compound else (joined,)
+    return head + tuple(parts)
+
+
 def iter_tokens(text: str) -> Iterator[str]:
     """Every lexical token of `text`: each compound identifier, then its parts."""
-    for match in _WORD.finditer(text):
-        word = match.group(0)
-        if len(word) > _MAX_TOKEN:
-            continue
-        compound = word.lower()
-        parts = split_identifier(word)
-        if len(parts) > 1:
-            yield compound.replace("_", "")
-            if "_" in compound:
-                yield compound
-            yield from parts
-        elif parts:
-            yield parts[0]
+    for word in _WORD.findall(text):
+        yield from word_tokens(word)
 
 
 def tokens(text: str) -> list[str]:
@@ -100,7 +107,11 @@ def tokens(text: str) -> list[str]:
 
 def lexical_text(*fields: str) -> str:
     """The whitespace-joined token string stored for BM25 indexing."""
-    return " ".join(t for f in fields for t in iter_tokens(f))
+    out: list[str] = []
+    for f in fields:
+        for word in _WORD.findall(f):
+            out.extend(word_tokens(word))
+    return " ".join(out)
 
 
 def query_terms(query: str, *, drop_stop_words: bool = True) -> list[str]:

@@ -237,6 +237,10 @@ from strata.cli.layers import attach as _attach_layers  # noqa: E402  (needs the
 
 _attach_layers(app)
 
+from strata.cli.ops import attach as _attach_ops  # noqa: E402
+
+_attach_ops(app)
+
 
 def main() -> None:
     """Console-script entry point."""

@@ -59,39 +59,17 @@ class DocCatalog:
             if meta_str(card, "document_id"):
                 self._by_id.setdefault(normalise_name(meta_str(card, "document_id")), card)
 
-    def find(self, ref: str, from_path: str = "") -> Record | None:
-        """The card a reference names: an id, a root path, or a link relative to `from_path`."""
+    def find(self, ref: str) -> Record | None:
+        """The card a reference names: a document id, else a path from the indexed root."""
         ref = ref.strip()
         card = self._by_id.get(normalise_name(ref))
         if card is not None or not ref:
             return card
-        path = ref.split("#", 1)[0].lstrip("/")
-        candidates = [posixpath.normpath(path)]
-        if from_path:
-            candidates.insert(
-                0, posixpath.normpath(posixpath.join(posixpath.dirname(from_path), path))
-            )
-        return next((self._by_path[p] for p in candidates if p in self._by_path), None)
+        return self._by_path.get(posixpath.normpath(ref.lstrip("/")))
 
     def at(self, path: str) -> Record | None:
         """The card of the document at `path`."""
         return self._by_path.get(path)
-
-    def key(self, ref: str, from_path: str = "") -> str:
-        """The walk's identity of a reference: its card's key, else the normalised name."""
-        card = self.find(ref, from_path)
-        return card_key(card) if card is not None else "name:" + normalise_name(ref)
-
-
-def card_key(card: Record) -> str:
-    """A document's identity in a walk: its id (two files sharing an id are one node), else path."""
-    doc_id = meta_str(card, "document_id")
-    return "id:" + normalise_name(doc_id) if doc_id else "path:" + card.path
-
-
-def document_id(card: Record) -> str:
-    """A card's document id: frontmatter `id`, else its path."""
-    return meta_str(card, "document_id") or card.path
 
 
 def list_docs(
@@ -114,15 +92,15 @@ def related(store: Store, document_id: str, depth: int = 1) -> list[Related]:
     """
     catalog = DocCatalog(store.fetch(Filter(layers=(D1_DOCUMENT_CATALOG,))))
     ends = [(e, _ends(catalog, e)) for e in store.fetch(Filter(layers=(D5_RELATION_GRAPH,)))]
-    start = catalog.key(document_id)
-    seen, frontier, out = {start}, {start: _name(catalog, document_id)}, []
+    first = _end(catalog.find(document_id), document_id)
+    seen, frontier, out = {first.key}, {first.key: first.name}, []
     for level in range(1, max(depth, 0) + 1):
         # every edge from the frontier to a new node is kept; each node is expanded once
         found = [
-            (key, _hop(catalog, edge, direction, level, frontier[node]))
+            (far.key, _related(edge, far, direction, level, frontier[near.key]))
             for edge, (src, dst) in ends
-            for node, key, direction in ((src, dst, OUT), (dst, src, IN))
-            if node in frontier and key not in seen
+            for near, far, direction in ((src, dst, OUT), (dst, src, IN))
+            if near.key in frontier and far.key not in seen
         ]
         out += [r for _, r in found]
         frontier = {key: r.document_id for key, r in found}
@@ -130,33 +108,38 @@ def related(store: Store, document_id: str, depth: int = 1) -> list[Related]:
     return sorted(out, key=lambda r: (r.depth, r.document_id, r.relation_type, r.direction))
 
 
-def _hop(catalog: DocCatalog, edge: Record, direction: str, depth: int, via: str) -> Related:
-    """The far end of an edge seen from the walk: its id, card, and how it relates."""
-    here = meta_str(edge, "source_path") or edge.path
-    if direction == OUT:
-        raw = meta_str(edge, "target_id")
-        card = catalog.find(raw, here)
-    else:
-        raw = meta_str(edge, "source_id")
-        card = catalog.at(here)
-    rtype = meta_str(edge, "relation_type")
-    return Related(document_id_of(card, raw), rtype, direction, depth, via, edge, card)
+@dataclass(frozen=True, slots=True)
+class _End:
+    """One end of a D5 edge: its walk identity, the id to show, and its card when indexed."""
+
+    key: str
+    name: str
+    card: Record | None
 
 
-def document_id_of(card: Record | None, raw: str) -> str:
-    """The id to show for an edge end: its card's document id, else the name as written."""
-    return document_id(card) if card is not None else raw
+def _end(card: Record | None, raw: str) -> _End:
+    """A document's end (one node per id, else per path), or a name no document has."""
+    if card is None:
+        return _End("name:" + normalise_name(raw), raw, None)
+    doc_id = meta_str(card, "document_id")
+    key = "id:" + normalise_name(doc_id) if doc_id else "path:" + card.path
+    return _End(key, doc_id or card.path, card)
 
 
-def _ends(catalog: DocCatalog, edge: Record) -> tuple[str, str]:
-    """The edge's (source, target) walk keys; the source is the file the edge came from."""
-    origin = catalog.at(meta_str(edge, "source_path") or edge.path)
-    src = card_key(origin) if origin is not None else catalog.key(meta_str(edge, "source_id"))
-    return src, catalog.key(meta_str(edge, "target_id"), meta_str(edge, "source_path"))
+def _ends(catalog: DocCatalog, edge: Record) -> tuple[_End, _End]:
+    """The edge's (source, target): the file it came from, and what the corpus pass resolved.
+
+    The corpus pass sets `target_id` to a document's id when `resolved`, and leaves the
+    target as written otherwise (a missing document or a plain name).
+    """
+    source = catalog.at(meta_str(edge, "source_path") or edge.path)
+    target_id = meta_str(edge, "target_id")
+    target = catalog.find(target_id) if edge.metadata.get("resolved") is True else None
+    return _end(source, meta_str(edge, "source_id")), _end(target, target_id)
 
 
-def _name(catalog: DocCatalog, ref: str) -> str:
-    return document_id_of(catalog.find(ref), ref)
+def _related(edge: Record, far: _End, direction: str, depth: int, via: str) -> Related:
+    return Related(far.name, meta_str(edge, "relation_type"), direction, depth, via, edge, far.card)
 
 
 def _has(card: Record, key: str, wanted: str) -> bool:

@@ -163,12 +163,19 @@ class CallGraph:
         )
 
     def targets(self, name: str) -> tuple[Node, ...]:
-        """What a name means: its best exact/qualified symbols, else the name as written."""
+        """What a name means: its best exact/qualified symbols, else the name as written.
+
+        A name no symbol has is followed through re-exports and base classes first
+        (`pkg.charge` -> `pkg.payments.charge`).
+        """
         found = [m for m in self.symbols.find(name, limit=50) if m.match in ("exact", "qualified")]
-        if not found:
-            return (Node(self._unalias(name.strip())),)
-        top = found[0].score
-        return tuple(self.node(m.record) for m in found if m.score == top)
+        if found:
+            top = found[0].score
+            return tuple(self.node(m.record) for m in found if m.score == top)
+        # A node needs the symbol's id: edges the corpus pass resolved match no bare qname.
+        ref = self.canonical(name.strip())
+        defined = self.symbols.by_qname.get(ref, [])
+        return tuple(self.node(e.record) for e in defined) or (Node(ref),)
 
     def incoming(self, node: Node) -> Iterator[tuple[Record, Node, str]]:
         """Each call of `node`: (edge, caller, how the edge was tied to `node`)."""
