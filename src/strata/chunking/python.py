@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import ast
 import logging
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from strata.chunking.budget import Budget, Source, fit
 from strata.chunking.windows import line_windows
+from strata import pyparse
 from strata.config import ChunkConfig
 from strata.types import Chunk
 
@@ -63,9 +63,7 @@ def chunk_python(text: str, cfg: ChunkConfig) -> list[Chunk]:
 def _parse(text: str) -> ast.Module:
     # The tokenizer also ends lines at a lone CR; the chunk contract counts LF only.
     source = text.replace("\r", " ") if "\r" in text else text
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # invalid escapes and the like are not our business
-        return ast.parse(source)
+    return pyparse.parse(source)
 
 
 def _fallback(text: str, cfg: ChunkConfig, exc: Exception) -> list[Chunk]:

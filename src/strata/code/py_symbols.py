@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from strata import pyparse
 from strata.code.model import Symbol
 from strata.langs import is_test_path, module_from_path
 
@@ -41,7 +42,7 @@ FuncNode = ast.FunctionDef | ast.AsyncFunctionDef
 def parse_python(text: str, path: str) -> ast.Module | None:
     """The module's AST, or None (logged) when the file is not valid Python."""
     try:
-        return ast.parse(text, filename=path)
+        return pyparse.parse(text)
     except (SyntaxError, ValueError) as exc:
         log.debug("not parsed as Python: %s (%s)", path, exc)
         return None

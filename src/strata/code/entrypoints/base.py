@@ -60,6 +60,8 @@ class Block:
     qname: str
     stmts: list[ast.stmt]
     local_names: frozenset[str]
+    found_calls: list[ast.Call] = field(default_factory=list, compare=False, repr=False)
+    scanned: list[bool] = field(default_factory=list, compare=False, repr=False)
 
 
 @dataclass(slots=True)
@@ -73,6 +75,7 @@ class FileContext:
     is_test: bool
     bindings: dict[str, str] = field(default_factory=dict)
     defined: dict[str, str] = field(default_factory=dict)
+    _blocks: list[Block] | None = None
 
     def __post_init__(self) -> None:
         imports = [n for n in ast.walk(self.tree) if isinstance(n, ast.Import | ast.ImportFrom)]
@@ -84,9 +87,13 @@ class FileContext:
                 self.defined[stmt.name] = f"{self.module}.{stmt.name}"
 
     def blocks(self) -> Iterator[Block]:
-        """The module body, then every function body (nested ones too)."""
-        yield Block(self.module, self.tree.body, frozenset())
-        yield from _function_blocks(self.tree.body, self.module)
+        """The module body, then every function body (nested ones too); computed once."""
+        if self._blocks is None:
+            self._blocks = [
+                Block(self.module, self.tree.body, frozenset()),
+                *_function_blocks(self.tree.body, self.module),
+            ]
+        return iter(self._blocks)
 
     def name(self, ref: str, block: Block | None = None) -> str:
         """The absolute dotted name of `ref` as seen from `block` (its text when unknown)."""
@@ -146,8 +153,15 @@ def decorated(ctx: FileContext) -> Iterator[tuple[FuncNode | ast.ClassDef, ast.e
 
 
 def calls(block: Block) -> Iterator[ast.Call]:
-    """Calls made directly in a block (not inside nested definitions)."""
-    for stmt in flat_statements(block.stmts):
+    """Calls made directly in a block (not inside nested definitions); found once per block."""
+    if not block.scanned:
+        block.found_calls.extend(_calls_in(block.stmts))
+        block.scanned.append(True)
+    return iter(block.found_calls)
+
+
+def _calls_in(stmts: list[ast.stmt]) -> Iterator[ast.Call]:
+    for stmt in flat_statements(stmts):
         if isinstance(stmt, FuncNode | ast.ClassDef):
             continue
         for node in ast.iter_child_nodes(stmt):
