@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from strata import pyparse
 from strata.chunking.budget import Budget, Source, fit
 from strata.chunking.windows import line_windows
-from strata import pyparse
 from strata.config import ChunkConfig
 from strata.types import Chunk
 
