@@ -132,3 +132,17 @@ def test_search_keys_take_effect(minirepo: Path) -> None:
     assert k10.parts["lexical"] > k60.parts["lexical"]
     few = Engine.open(minirepo, config={**LEXICAL, "search.candidates": 1}).search("retry", k=1)
     assert few.plan["candidates"] == 3
+
+
+def test_workers_sets_the_extraction_processes(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    for i in range(220):
+        (root / f"m{i}.py").write_text(f"def f{i}():\n    return {i}\n")
+    one = Engine.open(root, index_dir=tmp_path / "a", config={**LEXICAL, "index.workers": 1})
+    two = Engine.open(root, index_dir=tmp_path / "b", config={**LEXICAL, "index.workers": 2})
+    s1, s2 = one.index(), two.index()
+    assert (s1.workers, s2.workers) == (1, 2)
+    assert sorted((r.id, r.content_hash) for r in one.records()) == sorted(
+        (r.id, r.content_hash) for r in two.records()
+    )

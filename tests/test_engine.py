@@ -185,3 +185,21 @@ def test_a_repeated_route_decorator_does_not_break_the_commit(tmp_path: Path) ->
     assert summary.indexed == 1
     routes = [r for r in eng.records(["C3_ENTRYPOINTS"])]
     assert [r.metadata["route_or_command"] for r in routes] == ["/"]
+
+
+def test_release_notes_rank_below_the_answer_unless_asked_for(tmp_path: Path) -> None:
+    (tmp_path / "CHANGELOG.md").write_text(
+        "# Changelog\n\n## 2.0\n\n- The retry timeout can now be configured with "
+        "`Client(timeout=...)`; retry timeout defaults changed.\n"
+    )
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "guide.md").write_text(
+        "# Guide\n\n## Timeouts\n\nSet the retry timeout with `Client(timeout=5)`.\n"
+    )
+    eng = Engine.open(tmp_path, config=LEXICAL)
+    eng.index()
+    how = eng.search("configure the retry timeout", k=2)
+    assert how[0].record.path == "docs/guide.md"
+    assert "changelog_x" in next(h for h in how if h.record.path == "CHANGELOG.md").parts
+    asked = eng.search("what changed in the retry timeout release", k=2)
+    assert all("changelog_x" not in h.parts for h in asked)

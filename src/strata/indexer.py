@@ -81,6 +81,7 @@ class IndexSummary:
     searchable_seconds: float = 0.0
     embed_error: str | None = None
     corpus_rewritten: int = 0
+    workers: int = 1
 
     @property
     def skipped(self) -> dict[str, int]:
@@ -107,6 +108,7 @@ class IndexSummary:
             "searchable_seconds": round(self.searchable_seconds, 3),
             "embed_error": self.embed_error,
             "corpus_rewritten": self.corpus_rewritten,
+            "workers": self.workers,
         }
 
 
@@ -174,7 +176,8 @@ class Indexer:
         total = len(plan.to_read)
         pending: dict[str, list[Record]] = {}
         pending_rows = 0
-        for i, outcome in enumerate(self._outcomes(plan.to_read), 1):
+        summary.workers = self._workers(len(plan.to_read))
+        for i, outcome in enumerate(self._outcomes(plan.to_read, summary.workers), 1):
             report("index", i, total, outcome.file.rel)
             if outcome.artifact is not None:
                 fresh[outcome.file.rel] = outcome.artifact
@@ -206,10 +209,15 @@ class Indexer:
         summary.seconds = time.monotonic() - started
         return summary
 
-    def _outcomes(self, files: Sequence[SourceFile]) -> Iterator[FileOutcome]:
-        workers = self._cfg.index.workers or (os.cpu_count() or 1)
+    def _workers(self, files: int) -> int:
+        """Processes for extraction: one per core by default, and 1 when too few files to pay."""
+        if files < PARALLEL_MIN_FILES:
+            return 1
+        return max(1, self._cfg.index.workers or (os.cpu_count() or 1))
+
+    def _outcomes(self, files: Sequence[SourceFile], workers: int) -> Iterator[FileOutcome]:
         tasks = [list(files[i : i + FILES_PER_TASK]) for i in range(0, len(files), FILES_PER_TASK)]
-        if workers <= 1 or len(files) < PARALLEL_MIN_FILES:
+        if workers <= 1:
             for task in tasks:
                 yield from process_batch(task, self._cfg)
             return

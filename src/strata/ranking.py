@@ -23,6 +23,7 @@ SENTENCE_WEIGHTS: Mapping[str, float] = {"lexical": 0.8, "semantic": 1.0}
 DEFINITION_BOOST = 1.0  # in units of "rank 1 of one retriever"
 TEST_FACTOR = 0.75
 VENDORED_FACTOR = 0.5
+CHANGELOG_FACTOR = 0.6  # release notes mention everything; they rarely answer "how" or "where"
 COHERENCE_WEIGHT = 0.15
 
 _VENDORED = re.compile(
@@ -44,6 +45,16 @@ _DEFINITION_KINDS = frozenset(
         "module",
     ]
 )
+_CHANGELOG = re.compile(
+    r"(^|/)(changelog|changes|history|news|releases|release[-_]?notes)(\.[a-z]+)?$", re.I
+)
+_CHANGE_WORDS = frozenset(
+    (
+        *("changelog", "changed", "change", "changes", "release", "released", "releases"),
+        *("version", "versions", "history", "deprecated", "deprecation", "added", "removed"),
+        *("since", "new"),
+    )
+)
 _TEST_WORDS = frozenset(
     {"test", "tests", "testing", "pytest", "fixture", "fixtures", "spec", "mock"}
 )
@@ -56,6 +67,7 @@ class QueryShape:
     identifier_like: bool
     names: frozenset[str]
     wants_tests: bool
+    wants_changes: bool = False
 
 
 def shape(query: str, terms: Sequence[str]) -> QueryShape:
@@ -64,7 +76,10 @@ def shape(query: str, terms: Sequence[str]) -> QueryShape:
     raw = re.findall(r"[A-Za-z_][\w.:]*", query)
     names = {w.split(".")[-1].split("::")[-1].lower() for w in raw if len(w) > 2}
     names |= {w.replace(".", "").lower() for w in raw if "." in w}
-    return QueryShape(ident, frozenset(names), bool(_TEST_WORDS & set(terms)))
+    words = set(terms)
+    return QueryShape(
+        ident, frozenset(names), bool(_TEST_WORDS & words), bool(_CHANGE_WORDS & words)
+    )
 
 
 def weights(q: QueryShape) -> Mapping[str, float]:
@@ -75,6 +90,13 @@ def weights(q: QueryShape) -> Mapping[str, float]:
 def is_vendored(path: str) -> bool:
     """Vendored, minified or generated code."""
     return bool(_VENDORED.search(path))
+
+
+def is_changelog(rec: Record) -> bool:
+    """Release notes: by the docs classifier's `doc_kind`, or by the file name."""
+    if not rec.layer.startswith("D"):
+        return False  # code named history.py is code
+    return rec.metadata.get("doc_kind") == "changelog" or bool(_CHANGELOG.search(rec.path))
 
 
 def adjust(
@@ -108,6 +130,8 @@ def adjust(
             new["test_x"] = TEST_FACTOR
         if is_vendored(rec.path):
             new["vendored_x"] = VENDORED_FACTOR
+        if not q.wants_changes and is_changelog(rec):
+            new["changelog_x"] = CHANGELOG_FACTOR
         out[rid] = new
     return out
 

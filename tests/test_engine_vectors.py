@@ -1,0 +1,82 @@
+"""The engine with real vectors: a protocol-speaking local server, and the packaged local model."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from strata import EmbedderMismatchError, Engine
+from tests.embed_server import EmbedServer, serve
+
+
+@pytest.fixture
+def server() -> Iterator[EmbedServer]:
+    yield from serve()
+
+
+def ollama(server: EmbedServer, model: str = "m1") -> dict[str, Any]:
+    return {"embed.provider": "ollama", "embed.base_url": server.url, "embed.model": model}
+
+
+def test_vectors_fill_in_and_unchanged_chunks_are_never_embedded_twice(
+    minirepo: Path, server: EmbedServer
+) -> None:
+    eng = Engine.open(minirepo, config=ollama(server))
+    first = eng.index()
+    status = eng.status()
+    assert status["vectors"]["done"] == status["vectors"]["total"] > 0
+    assert first.vectors_embedded == status["vectors"]["total"]
+    asked_before = sum(len(r.body.get("input", [])) for r in server.requests)
+    headers = minirepo / "src/minihttp/headers.py"
+    headers.write_text(headers.read_text() + "\n\ndef strip_value(v):\n    return v.strip()\n")
+    again = eng.index()
+    asked = sum(len(r.body.get("input", [])) for r in server.requests) - asked_before
+    assert again.indexed == 1
+    assert 0 < asked <= 4, f"{asked} texts re-embedded for one new function"
+    result = eng.search("strip_value", k=3)
+    assert result.mode == "hybrid" and not result.notes
+    assert result[0].record.title == "strip_value"
+    assert {"lexical", "semantic"} <= set(result[0].parts)
+
+
+def test_another_model_fails_fast_with_the_command_that_fixes_it(
+    minirepo: Path, server: EmbedServer
+) -> None:
+    Engine.open(minirepo, config=ollama(server, "m1")).index()
+    other = Engine.open(minirepo, config=ollama(server, "m2"))
+    with pytest.raises(EmbedderMismatchError) as err:
+        other.index()
+    assert "strata index --full" in str(err.value)
+    with pytest.raises(EmbedderMismatchError):
+        other.search("retry")
+    rebuilt = other.index(full=True)
+    assert rebuilt.indexed == 7
+    assert other.status()["embedder"]["name"].endswith("m2")
+
+
+def test_full_rebuild_to_lexical_only_and_back(minirepo: Path, server: EmbedServer) -> None:
+    Engine.open(minirepo, config=ollama(server)).index()
+    lexical = Engine.open(minirepo, config={"embed.provider": "none"})
+    with pytest.raises(EmbedderMismatchError):
+        lexical.index()
+    lexical.index(full=True)
+    assert lexical.status()["embedder"]["lexical_only"] is True
+    assert lexical.search("retry").hits
+
+
+@pytest.mark.slow
+def test_packaged_local_model_end_to_end(minirepo: Path) -> None:
+    eng = Engine.open(minirepo, config={"embed.provider": "local"})
+    summary = eng.index()
+    assert summary.vectors_missing == 0 and summary.vectors_embedded > 0
+    hits = eng.search("how long to wait before trying a failed request again", k=3, mode="semantic")
+    assert any(h.record.title in ("RetryPolicy.delay", "RetryPolicy") for h in hits)
+    status = eng.status()
+    assert status["embedder"] == {
+        "name": status["embedder"]["name"],
+        "dim": 384,
+        "lexical_only": False,
+    }
