@@ -60,6 +60,11 @@ def test_index_json_summary_and_skip_warnings(tmp_path: Path) -> None:
     assert summary["skipped"] == {"image": 1, "empty": 1}
     assert "WARN skip img.png: image" in done.stderr
     assert "WARN skip empty.txt: empty" in done.stderr
+    status = json.loads(strata("status", "--json", "--index-dir", str(tmp_path / ".strata")).stdout)
+    assert status["files_pending"] == 0, "known skips are not pending work"
+    (tmp_path / "b.py").write_text("X = 1\n")
+    status = json.loads(strata("status", "--json", "--index-dir", str(tmp_path / ".strata")).stdout)
+    assert status["files_pending"] == 1
 
 
 def test_batch_prints_one_json_array_per_query(minirepo: Path, tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ from strata.lookup import CallWalk, Related, SymbolMatch
 from strata.plan import make_plan
 from strata.search import Searcher, SearchResult
 from strata.store import Filter, Store, open_store, recreate_store
-from strata.types import Record, Skip, SkipReason, SourceFile
+from strata.types import Record, Skip, SkipReason, SourceFile, bytes_hash
 
 log = logging.getLogger(__name__)
 
@@ -185,7 +185,7 @@ class Engine:
             try:
                 indexer.run(plan, indexed, summary, progress)
             finally:
-                self._write_locator(last_index=time.time())
+                self._write_locator(last_index=time.time(), skipped=_skipped_stats(files, summary))
             if not plan.is_noop():
                 self.store.optimize()
             return summary
@@ -374,9 +374,14 @@ class Engine:
         }
 
     def _pending(self) -> int:
+        """Files whose state on disk differs from the index (known skips do not count)."""
         disc = discover(self.root, self.config.index)
-        plan = make_plan(disc.files, self.store.sources())
-        return len(plan.new) + len(plan.changed) + len(plan.removed)
+        skipped = self._locator().get("skipped", {})
+        indexed = self.store.sources()
+        plan = make_plan(disc.files, indexed)
+        new = [f for f in plan.new if skipped.get(f.rel) != [f.size, f.mtime_ns]]
+        changed = [f for f in plan.changed if _content_hash(f) != indexed[f.rel].file_hash]
+        return len(new) + len(changed) + len(plan.removed)
 
     def _filter(self, layers: Iterable[str] | None, filters: Mapping[str, Any]) -> Filter:
         paths = None
@@ -439,6 +444,20 @@ def _root_of(index_dir: Path) -> Path | None:
         return Path(data["root"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def _content_hash(f: SourceFile) -> str:
+    """Hash of a file's bytes ('' when unreadable): the stat may change without the content."""
+    try:
+        return bytes_hash(f.abspath.read_bytes())
+    except OSError:
+        return ""
+
+
+def _skipped_stats(files: Iterable[SourceFile], summary: IndexSummary) -> dict[str, list[int]]:
+    """Stat of each file the run skipped, so `status` does not count it as pending."""
+    skipped = {s.rel for s in summary.skips}
+    return {f.rel: [f.size, f.mtime_ns] for f in files if f.rel in skipped}
 
 
 def _as_tuple(value: Any) -> tuple[str, ...] | None:
