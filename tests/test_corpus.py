@@ -29,6 +29,7 @@ from strata.corpus import (
 )
 from strata.corpus import __all__ as corpus_all
 from strata.corpus.apply import refresh_corpus
+from strata.corpus.rows import digest_of
 from strata.docs import document_records, link_corpus
 from strata.layers import C0_SOURCE_CHUNKS, C2_DEPENDENCY_GRAPH, C3_ENTRYPOINTS, D5_RELATION_GRAPH
 from strata.pipeline import build_records
@@ -280,6 +281,91 @@ def test_index_runs_the_corpus_pass_and_then_only_rewrites_what_changed(
     rows = group_by_path(store.fetch(Filter(layers=CORPUS_LAYERS)))
     call = _edge(rows["pkg/a.py"], "pkg.a.compute", "pkg.helper")
     assert call.metadata["resolution"] == "unresolved"
+
+
+def _corpus_state(eng: Engine) -> dict[str, str]:
+    """Each path's corpus-layer rows, digested as `changed_rows` compares them."""
+    rows = group_by_path(eng.store.fetch(Filter(layers=CORPUS_LAYERS)))
+    return {p: digest_of(rs) for p, rs in sorted(rows.items())}
+
+
+def _index_from_scratch(root: Path, index_dir: Path) -> Engine:
+    eng = Engine.open(root, index_dir=index_dir, config={"embed.provider": "none"})
+    eng.index()
+    return eng
+
+
+EDITS = [
+    # rename a function that other files call through a re-export
+    ("pkg/util.py", "def assist(x):\n    return x + 1\n"),
+    # delete a file whose router another module includes
+    ("pkg/api/items.py", None),
+    # add a re-export: `compute` now resolves again, through a new module
+    ("pkg/__init__.py", "from pkg.extra import helper\n\n__all__ = ['helper']\n"),
+    ("pkg/extra.py", "from pkg.util import assist as helper\n"),
+]
+
+
+def test_incremental_corpus_rows_equal_a_full_rebuild_along_an_edit_sequence(
+    indexed: tuple[Engine, Path], tmp_path: Path
+) -> None:
+    eng, root = indexed
+    for step, (rel, text) in enumerate(EDITS):
+        if text is None:
+            (root / rel).unlink()
+        else:
+            (root / rel).write_text(text, encoding="utf-8")
+            _age(root / rel, 50)
+        eng.index()
+        scratch = _index_from_scratch(root, tmp_path / f"scratch-{step}")
+        assert _corpus_state(eng) == _corpus_state(scratch), f"after editing {rel}"
+    call = _edge(eng.store.fetch(Filter(paths=("pkg/a.py",))), "pkg.a.compute", "pkg.helper")
+    assert call.metadata["dst_symbol_id"] == "pkg/util.py::pkg.util.assist"
+
+
+def test_digests_spare_the_store_but_never_a_path_the_per_file_pass_rewrote(
+    indexed: tuple[Engine, Path],
+) -> None:
+    eng, root = indexed
+    store = eng.store
+    full = _corpus_state(eng)
+    # the per-file pass rewrites pkg/a.py with its own (unresolved) corpus rows, same stat
+    current = store.fetch(Filter(paths=("pkg/a.py",)))
+    per_file = merge_rows(current, _per_file_corpus_rows(root, "pkg/a.py"), CODE_CORPUS_LAYERS)
+    store.replace_sources({"pkg/a.py": per_file})
+    assert _corpus_state(eng) != full
+    raw = (root / "pkg/a.py").read_bytes()
+    art = artifact_of("pkg/a.py", raw.decode(), "python", bytes_hash(raw), "code")
+    with ArtifactCache(eng.index_dir / "artifacts.sqlite") as cache:
+        done = refresh_corpus(store, cache, root, fresh={"pkg/a.py": art})
+    assert done.rewritten == ["pkg/a.py"]
+    assert _corpus_state(eng) == full
+    # a lost cache falls back to comparing every path with the store
+    (eng.index_dir / "artifacts.sqlite").unlink()
+    with ArtifactCache(eng.index_dir / "artifacts.sqlite") as cache:
+        assert cache.digests(["pkg/a.py"]) == {}
+        again = refresh_corpus(store, cache, root, fresh={})
+        assert again.rewritten == [] and again.read_again == len(store.sources())
+        assert sorted(cache.digests(list(full))) == sorted(full)
+
+
+def test_a_digest_written_for_other_per_file_rows_is_not_trusted(
+    indexed: tuple[Engine, Path],
+) -> None:
+    eng, root = indexed
+    store = eng.store
+    full = _corpus_state(eng)
+    # per-file rows of a new stat landed, then the run died before its corpus pass
+    current = store.fetch(Filter(paths=("pkg/a.py",)))
+    per_file = [
+        Record(**{**_fields(r), "file_mtime_ns": r.file_mtime_ns + 1})
+        for r in merge_rows(current, _per_file_corpus_rows(root, "pkg/a.py"), CODE_CORPUS_LAYERS)
+    ]
+    store.replace_sources({"pkg/a.py": per_file})
+    with ArtifactCache(eng.index_dir / "artifacts.sqlite") as cache:
+        done = refresh_corpus(store, cache, root, fresh={})
+    assert done.rewritten == ["pkg/a.py"]
+    assert _corpus_state(eng) == full
 
 
 def test_public_api_is_listed() -> None:

@@ -3,7 +3,8 @@
 The I/O edge of the pass. Artifacts come from this run's per-file outcomes, then the
 cache, then (for files indexed before the cache existed) a fresh read of the file. Only
 paths whose corpus-layer rows differ from the store's are rewritten, each with its
-other rows kept, in atomic batches.
+other rows kept, in atomic batches; digests recorded in the cache at each write spare
+fetching the rows of every path whose new rows match what was last written.
 """
 
 from __future__ import annotations
@@ -20,16 +21,17 @@ from strata.corpus.code import code_pass
 from strata.corpus.docs import docs_pass_of
 from strata.corpus.rows import (
     CODE_CORPUS_LAYERS,
-    CORPUS_LAYERS,
     DOC_CORPUS_LAYERS,
     RowsByPath,
     changed_rows,
+    digest_of,
     group_by_path,
     merge_rows,
+    stamp_of,
 )
 from strata.extraction import extract
 from strata.store import Filter, Store
-from strata.types import Record, Skip, SourceFile
+from strata.types import FileState, Record, Skip, SourceFile
 
 log = logging.getLogger(__name__)
 
@@ -69,38 +71,59 @@ def gather_artifacts(
 def refresh_corpus(
     store: Store, cache: ArtifactCache, root: Path, fresh: Mapping[str, Artifact]
 ) -> CorpusReport:
-    """Recompute the corpus layers of the whole index and rewrite the paths that changed."""
+    """Recompute the corpus layers of the whole index and rewrite the paths that changed.
+
+    Only paths whose new rows' digest differs from the one recorded when their rows were
+    last written (or whose digest is unknown, or which the per-file pass rewrote) are
+    fetched from the store and compared; the others are known to be up to date.
+    """
     started = time.monotonic()
-    live = {p: s.file_hash for p, s in store.sources().items()}
+    states = store.sources()
+    live = {p: s.file_hash for p, s in states.items()}
     artifacts, read_again = gather_artifacts(cache, live, fresh, root)
-    new_code, new_docs = code_pass(artifacts), docs_pass_of(artifacts)
-    stored = store.fetch(Filter(layers=CORPUS_LAYERS))
-    changed = {
-        **{p: (rows, CODE_CORPUS_LAYERS) for p, rows in _changed(new_code, stored, True).items()},
-        **{p: (rows, DOC_CORPUS_LAYERS) for p, rows in _changed(new_docs, stored, False).items()},
-    }
+    new = _layered(code_pass(artifacts), docs_pass_of(artifacts))
+    digests = {p: digest_of(rows) for p, (rows, _) in new.items()}
+    known = cache.digests(list(new))
+    suspects = sorted(
+        p for p in new if p in fresh or known.get(p) != (_stamp(states.get(p)), digests[p])
+    )
     report = CorpusReport(files=len(artifacts), read_again=read_again)
-    for batch in _batches(sorted(changed)):
+    for batch in _batches(suspects):
         current = group_by_path(store.fetch(Filter(paths=tuple(batch))))
-        writes = {
-            p: merge_rows(current[p], *changed[p]) for p in batch if current.get(p)
-        }  # a path with no rows at all was dropped meanwhile: leave it dropped
+        # a path with no rows at all was dropped meanwhile: leave it dropped
+        present = [p for p in batch if current.get(p)]
+        changed = changed_rows(
+            {p: new[p][0] for p in present},
+            {p: [r for r in current[p] if r.layer in new[p][1]] for p in present},
+        )
+        writes = {p: merge_rows(current[p], rows, new[p][1]) for p, rows in changed.items()}
         store.replace_sources(writes)
+        # after the write: a crash in between leaves a stale digest only as a mismatch
+        cache.put_digests({p: (stamp_of(current[p][0]), digests[p]) for p in present})
         report.rewritten += writes
         report.rows += sum(len(rows) for rows in writes.values())
     report.seconds = time.monotonic() - started
     log.info(
-        "corpus pass: %d files, %d rewritten, %.2fs",
+        "corpus pass: %d files, %d compared, %d rewritten, %.2fs",
         report.files,
+        len(suspects),
         len(report.rewritten),
         report.seconds,
     )
     return report
 
 
-def _changed(new: RowsByPath, stored: list[Record], code: bool) -> RowsByPath:
-    layers = CODE_CORPUS_LAYERS if code else DOC_CORPUS_LAYERS
-    return changed_rows(new, group_by_path(stored, layers))
+def _layered(code: RowsByPath, docs: RowsByPath) -> dict[str, tuple[list[Record], tuple[str, ...]]]:
+    """Each covered path's new rows with the layers they replace."""
+    out: dict[str, tuple[list[Record], tuple[str, ...]]] = {
+        p: (rows, CODE_CORPUS_LAYERS) for p, rows in code.items()
+    }
+    out.update((p, (rows, DOC_CORPUS_LAYERS)) for p, rows in docs.items())
+    return out
+
+
+def _stamp(state: FileState | None) -> str:
+    return "" if state is None else f"{state.file_hash}:{state.size}:{state.mtime_ns}"
 
 
 def _batches(paths: list[str], size: int = PATHS_PER_COMMIT) -> Iterator[list[str]]:

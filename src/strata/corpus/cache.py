@@ -2,7 +2,9 @@
 
 Lives next to the store (`<index_dir>/artifacts.sqlite`). An entry counts only for the
 file hash and the artifact format version it was written with, so an edited file or a
-newer extractor makes it a miss, never a wrong answer.
+newer extractor makes it a miss, never a wrong answer. It also keeps, per path, a digest
+of the corpus rows last written for it and the stamp (hash and stat) of the rows they
+were written next to: a path whose stamp moved was rewritten by the per-file pass since.
 """
 
 from __future__ import annotations
@@ -32,7 +34,12 @@ CREATE TABLE IF NOT EXISTS artifacts (
     kind TEXT NOT NULL,
     lang TEXT NOT NULL,
     payload TEXT NOT NULL
-) WITHOUT ROWID
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS corpus_digests (
+    path TEXT PRIMARY KEY,
+    stamp TEXT NOT NULL,
+    digest TEXT NOT NULL
+) WITHOUT ROWID;
 """
 _CHUNK = 500  # keeps each IN (...) under SQLite's bound-variable limit
 _BUSY_MS = 60_000
@@ -48,7 +55,7 @@ class ArtifactCache:
             self._db = sqlite3.connect(path, timeout=_BUSY_MS / 1000, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute(_SCHEMA)
+            self._db.executescript(_SCHEMA)
         except sqlite3.Error as exc:
             raise StoreError(
                 f"cannot open artifact cache {path}: {exc}",
@@ -83,8 +90,29 @@ class ArtifactCache:
             )
         return len(rows)
 
+    def digests(self, paths: Collection[str]) -> dict[str, tuple[str, str]]:
+        """The (stamp, digest) of the corpus rows last written for each of `paths` we know."""
+        found: dict[str, tuple[str, str]] = {}
+        wanted = list(paths)
+        for start in range(0, len(wanted), _CHUNK):
+            part = wanted[start : start + _CHUNK]
+            marks = ",".join("?" * len(part))
+            rows = self._db.execute(
+                f"SELECT path, stamp, digest FROM corpus_digests WHERE path IN ({marks})", part
+            )
+            found.update((path, (stamp, digest)) for path, stamp, digest in rows)
+        return found
+
+    def put_digests(self, digests: Mapping[str, tuple[str, str]]) -> None:
+        """Record, in one transaction, the (stamp, digest) of the corpus rows just written."""
+        with self._transaction():
+            self._db.executemany(
+                "INSERT OR REPLACE INTO corpus_digests (path, stamp, digest) VALUES (?, ?, ?)",
+                ((p, stamp, digest) for p, (stamp, digest) in digests.items()),
+            )
+
     def prune(self, live_paths: Collection[str]) -> int:
-        """Forget every path not in `live_paths`; returns how many went."""
+        """Forget every path not in `live_paths` (artifacts and digests); returns how many went."""
         with self._transaction():
             self._db.execute("CREATE TEMP TABLE IF NOT EXISTS live (path TEXT PRIMARY KEY)")
             self._db.execute("DELETE FROM live")
@@ -94,6 +122,7 @@ class ArtifactCache:
             cursor = self._db.execute(
                 "DELETE FROM artifacts WHERE path NOT IN (SELECT path FROM live)"
             )
+            self._db.execute("DELETE FROM corpus_digests WHERE path NOT IN (SELECT path FROM live)")
         gone = int(cursor.rowcount)
         if gone:
             log.debug("pruned %d artifacts of files no longer indexed", gone)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from strata.code.entrypoints import compose_entrypoints
 from strata.code.layer_records import edge_records, entrypoint_records, role_records
 from strata.code.model import Edge, Entrypoint, Role, Symbol
-from strata.code.resolve import build_table, resolve_edges
+from strata.code.resolve import SymbolTable, build_table, resolve_edge
 from strata.code.roles import assign_roles
 from strata.corpus.artifacts import PYTHON, TREESITTER, Artifact, python_parts, treesitter_parts
 from strata.corpus.rows import RowsByPath
@@ -59,9 +59,37 @@ def resolve_repository(artifacts: Mapping[str, Artifact]) -> CodeGraph:
             symbols += syms
             ts_edges += edges
     table = build_table((s for s in symbols if s.lang == "python"), scopes)
-    edges = resolve_edges(py_edges, table) + ts_edges
+    edges = _resolve_all(py_edges, table) + ts_edges
     entries = compose_entrypoints(scans, table)
     return CodeGraph(symbols, edges, entries, assign_roles(symbols, edges, entries))
+
+
+def _resolve_all(edges: Iterable[Edge], table: SymbolTable) -> list[Edge]:
+    """`resolve_edges`, resolving each distinct reference of a file once.
+
+    `resolve_edge` reads only the edge's path, `dst_ref` and (kept when external) its
+    `dst_symbol_id` and `candidates`, and sets those and `resolution` and `dst_qname`:
+    a file calling one name many times needs one lookup.
+    """
+    done: dict[tuple[str, str, str | None, tuple[str, ...]], Edge] = {}
+    out = []
+    for e in edges:
+        key = (e.path, e.dst_ref, e.dst_symbol_id, e.candidates)
+        first = done.get(key)
+        if first is None:
+            first = done[key] = resolve_edge(e, table)
+            out.append(first)
+            continue
+        out.append(
+            dataclasses.replace(
+                e,
+                resolution=first.resolution,
+                dst_qname=first.dst_qname,
+                dst_symbol_id=first.dst_symbol_id,
+                candidates=first.candidates,
+            )
+        )
+    return out
 
 
 def code_pass(artifacts: Mapping[str, Artifact]) -> RowsByPath:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -58,6 +59,21 @@ def changed_rows(
         if _fingerprint(rows) != _fingerprint(stored.get(path, ())):
             out[path] = list(rows)
     return out
+
+
+def digest_of(rows: Iterable[Record]) -> str:
+    """A short digest of rows, order-insensitive: equal when `changed_rows` sees no change."""
+    text = json.dumps(_fingerprint(rows), ensure_ascii=False, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def stamp_of(row: Record) -> str:
+    """What a path's rows say of the file they were written for: its hash and stat.
+
+    Rows the corpus pass writes copy these from the path's per-file rows, so a stamp
+    that moved means the per-file pass has rewritten the path since.
+    """
+    return f"{row.file_hash}:{row.file_size}:{row.file_mtime_ns}"
 
 
 def group_by_path(records: Iterable[Record], layers: Iterable[str] | None = None) -> RowsByPath:
