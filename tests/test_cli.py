@@ -30,8 +30,10 @@ def test_index_search_status_from_the_working_directory(minirepo: Path) -> None:
     found = strata("search", "parse_header", "--json", "-k", "2", cwd=minirepo / "src")
     assert found.returncode == 0, found.stderr
     hits = json.loads(found.stdout)
-    assert len(hits) == 2 and hits[0]["path"] == "src/minihttp/headers.py"
-    assert hits[0]["start_line"] == 4 and hits[0]["title"] == "parse_header"
+    # a code name is routed to the symbol catalog first, then to the source chunks
+    assert len(hits) == 2 and {h["path"] for h in hits} == {"src/minihttp/headers.py"}
+    assert [h["layer"] for h in hits] == ["C1_SYMBOL_CATALOG", "C0_SOURCE_CHUNKS"]
+    assert hits[0]["title"] == "minihttp.headers.parse_header" and hits[1]["start_line"] == 4
     assert "lexical only" in found.stderr
     status = json.loads(strata("status", "--json", cwd=minirepo).stdout)
     assert status["root"] == str(minirepo) and status["files_pending"] == 0
@@ -41,12 +43,24 @@ def test_index_search_status_from_the_working_directory(minirepo: Path) -> None:
 def test_terminal_output_shows_path_lines_and_the_snippet(minirepo: Path) -> None:
     strata("index", "--embedder", "none", cwd=minirepo)
     shown = strata(
-        "search", "RetryPolicy", "-k", "1", "--path", "src/**", "--explain", cwd=minirepo
+        "search",
+        "RetryPolicy",
+        "-k",
+        "1",
+        "--path",
+        "src/**",
+        "--explain",
+        "--layer",
+        "C0",
+        cwd=minirepo,
     )
     assert shown.returncode == 0
     assert "src/minihttp/client.py:11-" in shown.stdout
     assert "class RetryPolicy" in shown.stdout and "lexical=" in shown.stdout
-    assert "plan:" in shown.stderr
+    assert "search:" in shown.stderr
+    routed = strata("search", "who calls parse_header", "--explain", cwd=minirepo)
+    assert "plan: intent callers" in routed.stderr and "why:" in routed.stderr
+    assert "src/minihttp/client.py" in routed.stdout
 
 
 def test_index_json_summary_and_skip_warnings(tmp_path: Path) -> None:
@@ -74,7 +88,7 @@ def test_batch_prints_one_json_array_per_query(minirepo: Path, tmp_path: Path) -
     out = strata("search", "--batch", str(queries), "-k", "3", cwd=minirepo)
     lines = [json.loads(line) for line in out.stdout.splitlines()]
     assert len(lines) == 3 and all(isinstance(x, list) and x for x in lines)
-    assert lines[2][0]["title"] == "format_cookie"
+    assert lines[2][0]["title"].endswith("format_cookie")
 
 
 def test_exit_codes(tmp_path: Path, minirepo: Path) -> None:

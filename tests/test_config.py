@@ -123,8 +123,8 @@ def test_search_keys_take_effect(minirepo: Path) -> None:
     eng.index()
     assert len(eng.search("retry")) == 2
     tests_first = Engine.open(minirepo, config={**LEXICAL, "search.include_tests": True})
-    penalised = eng.search("RetryPolicy delay", k=10)
-    neutral = tests_first.search("RetryPolicy delay", k=10)
+    penalised = eng.search("RetryPolicy delay", k=10, route=False)
+    neutral = tests_first.search("RetryPolicy delay", k=10, route=False)
     test_hit = lambda res: next(h for h in res if h.record.is_test)  # noqa: E731
     assert "test_x" in test_hit(penalised).parts and "test_x" not in test_hit(neutral).parts
     k10 = Engine.open(minirepo, config={**LEXICAL, "search.rrf_k": 10}).search("retry", k=1)[0]

@@ -20,7 +20,11 @@ def _index(root: Path, **cfg: object) -> tuple[Engine, object]:
 def test_index_then_search_finds_definitions_with_exact_lines(minirepo: Path) -> None:
     eng, summary = _index(minirepo)
     assert summary.indexed == 7 and not summary.skips
-    hits = eng.search("RetryPolicy", k=3)
+    routed = eng.search("RetryPolicy", k=3)
+    assert routed.plan["route"]["intent"] == "symbol"
+    assert routed[0].record.layer == "C1_SYMBOL_CATALOG"
+    assert routed[0].record.title == "minihttp.client.RetryPolicy"
+    hits = eng.search("RetryPolicy", k=3, route=False)
     top = hits[0].record
     assert top.path == "src/minihttp/client.py"
     assert top.title == "RetryPolicy"
@@ -103,7 +107,7 @@ def test_k_results_whenever_k_exist(minirepo: Path) -> None:
 
 def test_hit_json_has_the_interface_fields(minirepo: Path) -> None:
     eng, _ = _index(minirepo)
-    data = eng.search("parse_header", k=1)[0].to_json()
+    data = eng.search("parse_header", k=1, route=False)[0].to_json()
     for key in (
         "id",
         "path",

@@ -36,7 +36,7 @@ def test_vectors_fill_in_and_unchanged_chunks_are_never_embedded_twice(
     asked = sum(len(r.body.get("input", [])) for r in server.requests) - asked_before
     assert again.indexed == 1
     assert 0 < asked <= 4, f"{asked} texts re-embedded for one new function"
-    result = eng.search("strip_value", k=3)
+    result = eng.search("strip_value", k=3, route=False)
     assert result.mode == "hybrid" and not result.notes
     assert result[0].record.title == "strip_value"
     assert {"lexical", "semantic"} <= set(result[0].parts)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
@@ -19,6 +20,7 @@ from strata.discovery import IgnoreRules, discover, discover_one
 from strata.embedding import Embedder, make_embedder
 from strata.embedding.cache import EmbeddingCache
 from strata.errors import EmbedderMismatchError, NoIndexError, UserError
+from strata.executor import execute
 from strata.git import head_commit
 from strata.globs import select
 from strata.indexer import CorpusHook, Indexer, IndexSummary, ProgressFn, Session
@@ -27,6 +29,7 @@ from strata.locate import META_NAME, default_index_dir, find_index_upward
 from strata.lock import is_locked, write_lock
 from strata.lookup import CallWalk, Related, SymbolMatch
 from strata.plan import make_plan
+from strata.router import IndexFacts, Plan, route
 from strata.search import Searcher, SearchResult
 from strata.store import Filter, Store, open_store, recreate_store
 from strata.types import Record, Skip, SkipReason, SourceFile, bytes_hash
@@ -297,15 +300,38 @@ class Engine:
         layers: Iterable[str] | None = None,
         filters: Mapping[str, Any] | None = None,
         mode: str | None = None,
+        route: bool = True,
     ) -> SearchResult:
-        """Ranked hits for a query; `filters` keys: path (globs), lang, kind, no_tests."""
+        """Ranked hits for a query; `filters` keys: path (globs), lang, kind, no_tests, repo.
+
+        By default the router plans which layers to ask (`Engine.plan`); naming `layers`
+        (or `route=False`) searches those passages directly with hybrid ranking.
+        """
         self._require()
+        if route and not layers:
+            plan = self._with_flags(self.plan(query, k), filters or {})
+            return execute(_Direct(self), plan, k or self.config.search.k, mode=mode)
         where = self._filter(layers, filters or {})
         searcher = Searcher(self.store, self.config, self.embedder if self._embeds() else None)
         no_tests = bool((filters or {}).get("no_tests"))
         return searcher.search(
             query, k=k, mode=mode, where=where, include_tests=False if no_tests else None
         )
+
+    def plan(self, query: str, k: int | None = None) -> Plan:
+        """The router's retrieval plan for `query` over the layers this index holds."""
+        self._require()
+        repos = sorted({s for s in [self._locator().get("repo") or self.root.name] if s})
+        facts = IndexFacts.from_counts(self.store.counts(), repos=repos)
+        return route(query, facts, k=k or self.config.search.k)
+
+    @staticmethod
+    def _with_flags(plan: Plan, flags: Mapping[str, Any]) -> Plan:
+        """Flags given by the caller narrow the router's own filters."""
+        extra = {key: flags[key] for key in ("path", "lang", "kind", "repo") if flags.get(key)}
+        if flags.get("no_tests"):
+            extra["is_test"] = False
+        return dataclasses.replace(plan, filters={**plan.filters, **extra}) if extra else plan
 
     def records(
         self, layers: Iterable[str] | None = None, limit: int | None = None
@@ -444,6 +470,19 @@ def _root_of(index_dir: Path) -> Path | None:
         return Path(data["root"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+class _Direct:
+    """The engine as the executor sees it: its `search` is the direct (unrouted) one."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._engine, name)
+
+    def search(self, query: str, k: int | None = None, **kwargs: Any) -> SearchResult:
+        return self._engine.search(query, k, route=False, **kwargs)
 
 
 def _content_hash(f: SourceFile) -> str:

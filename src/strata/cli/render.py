@@ -101,7 +101,8 @@ def hits(result: SearchResult, explain: bool) -> None:
     for note in result.notes:
         err.print(f"[yellow]note:[/] {note}")
     if explain:
-        err.print(f"[dim]plan: {json.dumps(result.plan, ensure_ascii=False)}[/]")
+        for line in plan_lines(result.plan):
+            err.print(f"[dim]{line}[/]", highlight=False)
     if not result.hits:
         err.print("no results")
     for i, hit in enumerate(result.hits, 1):
@@ -115,6 +116,27 @@ def hits(result: SearchResult, explain: bool) -> None:
             parts = "  ".join(f"{k}={v:.4g}" for k, v in hit.parts.items())
             out.print(f"   [dim]{parts}[/]")
         _snippet(r.content, r.lang, r.span_start or 1)
+
+
+def plan_lines(plan: Mapping[str, Any]) -> list[str]:
+    """The router's plan (intent, filters, steps, why) and the search's own plan, as lines."""
+    routed = plan.get("route")
+    lines: list[str] = []
+    if isinstance(routed, Mapping):
+        lines.append(f"plan: intent {routed.get('intent')}")
+        if routed.get("filters"):
+            lines.append(f"  filters: {json.dumps(routed['filters'], ensure_ascii=False)}")
+        for i, step in enumerate(routed.get("steps", []), 1):
+            args = {k: v for k, v in step.get("args", {}).items() if k != "query"}
+            lines.append(
+                f"  step {i}: {step.get('method')} {step.get('layer')} {args or ''} "
+                f"limit={step.get('limit')} weight={step.get('weight')}"
+            )
+        lines += [f"  why: {r}" for r in routed.get("reasons", [])]
+    search = {k: v for k, v in plan.items() if k != "route"}
+    if search:
+        lines.append(f"search: {json.dumps(search, ensure_ascii=False)}")
+    return lines
 
 
 def _snippet(content: str, lang: str, start: int) -> None:

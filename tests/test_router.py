@@ -1,0 +1,314 @@
+"""Router: questions classified and planned as in shared/spec/layers.md, on real indexes."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from strata import Engine
+from strata import layers as L
+from strata.errors import QueryError
+from strata.executor import execute
+from strata.router import Classification, IndexFacts, Plan, route
+
+CORPORA = Path(__file__).parent / "corpora"
+
+SHOP = {
+    "shop/__init__.py": '"""A tiny shop."""\n',
+    "shop/payments.py": '''
+        """Card payments."""
+
+
+        class Gateway:
+            """Talks to the acquirer."""
+
+            def authorise(self, amount: int) -> str:
+                return f"auth-{amount}"
+
+
+        def charge_card(card: str, amount: int) -> str:
+            """Charge a card through the gateway."""
+            return Gateway().authorise(amount)
+
+
+        def refund(payment_id: str) -> bool:
+            """Give the money back."""
+            return bool(payment_id)
+    ''',
+    "shop/checkout.py": '''
+        """Checkout: turns a cart into a paid order."""
+        from shop.payments import charge_card
+
+
+        def checkout(cart: list[int], card: str) -> str:
+            """Pay for every item of the cart at once."""
+            total = sum(cart)
+            return charge_card(card, total)
+
+
+        def reorder(order_id: str, card: str) -> str:
+            """Charge again for a previous order."""
+            return charge_card(card, 10)
+    ''',
+    "shop/api.py": '''
+        """The HTTP API."""
+        from fastapi import FastAPI
+
+        from shop.checkout import checkout
+
+        app = FastAPI()
+
+
+        @app.get("/api/v1/items")
+        def list_items() -> list[str]:
+            """List the items for sale."""
+            return ["apple"]
+
+
+        @app.post("/api/v1/orders")
+        def create_order(cart: list[int]) -> str:
+            """Create and pay an order."""
+            return checkout(cart, "4242")
+
+
+        @app.get("/api/v1/items/{item_id}")
+        def get_item(item_id: int) -> str:
+            """One item."""
+            return str(item_id)
+    ''',
+    "shop/cli.py": '''
+        """The command line."""
+        import click
+
+        from shop.payments import refund
+
+
+        @click.group()
+        def cli() -> None:
+            """Shop administration."""
+
+
+        @cli.command()
+        @click.argument("payment_id")
+        def refund_payment(payment_id: str) -> None:
+            """Refund one payment."""
+            refund(payment_id)
+
+
+        @cli.command()
+        def stats() -> None:
+            """Print sales statistics."""
+            click.echo("0")
+    ''',
+    "tests/test_payments.py": """
+        from shop.payments import charge_card
+
+
+        def test_charge_card() -> None:
+            assert charge_card("4242", 5).startswith("auth")
+    """,
+}
+
+
+def _index(root: Path) -> Engine:
+    eng = Engine.open(root, config={"embed.provider": "none"})
+    eng.index()
+    return eng
+
+
+def build_shop(factory: pytest.TempPathFactory) -> Engine:
+    """A small Python package with calls, a FastAPI app, a Click CLI and a test, indexed."""
+    root = factory.mktemp("shop")
+    for rel, text in SHOP.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    return _index(root)
+
+
+def build_corpus(factory: pytest.TempPathFactory, name: str) -> Engine:
+    """A committed corpus (`docs`, `minirepo`) copied and indexed."""
+    root = factory.mktemp(name) / name
+    shutil.copytree(CORPORA / name, root)
+    return _index(root)
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    return build_shop(tmp_path_factory)
+
+
+def facts(eng: Engine) -> IndexFacts:
+    return IndexFacts.from_counts(eng.store.counts(), repos=[eng.root.name])
+
+
+def ask(eng: Engine, query: str, k: int = 10) -> tuple[Plan, list[str]]:
+    plan = route(query, facts(eng), k=k)
+    result = execute(eng, plan, k, mode="lexical")
+    return plan, [f"{h.record.layer}:{h.record.path}:{h.record.title}" for h in result]
+
+
+# ---- classification ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "intent", "names"),
+    [
+        ("where is RetryPolicy defined", "symbol", ("RetryPolicy",)),
+        ("Where is `parse_header` defined?", "symbol", ("parse_header",)),
+        ("RetryPolicy", "symbol", ("RetryPolicy",)),
+        ("Client.send", "symbol", ("Client.send",)),
+        ("find the class Gateway", "symbol", ("Gateway",)),
+        ("где определён RetryPolicy", "symbol", ("RetryPolicy",)),
+        ("who calls charge_card", "callers", ("charge_card",)),
+        ("Who calls charge_card()?", "callers", ("charge_card",)),
+        ("where is parse_header used", "callers", ("parse_header",)),
+        ("callers of Client.send", "callers", ("Client.send",)),
+        ("кто вызывает charge_card", "callers", ("charge_card",)),
+        ("what does checkout call", "callees", ("checkout",)),
+        ("what functions does Client.send call?", "callees", ("Client.send",)),
+        ("which HTTP endpoints does the billing service expose", "entrypoints", ()),
+        ("what CLI commands are there", "entrypoints", ()),
+        ("list all REST routes", "entrypoints", ()),
+        ("what handles /api/v1/items", "entrypoints", ()),
+        ("how does a refund work", "workflow", ()),
+        ("What happens when a capture times out?", "workflow", ()),
+        ("как работает возврат", "workflow", ()),
+        ("what does payments integrate with", "integrations", ()),
+        ("с чем интегрируется payments", "integrations", ()),
+        ("which external systems do we call", "integrations", ()),
+        ("which documents depend on the ledger", "relations", ()),
+        ("от чего зависит payments", "relations", ()),
+        ("what is a ledger entry", "definition", ()),
+        ("что такое проводка", "definition", ()),
+        ("retry backoff with jitter", "free_text", ()),
+        ("connection pooling and timeouts", "free_text", ()),
+    ],
+)
+def test_intent_of_realistic_phrasings(query: str, intent: str, names: tuple[str, ...]) -> None:
+    plan = route(query)
+    assert plan.intent == intent, plan.reasons
+    assert plan.names[: len(names)] == names
+    assert plan.reasons  # always says why
+
+
+def test_plans_follow_the_layers_table() -> None:
+    def shape(q: str) -> list[tuple[str, str]]:
+        return [(s.method, s.layer) for s in route(q).steps]
+
+    assert shape("where is RetryPolicy defined") == [
+        ("symbol", L.C1_SYMBOL_CATALOG),
+        ("search", L.C0_SOURCE_CHUNKS),
+    ]
+    assert shape("who calls charge_card") == [("callers", L.C2_DEPENDENCY_GRAPH)]
+    entry = route("which HTTP endpoints does the billing service expose").steps
+    assert [(s.method, s.layer) for s in entry] == [("entrypoints", L.C3_ENTRYPOINTS)]
+    assert entry[0].args == {"type": "http", "subject": "billing"}
+    assert [s.layer for s in route("how does a refund work").steps] == [
+        L.D4_WORKFLOW_INDEX,
+        L.D0_DOC_CHUNKS,
+        L.C0_SOURCE_CHUNKS,
+    ]
+    integ = route("what does payments integrate with").steps
+    assert [(s.layer, dict(s.args)) for s in integ[:2]] == [
+        (L.D6_INTEGRATION_INDEX, {"source": "payments"}),
+        (L.D5_RELATION_GRAPH, {"document": "payments", "direction": "out"}),
+    ]
+    free = route("retry backoff with jitter")
+    assert [(s.method, s.layer) for s in free.steps] == [
+        ("search", "C0_SOURCE_CHUNKS+D0_DOC_CHUNKS")
+    ]
+
+
+def test_identifier_is_an_exact_match_and_required() -> None:
+    step = route("where is RetryPolicy defined").steps[0]
+    assert step.args == {"name": "RetryPolicy", "exact": True}
+    assert step.required
+
+
+@pytest.mark.parametrize(
+    ("query", "filters"),
+    [
+        ("where is parse_header called in tests", {"is_test": True}),
+        ("who calls charge_card, excluding tests", {"is_test": False}),
+        ("find the class Client in src/minihttp/client.py", {"path": ["src/minihttp/client.py"]}),
+        ("retry logic under src/minihttp/", {"path": ["src/minihttp/**"]}),
+        ("which python functions handle retries", {"lang": "python"}),
+        ("how are refunds handled in the payments domain", {"domain": "payments"}),
+    ],
+)
+def test_filters_named_in_the_question(query: str, filters: dict[str, object]) -> None:
+    assert dict(route(query).filters) == filters
+
+
+def test_route_string_is_not_a_path_filter() -> None:
+    plan = route("what handles /api/v1/items")
+    assert plan.steps[0].args["route"] == "/api/v1/items"
+    assert "path" not in plan.filters
+
+
+def test_repo_filter_only_among_several_repos() -> None:
+    two = IndexFacts(repos=("shop", "ledger-svc"))
+    assert route("how are retries done in ledger-svc", two).filters["repo"] == "ledger-svc"
+    assert "repo" not in route("how are retries done in shop", IndexFacts(repos=("shop",))).filters
+
+
+def test_missing_layers_fall_back_to_plain_search() -> None:
+    code_only = IndexFacts(frozenset((*L.CODE_LAYERS, L.D0_DOC_CHUNKS)))
+    plan = route("how does a refund work", code_only)
+    assert plan.intent == "free_text"
+    assert any("no D4 rows" in r for r in plan.reasons)
+
+
+def test_a_classifier_replaces_the_rules() -> None:
+    class Fixed:
+        def classify(self, query: str, facts: IndexFacts) -> Classification | None:
+            return Classification("callers", ("refund",), reason="llm said so")
+
+    plan = route("money going back to customers", classifier=Fixed())
+    assert plan.intent == "callers"
+    assert plan.steps[0].args["name"] == "refund"
+    assert "classifier: callers (llm said so)" in plan.reasons
+
+
+# ---- bad input --------------------------------------------------------------------------------
+
+
+def test_empty_query_plans_nothing_and_execution_refuses(shop: Engine) -> None:
+    plan = route("   ")
+    assert plan.intent == "empty" and plan.steps == ()
+    with pytest.raises(QueryError):
+        execute(shop, plan)
+
+
+@pytest.mark.parametrize("query", ["the of and is", "?!... ---"])
+def test_stop_words_or_punctuation_behave_like_plain_search(shop: Engine, query: str) -> None:
+    plan = route(query, facts(shop))
+    assert plan.intent == "free_text"
+    try:
+        plain = [h.record.id for h in shop.search(query, mode="lexical")]
+    except QueryError:
+        with pytest.raises(QueryError):
+            execute(shop, plan, mode="lexical")
+        return
+    assert [h.record.id for h in execute(shop, plan, mode="lexical")] == plain
+
+
+def test_ten_kilobyte_query(shop: Engine) -> None:
+    query = "who calls charge_card " + "lorem ipsum dolor " * 600
+    assert len(query) > 10_000
+    plan = route(query, facts(shop))
+    assert plan.intent == "callers"
+    assert any("first 2000 characters" in r for r in plan.reasons)
+    assert execute(shop, plan, mode="lexical").hits
+
+
+def test_unknown_symbol_gives_empty_result_with_closest_names(shop: Engine) -> None:
+    result = execute(shop, route("where is charge_cards defined", facts(shop)), mode="lexical")
+    assert result.hits == ()
+    assert any("no symbol named 'charge_cards'" in n and "charge_card" in n for n in result.notes)
+    assert result.plan["route"]["notes"] == list(result.notes)
+    walk = execute(shop, route("who calls chrage_card", facts(shop)), mode="lexical")
+    assert walk.hits == () and any("closest: charge_card" in n for n in walk.notes)
