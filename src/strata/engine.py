@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import os
 import time
@@ -11,7 +10,6 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from strata import layers as L
 from strata import lookup
 from strata.config import Config, load_config
 from strata.corpus import FILE_NAME as ARTIFACTS_FILE
@@ -19,20 +17,19 @@ from strata.corpus import ArtifactCache
 from strata.discovery import IgnoreRules, discover, discover_one
 from strata.embedding import Embedder, make_embedder
 from strata.embedding.cache import EmbeddingCache
-from strata.errors import EmbedderMismatchError, NoIndexError, UserError
+from strata.errors import EmbedderMismatchError, NoIndexError
 from strata.executor import execute
 from strata.git import head_commit
-from strata.globs import select
 from strata.indexer import CorpusHook, Indexer, IndexSummary, ProgressFn, Session
-from strata.layers import embedded_count
-from strata.locate import META_NAME, default_index_dir, find_index_upward
-from strata.lock import is_locked, write_lock
+from strata.locate import META_NAME, read_locator, resolve, write_locator
+from strata.lock import write_lock
 from strata.lookup import CallWalk, Related, SymbolMatch
 from strata.plan import make_plan
 from strata.router import IndexFacts, Plan, route
-from strata.search import Searcher, SearchResult
+from strata.search import Searcher, SearchResult, where_of
+from strata.status import pending_files, report_status
 from strata.store import Filter, Store, open_store, recreate_store
-from strata.types import Record, Skip, SkipReason, SourceFile, bytes_hash
+from strata.types import Record, Skip, SkipReason, SourceFile
 
 log = logging.getLogger(__name__)
 
@@ -71,35 +68,7 @@ class Engine:
         flags = dict(config or {})
         if store:
             flags["store.uri"] = store
-        if index_dir is not None:
-            idx = Path(index_dir).expanduser().resolve()
-            root = _root_of(idx)
-            if path is not None:
-                root = _root_for(Path(path).expanduser().resolve())
-            elif root is None:
-                raise NoIndexError(
-                    f"no index in {idx}", hint="run `strata index PATH --index-dir DIR` first"
-                )
-        elif path is not None:
-            target = Path(path).expanduser().resolve()
-            if not target.exists():
-                raise UserError(f"{target} does not exist")
-            found = find_index_upward(target)
-            root = _root_of(found) if found else None
-            if found and root and (target == root or root in target.parents):
-                idx = found
-            else:
-                root = _root_for(target)
-                idx = default_index_dir(root)
-        else:
-            found = find_index_upward(Path.cwd())
-            if found is None:
-                raise NoIndexError(
-                    f"no index found in {Path.cwd()} or above",
-                    hint="run `strata index PATH` to create one",
-                )
-            idx, root = found, _root_of(found)
-        assert root is not None
+        root, idx = resolve(path, index_dir)
         cfg = load_config(idx, flags)
         uri = cfg.store.uri or f"lancedb://{idx / 'lance'}"
         return cls(root, idx, cfg, uri)
@@ -311,7 +280,7 @@ class Engine:
         if route and not layers:
             plan = self._with_flags(self.plan(query, k), filters or {})
             return execute(_Direct(self), plan, k or self.config.search.k, mode=mode)
-        where = self._filter(layers, filters or {})
+        where = where_of(layers, filters or {}, self.store.sources)
         searcher = Searcher(self.store, self.config, self.embedder if self._embeds() else None)
         no_tests = bool((filters or {}).get("no_tests"))
         return searcher.search(
@@ -375,53 +344,11 @@ class Engine:
 
     def status(self) -> dict[str, Any]:
         """Root, store, embedder, counts per layer, last index time, pending files, health."""
-        meta = self._locator()
-        counts = self.store.counts() if self.exists else {}
-        rows = sum(c.get("rows", 0) for c in counts.values())
-        vecs, embeddable = embedded_count(counts)
-        pending = self._pending() if self.exists else None
-        dim = int(meta.get("dim", 0))
-        return {
-            "root": str(self.root),
-            "index_dir": str(self.index_dir),
-            "store": self.store_uri,
-            "embedder": {
-                "name": meta.get("embedder", self.config.embed.provider),
-                "dim": dim,
-                "lexical_only": dim == 0,
-            },
-            "layers": counts,
-            "rows": rows,
-            "vectors": {"done": vecs, "total": embeddable if dim else 0},
-            "last_index": meta.get("last_index"),
-            "files_pending": pending,
-            "writer_active": is_locked(self.index_dir),
-            "healthy": self.exists and (dim == 0 or vecs == embeddable) and not pending,
-        }
-
-    def _pending(self) -> int:
-        """Files whose state on disk differs from the index (known skips do not count)."""
-        disc = discover(self.root, self.config.index)
-        skipped = self._locator().get("skipped", {})
-        indexed = self.store.sources()
-        plan = make_plan(disc.files, indexed)
-        new = [f for f in plan.new if skipped.get(f.rel) != [f.size, f.mtime_ns]]
-        changed = [f for f in plan.changed if _content_hash(f) != indexed[f.rel].file_hash]
-        return len(new) + len(changed) + len(plan.removed)
-
-    def _filter(self, layers: Iterable[str] | None, filters: Mapping[str, Any]) -> Filter:
-        paths = None
-        globs = _as_tuple(filters.get("path"))
-        if globs:
-            paths = tuple(select(sorted(self.store.sources()), globs))
-        chosen = tuple(L.normalise(x) for x in layers) if layers else None
-        return Filter(
-            layers=chosen,
-            langs=_as_tuple(filters.get("lang")),
-            kinds=_as_tuple(filters.get("kind")),
-            paths=paths,
-            is_test=False if filters.get("no_tests") else None,
-            repo_id=filters.get("repo"),
+        if not self.exists:
+            return report_status(self.root, self.index_dir, self.store_uri, {}, {}, None)
+        pending = pending_files(self.root, self.config.index, self.store, self._locator())
+        return report_status(
+            self.root, self.index_dir, self.store_uri, self._locator(), self.store.counts(), pending
         )
 
     def _require(self) -> None:
@@ -432,20 +359,10 @@ class Engine:
 
     # ---- the locator file ----------------------------------------------------------------
     def _locator(self) -> dict[str, Any]:
-        path = self.index_dir / META_NAME
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
+        return read_locator(self.index_dir)
 
     def _write_locator(self, **values: Any) -> None:
-        data = self._locator()
-        data.update(values, root=str(self.root), store=self.store_uri)
-        self.index_dir.mkdir(parents=True, exist_ok=True)
-        tmp = self.index_dir / (META_NAME + ".tmp")
-        tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
-        os.replace(tmp, self.index_dir / META_NAME)
+        write_locator(self.index_dir, root=str(self.root), store=self.store_uri, **values)
 
     def close(self) -> None:
         """Release the store."""
@@ -458,18 +375,6 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _root_for(target: Path) -> Path:
-    return target if target.is_dir() else target.parent
-
-
-def _root_of(index_dir: Path) -> Path | None:
-    try:
-        data = json.loads((index_dir / META_NAME).read_text(encoding="utf-8"))
-        return Path(data["root"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
 
 
 class _Direct:
@@ -485,23 +390,7 @@ class _Direct:
         return self._engine.search(query, k, route=False, **kwargs)
 
 
-def _content_hash(f: SourceFile) -> str:
-    """Hash of a file's bytes ('' when unreadable): the stat may change without the content."""
-    try:
-        return bytes_hash(f.abspath.read_bytes())
-    except OSError:
-        return ""
-
-
 def _skipped_stats(files: Iterable[SourceFile], summary: IndexSummary) -> dict[str, list[int]]:
     """Stat of each file the run skipped, so `status` does not count it as pending."""
     skipped = {s.rel for s in summary.skips}
     return {f.rel: [f.size, f.mtime_ns] for f in files if f.rel in skipped}
-
-
-def _as_tuple(value: Any) -> tuple[str, ...] | None:
-    if value is None or value == () or value == []:
-        return None
-    if isinstance(value, str):
-        return (value,)
-    return tuple(str(v) for v in value)

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
+from typing import Any
+
+from strata.errors import NoIndexError, UserError
 
 INDEX_DIR_NAME = ".strata"
 META_NAME = "index.json"
@@ -21,3 +26,70 @@ def find_index_upward(start: Path) -> Path | None:
 def default_index_dir(root: Path) -> Path:
     """The index directory of a root."""
     return root / INDEX_DIR_NAME
+
+
+def resolve(
+    path: str | os.PathLike[str] | None, index_dir: str | os.PathLike[str] | None
+) -> tuple[Path, Path]:
+    """(root, index directory) for a path to index and/or an explicit index directory.
+
+    A path inside an indexed tree belongs to that tree's index; a file roots at its
+    parent; with neither, the index is found upward from the working directory.
+    """
+    if index_dir is not None:
+        idx = Path(index_dir).expanduser().resolve()
+        if path is not None:
+            return root_for(Path(path).expanduser().resolve()), idx
+        root = root_of(idx)
+        if root is None:
+            raise NoIndexError(
+                f"no index in {idx}", hint="run `strata index PATH --index-dir DIR` first"
+            )
+        return root, idx
+    if path is not None:
+        target = Path(path).expanduser().resolve()
+        if not target.exists():
+            raise UserError(f"{target} does not exist")
+        found = find_index_upward(target)
+        root = root_of(found) if found else None
+        if found and root and (target == root or root in target.parents):
+            return root, found
+        root = root_for(target)
+        return root, default_index_dir(root)
+    found = find_index_upward(Path.cwd())
+    root = root_of(found) if found else None
+    if found is None or root is None:
+        raise NoIndexError(
+            f"no index found in {Path.cwd()} or above", hint="run `strata index PATH` to create one"
+        )
+    return root, found
+
+
+def root_for(target: Path) -> Path:
+    """The root a target indexes under: itself, or a file's parent directory."""
+    return target if target.is_dir() else target.parent
+
+
+def root_of(index_dir: Path) -> Path | None:
+    """The root recorded in an index directory's locator file."""
+    root = read_locator(index_dir).get("root")
+    return Path(root) if isinstance(root, str) else None
+
+
+def read_locator(index_dir: Path) -> dict[str, Any]:
+    """The locator file (`index.json`: root, store URI, embedder, dim, times); {} if none."""
+    try:
+        data = json.loads((index_dir / META_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def write_locator(index_dir: Path, **values: Any) -> None:
+    """Update the locator file atomically (temp file + rename)."""
+    data = read_locator(index_dir)
+    data.update(values)
+    index_dir.mkdir(parents=True, exist_ok=True)
+    tmp = index_dir / (META_NAME + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    os.replace(tmp, index_dir / META_NAME)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,7 +13,8 @@ from strata.config import Config
 from strata.embedding import Embedder
 from strata.errors import QueryError
 from strata.fusion import fused_order, rrf
-from strata.layers import PASSAGE_LAYERS, embedded_count
+from strata.globs import select
+from strata.layers import PASSAGE_LAYERS, embedded_count, normalise
 from strata.store import Filter, Store
 from strata.tokens import query_terms
 from strata.types import Hit, Record
@@ -138,3 +139,30 @@ class Searcher:
     def _get_embedder(self) -> Embedder:
         assert self._embedder_factory is not None
         return self._embedder_factory()
+
+
+def where_of(
+    layers: Iterable[str] | None,
+    flags: Mapping[str, Any],
+    indexed_paths: Callable[[], Iterable[str]],
+) -> Filter:
+    """The store filter for search flags: layer names (or `C0`-style prefixes), path globs,
+    languages, kinds, `no_tests`, `repo`. Globs are matched here against the indexed paths."""
+    globs = _as_tuple(flags.get("path"))
+    paths = tuple(select(sorted(indexed_paths()), globs)) if globs else None
+    return Filter(
+        layers=tuple(normalise(x) for x in layers) if layers else None,
+        langs=_as_tuple(flags.get("lang")),
+        kinds=_as_tuple(flags.get("kind")),
+        paths=paths,
+        is_test=False if flags.get("no_tests") else None,
+        repo_id=flags.get("repo"),
+    )
+
+
+def _as_tuple(value: Any) -> tuple[str, ...] | None:
+    if value is None or value == () or value == []:
+        return None
+    if isinstance(value, str):
+        return (value,)
+    return tuple(str(v) for v in value)
