@@ -13,6 +13,7 @@ import importlib
 import inspect
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,9 @@ from typing import Any
 import pytest
 from benchmarks.sdists import fetch_sdist
 
+import strata.pipeline
+import strata.store.lance  # noqa: F401  and LanceDB's native half can only initialise once)
+from strata import Engine
 from strata.code.entrypoints import compose_entrypoints, scan_entrypoints
 from strata.code.model import Entrypoint
 from strata.code.py_symbols import extract_symbols
@@ -59,7 +63,24 @@ def _static(root: Path, app_key: str) -> set[Key]:
         text = file.read_text(encoding="utf-8")
         results.append(scan_entrypoints(text, rel, extract_symbols(text, rel)))
     entries = [e for e in compose_entrypoints(results) if e.lang_payload.get("root") == app_key]
-    return {_key(e, root) for e in entries}
+    static = {_key(e, root) for e in entries}
+    assert _indexed(root, app_key) == static, "what `strata entrypoints --json` lists differs"
+    return static
+
+
+def _indexed(root: Path, app_key: str) -> set[Key]:
+    """The same entries through the whole engine: index, cross-file pass, store, listing."""
+    eng = Engine.open(
+        root, index_dir=tempfile.mkdtemp(prefix="strata-oracle-"), config={"embed.provider": "none"}
+    )
+    eng.index()
+    out: set[Key] = set()
+    for rec in eng.entrypoints():
+        meta = rec.metadata
+        if meta["lang_payload"].get("root") == app_key:
+            key = (meta["http_method"] or "", meta["route_or_command"], str(root / rec.path))
+            out.add((*key, int(rec.span_start or 0)))
+    return out
 
 
 def _key(e: Entrypoint, root: Path) -> Key:
