@@ -21,8 +21,10 @@ from typing import Any
 import pytest
 from benchmarks.sdists import fetch_sdist
 
-import strata.pipeline
-import strata.store.lance  # noqa: F401  and LanceDB's native half can only initialise once)
+# Imported up front: `live_import` forgets every module a test imports, and LanceDB's
+# native half can only initialise once per process.
+import strata.pipeline  # noqa: F401
+import strata.store.lance  # noqa: F401
 from strata import Engine
 from strata.code.entrypoints import compose_entrypoints, scan_entrypoints
 from strata.code.model import Entrypoint
