@@ -23,7 +23,7 @@ from benchmarks.sdists import fetch_sdist
 
 # Imported up front: `live_import` forgets every module a test imports, and LanceDB's
 # native half can only initialise once per process.
-import strata.pipeline  # noqa: F401
+import strata.pipeline
 import strata.store.lance  # noqa: F401
 from strata import Engine
 from strata.code.entrypoints import compose_entrypoints, scan_entrypoints
