@@ -19,7 +19,7 @@ from strata.embedding import Embedder, make_embedder
 from strata.embedding.cache import EmbeddingCache
 from strata.errors import EmbedderMismatchError, NoIndexError
 from strata.executor import execute
-from strata.git import head_commit
+from strata.git import changed_since, head_commit
 from strata.indexer import CorpusHook, Indexer, IndexSummary, ProgressFn, Session
 from strata.locate import META_NAME, read_locator, resolve, write_locator
 from strata.lock import write_lock
@@ -121,8 +121,15 @@ class Engine:
         full: bool = False,
         progress: ProgressFn | None = None,
         repo: str | None = None,
+        since: str | None = None,
     ) -> IndexSummary:
-        """Create or incrementally update the index of the root (or of `path` inside it)."""
+        """Create or incrementally update the index of the root (or of `path` inside it).
+
+        `since=REV` takes the changes instead of the snapshot: only the paths `git diff
+        REV` names (edits, additions, deletions, both sides of renames) are redone.
+        """
+        if since is not None:
+            return self.refresh(changed_since(self.root, since), progress=progress)
         target = Path(path).expanduser().resolve() if path else self.root
         with write_lock(self.index_dir):
             if full:

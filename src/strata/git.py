@@ -1,23 +1,58 @@
-"""What git knows about a root: whether it is a work tree and its HEAD revision."""
+"""What git knows about a root: whether it is a work tree, its HEAD, what changed since a revision."""
 
 from __future__ import annotations
 
 import subprocess
 from pathlib import Path
 
+from strata.errors import UserError
+
 
 def _git(root: Path, *args: str) -> str | None:
     try:
         out = subprocess.run(
-            ["git", "-C", str(root), *args], capture_output=True, text=True, timeout=10, check=False
+            ["git", "-C", str(root), *args], capture_output=True, text=True, timeout=30, check=False
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return out.stdout.strip() if out.returncode == 0 else None
+    return out.stdout if out.returncode == 0 else None
+
+
+def is_work_tree(root: Path) -> bool:
+    """Whether `root` is inside a git work tree."""
+    return (_git(root, "rev-parse", "--is-inside-work-tree") or "").strip() == "true"
 
 
 def head_commit(root: Path) -> str | None:
     """HEAD's full sha when `root` is inside a git work tree, else None."""
-    if _git(root, "rev-parse", "--is-inside-work-tree") != "true":
+    if not is_work_tree(root):
         return None
-    return _git(root, "rev-parse", "HEAD")
+    sha = _git(root, "rev-parse", "HEAD")
+    return sha.strip() if sha else None
+
+
+def changed_since(root: Path, rev: str) -> list[str]:
+    """Paths (relative to `root`) that `git diff REV` names: changed, added, deleted, and
+    both sides of a rename. The working tree is compared, so uncommitted edits count.
+
+    Raises:
+        UserError: `root` is not in a git work tree, or `rev` names no commit.
+    """
+    if not is_work_tree(root):
+        raise UserError(f"{root} is not a git work tree", hint="--since needs a git repository")
+    if _git(root, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}") is None:
+        raise UserError(f"unknown revision {rev!r} in {root}", hint="give a commit, branch or tag")
+    prefix = (_git(root, "rev-parse", "--show-prefix") or "").strip()
+    out = _git(root, "diff", "--name-status", "-z", "-M", "--relative", rev, "--")
+    if out is None:
+        raise UserError(f"git diff {rev} failed in {root}")
+    fields = out.split("\0")
+    paths: list[str] = []
+    i = 0
+    while i < len(fields) and fields[i]:
+        status = fields[i]
+        take = 2 if status[:1] in ("R", "C") else 1
+        paths += fields[i + 1 : i + 1 + take]
+        i += 1 + take
+    del prefix  # `--relative` already makes paths relative to root
+    return sorted(dict.fromkeys(paths))

@@ -90,6 +90,9 @@ def write_locator(index_dir: Path, **values: Any) -> None:
     data = read_locator(index_dir)
     data.update(values)
     index_dir.mkdir(parents=True, exist_ok=True)
+    ignore = index_dir / ".gitignore"
+    if not ignore.exists():  # keep the index out of the user's commits, as .pytest_cache does
+        ignore.write_text("# created by strata\n*\n", encoding="utf-8")
     tmp = index_dir / (META_NAME + ".tmp")
     tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
     os.replace(tmp, index_dir / META_NAME)
