@@ -1,4 +1,4 @@
-"""Indexing by revision: `--since REV` on a real git history, sessions on every row, branch switches."""
+"""Indexing by revision: `--since REV` on a real git history, sessions, branch switches."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What git knows about a root: whether it is a work tree, its HEAD, what changed since a revision."""
+"""What git knows about a root: work tree or not, its HEAD, what changed since a revision."""
 
 from __future__ import annotations
 
@@ -42,7 +42,6 @@ def changed_since(root: Path, rev: str) -> list[str]:
         raise UserError(f"{root} is not a git work tree", hint="--since needs a git repository")
     if _git(root, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}") is None:
         raise UserError(f"unknown revision {rev!r} in {root}", hint="give a commit, branch or tag")
-    prefix = (_git(root, "rev-parse", "--show-prefix") or "").strip()
     out = _git(root, "diff", "--name-status", "-z", "-M", "--relative", rev, "--")
     if out is None:
         raise UserError(f"git diff {rev} failed in {root}")
@@ -54,5 +53,4 @@ def changed_since(root: Path, rev: str) -> list[str]:
         take = 2 if status[:1] in ("R", "C") else 1
         paths += fields[i + 1 : i + 1 + take]
         i += 1 + take
-    del prefix  # `--relative` already makes paths relative to root
     return sorted(dict.fromkeys(paths))
