@@ -7,6 +7,7 @@ import json
 import logging
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -38,20 +39,49 @@ def _setup_logging(verbose: int, quiet: bool) -> None:
     root.propagate = False
 
 
-def _common(f: F) -> F:
-    """Options every command takes: where the index is, which store, verbosity."""
-    f = click.option(
+@dataclass(frozen=True, slots=True)
+class Common:
+    """The options every command takes, handed to it by `_common` as `opts`."""
+
+    index_dir: Path | None
+    store_uri: str | None
+    verbose: int
+    quiet: bool
+
+    def engine(self, path: str | None = None, config: dict[str, Any] | None = None) -> Engine:
+        """The engine of the index these options point at, found from `path`."""
+        return _engine(path, self.index_dir, self.store_uri, config)
+
+
+def _common(f: Callable[..., Any]) -> Callable[..., Any]:
+    """Options every command takes (where the index is, which store, verbosity).
+
+    The command receives them as one `opts: Common`; logging is set up from them first.
+    """
+
+    @functools.wraps(f)
+    def wrapper(
+        *args: Any,
+        index_dir: Path | None,
+        store_uri: str | None,
+        verbose: int,
+        quiet: bool,
+        **kwargs: Any,
+    ) -> Any:
+        _setup_logging(verbose, quiet)
+        return f(*args, opts=Common(index_dir, store_uri, verbose, quiet), **kwargs)
+
+    command: Callable[..., Any] = click.option(
         "--index-dir",
         type=click.Path(path_type=Path),
         envvar="STRATA_INDEX_DIR",
         help="Where the index lives (default <root>/.strata).",
-    )(f)
-    f = click.option(
+    )(wrapper)
+    command = click.option(
         "--store", "store_uri", default=None, help="Store URI (lancedb://DIR, postgresql://...)."
-    )(f)
-    f = click.option("-v", "--verbose", count=True, help="More logging.")(f)
-    f = click.option("-q", "--quiet", is_flag=True, help="Only errors on stderr.")(f)
-    return f
+    )(command)
+    command = click.option("-v", "--verbose", count=True, help="More logging.")(command)
+    return click.option("-q", "--quiet", is_flag=True, help="Only errors on stderr.")(command)
 
 
 def _guard(f: F) -> F:
@@ -59,7 +89,6 @@ def _guard(f: F) -> F:
 
     @functools.wraps(f)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        _setup_logging(kwargs.get("verbose", 0), kwargs.get("quiet", False))
         try:
             return f(*args, **kwargs)
         except StrataError as exc:
@@ -93,6 +122,7 @@ def app() -> None:
 @click.argument("path", required=False, type=click.Path(exists=True))
 @click.option("--full", is_flag=True, help="Drop the index and rebuild it from scratch.")
 @click.option("--repo", default=None, help="Repository name recorded on every row.")
+@click.option("--since", default=None, metavar="REV", help="Only what `git diff REV` names.")
 @click.option(
     "--embedder", default=None, help="Embedding provider: local | ollama | openai | none."
 )
@@ -106,15 +136,13 @@ def index(
     path: str | None,
     full: bool,
     repo: str | None,
+    since: str | None,
     embedder: str | None,
     model: str | None,
     max_file_bytes: int | None,
     workers: int | None,
     as_json: bool,
-    index_dir: Path | None,
-    store_uri: str | None,
-    verbose: int,
-    quiet: bool,
+    opts: Common,
 ) -> None:
     """Create or incrementally update the index of PATH (a directory or one file)."""
     flags = {
@@ -123,12 +151,12 @@ def index(
         "index.max_file_bytes": max_file_bytes,
         "index.workers": workers,
     }
-    eng = _engine(path or ".", index_dir, store_uri, flags)
-    with render.Bar(enabled=not quiet and render.err.is_terminal) as bar:
-        summary = eng.index(path, full=full, progress=bar, repo=repo)
+    eng = opts.engine(path or ".", flags)
+    with render.Bar(enabled=not opts.quiet and render.err.is_terminal) as bar:
+        summary = eng.index(path, full=full, progress=bar, repo=repo, since=since)
     if as_json:
         render.emit_json(summary.to_json())
-    if not quiet:
+    if not opts.quiet:
         render.summary(summary)
 
 
@@ -162,13 +190,10 @@ def search(
     mode: str | None,
     explain: bool,
     as_json: bool,
-    index_dir: Path | None,
-    store_uri: str | None,
-    verbose: int,
-    quiet: bool,
+    opts: Common,
 ) -> None:
     """Search the index: hybrid lexical + semantic, ranked for code."""
-    eng = _engine(None, index_dir, store_uri)
+    eng = opts.engine()
     filters = {"path": paths, "lang": langs, "kind": kinds, "no_tests": no_tests}
     run = functools.partial(eng.search, k=k, layers=layers or None, filters=filters, mode=mode)
     if batch is not None:
@@ -192,11 +217,9 @@ def search(
 @click.option("--json", "as_json", is_flag=True)
 @_common
 @_guard
-def status(
-    as_json: bool, index_dir: Path | None, store_uri: str | None, verbose: int, quiet: bool
-) -> None:
+def status(as_json: bool, opts: Common) -> None:
     """Root, store, embedder, counts per layer, last index time, pending files, health."""
-    data = _engine(None, index_dir, store_uri).status()
+    data = opts.engine().status()
     if as_json:
         render.emit_json(data)
     else:
@@ -207,17 +230,14 @@ def status(
 @click.option("--json", "as_json", is_flag=True)
 @_common
 @_guard
-def config_cmd(
-    as_json: bool, index_dir: Path | None, store_uri: str | None, verbose: int, quiet: bool
-) -> None:
+def config_cmd(as_json: bool, opts: Common) -> None:
     """The effective configuration and where each value came from."""
     try:
-        eng = _engine(None, index_dir, store_uri)
-        cfg = eng.config
+        cfg = opts.engine().config
     except StrataError:
         from strata.config import load_config
 
-        cfg = load_config(index_dir)
+        cfg = load_config(opts.index_dir)
     rows = [
         {
             "key": k,

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any
+from collections.abc import Sequence
 
 import click
 from rich.syntax import Syntax
 
-from strata.cli import _common, _engine, _guard, render
+from strata.cli import Common, _common, _guard, render
 from strata.errors import NoIndexError
 from strata.lookup import (
     CallWalk,
@@ -29,9 +27,9 @@ __all__ = ["attach"]
 SNIPPET_LINES = 12
 
 
-def _store(index_dir: Path | None, store_uri: str | None) -> Store:
+def _store(opts: Common) -> Store:
     """The store of the index found from the flags (NoIndexError when nothing is indexed)."""
-    eng = _engine(None, index_dir, store_uri)
+    eng = opts.engine()
     if not eng.exists:
         raise NoIndexError(f"no index at {eng.index_dir}", hint=f"run `strata index {eng.root}`")
     return eng.store
@@ -49,13 +47,10 @@ def symbols(
     kind: str | None,
     limit: int,
     as_json: bool,
-    index_dir: Path | None,
-    store_uri: str | None,
-    verbose: int,
-    quiet: bool,
+    opts: Common,
 ) -> None:
     """Find a symbol: exact, qualified (Client.send), prefix, then typo-tolerant."""
-    store = _store(index_dir, store_uri)
+    store = _store(opts)
     found = find_symbols(store, name, kind=kind, limit=limit)
     if not found:
         near = closest(store, name)
@@ -74,7 +69,7 @@ def symbols(
             }
             for m in found
         ]
-        _columns(rows, ["match", "score", "kind", "qname", "where"])
+        render.columns(rows, ["match", "score", "kind", "qname", "where"])
 
 
 def _walk_command(name: str) -> click.Command:
@@ -92,12 +87,9 @@ def _walk_command(name: str) -> click.Command:
         qname: str,
         depth: int,
         as_json: bool,
-        index_dir: Path | None,
-        store_uri: str | None,
-        verbose: int,
-        quiet: bool,
+        opts: Common,
     ) -> None:
-        result = fn(_store(index_dir, store_uri), qname, depth)
+        result = fn(_store(opts), qname, depth)
         if as_json:
             render.emit_json(result.to_json())
         else:
@@ -149,18 +141,13 @@ def entrypoints(
     entry_type: str | None,
     framework: str | None,
     as_json: bool,
-    index_dir: Path | None,
-    store_uri: str | None,
-    verbose: int,
-    quiet: bool,
+    opts: Common,
 ) -> None:
     """C3 listing: HTTP routes, CLI commands and other entry points."""
-    rows = list_entrypoints(_store(index_dir, store_uri), type=entry_type, framework=framework)
-    if as_json:
-        render.emit_json([record_json(r) for r in rows])
-        return
-    _table(
+    rows = list_entrypoints(_store(opts), type=entry_type, framework=framework)
+    _records(
         rows,
+        as_json,
         ["entry_type", "framework", "http_method", "route_or_command", "handler_symbol", "where"],
         "no entry points",
     )
@@ -178,47 +165,23 @@ def docs(
     domain: str | None,
     doc_type: str | None,
     as_json: bool,
-    index_dir: Path | None,
-    store_uri: str | None,
-    verbose: int,
-    quiet: bool,
+    opts: Common,
 ) -> None:
     """D1 catalog listing: one card per document."""
-    cards = list_docs(_store(index_dir, store_uri), kind=kind, domain=domain, type=doc_type)
+    cards = list_docs(_store(opts), kind=kind, domain=domain, type=doc_type)
+    columns = ["path", "title", "doc_kind", "type", "domain", "document_id"]
+    _records(cards, as_json, columns, "no documents")
+
+
+def _records(rows: Sequence[Record], as_json: bool, columns: list[str], empty: str) -> None:
+    """Records as a JSON array on stdout, or as columns (`empty` on stderr when none)."""
     if as_json:
-        render.emit_json([record_json(c) for c in cards])
+        render.emit_json([record_json(r) for r in rows])
         return
-    _table(cards, ["path", "title", "doc_kind", "type", "domain", "document_id"], "no documents")
-
-
-def _table(rows: Sequence[Record], columns: list[str], empty: str) -> None:
     if not rows:
         render.err.print(empty)
         return
-    _columns([{**record_json(r), "where": _where(r)} for r in rows], columns)
-
-
-def _columns(rows: Sequence[Mapping[str, Any]], columns: list[str]) -> None:
-    """Aligned plain columns on stdout: never truncated, so they read well in a pipe too."""
-    cells = [[_cell(row.get(c)) for c in columns] for row in rows]
-    widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
-    render.out.print(
-        "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip(),
-        style="bold",
-        markup=False,
-    )
-    for r in cells:
-        render.out.print(
-            "  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip(), markup=False
-        )
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, list | tuple):
-        return ", ".join(map(str, value))
-    return str(value)
+    render.columns([{**record_json(r), "where": _where(r)} for r in rows], columns)
 
 
 def _where(r: Record) -> str:

@@ -5,12 +5,11 @@ from __future__ import annotations
 import signal
 import sys
 import threading
-from pathlib import Path
 from types import FrameType
 
 import click
 
-from strata.cli import _common, _engine, _guard, render
+from strata.cli import Common, _common, _guard, render
 from strata.doctor import Report, check, repair
 from strata.watch import Update, Watcher
 
@@ -41,13 +40,10 @@ def watch(
     path: str | None,
     embedder: str | None,
     debounce: float,
-    index_dir: Path | None,
-    store_uri: str | None,
-    verbose: int,
-    quiet: bool,
+    opts: Common,
 ) -> None:
     """Keep the index of PATH current on every save; Ctrl-C stops it cleanly."""
-    eng = _engine(path or ".", index_dir, store_uri, {"embed.provider": embedder})
+    eng = opts.engine(path or ".", {"embed.provider": embedder})
     stop = threading.Event()
     caught: list[int] = []
 
@@ -58,7 +54,7 @@ def watch(
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     render.err.print(f"watching {eng.root} (index {eng.index_dir}); Ctrl-C stops")
     try:
-        Watcher(eng, debounce=debounce, on_update=None if quiet else _print_update).run(stop)
+        Watcher(eng, debounce=debounce, on_update=None if opts.quiet else _print_update).run(stop)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
@@ -86,19 +82,16 @@ def doctor(
     deep: bool,
     embedder: str | None,
     as_json: bool,
-    index_dir: Path | None,
-    store_uri: str | None,
-    verbose: int,
-    quiet: bool,
+    opts: Common,
 ) -> None:
     """Check the index against the files and itself; exit 0 when healthy, 2 when not."""
-    eng = _engine(None, index_dir, store_uri, {"embed.provider": embedder})
+    eng = opts.engine(None, {"embed.provider": embedder})
     report = check(eng, deep=deep)
     if do_repair:
         report = repair(eng, report)
     if as_json:
         render.emit_json(report.to_json())
-    elif not quiet:
+    elif not opts.quiet:
         _print_report(report)
     sys.exit(0 if report.healthy else 2)
 

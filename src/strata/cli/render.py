@@ -166,6 +166,21 @@ def table(rows: Iterable[Mapping[str, Any]], columns: list[str], title: str = ""
     out.print(t)
 
 
+def columns(rows: Iterable[Mapping[str, Any]], columns: list[str]) -> None:
+    """Aligned plain columns on stdout: never truncated, so they read well in a pipe too."""
+    cells = [[_cell(row.get(c)) for c in columns] for row in rows]
+    widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
+    out.print(
+        "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip(),
+        style="bold",
+        markup=False,
+    )
+    for r in cells:
+        out.print(
+            "  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip(), markup=False
+        )
+
+
 def _cell(v: Any) -> str:
     if v is None:
         return ""

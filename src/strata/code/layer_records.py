@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from strata.code.model import Edge, Entrypoint, Role, Symbol
 from strata.layers import C1_SYMBOL_CATALOG, C2_DEPENDENCY_GRAPH, C3_ENTRYPOINTS, C4_SEMANTIC_ROLES
@@ -27,18 +28,18 @@ def symbol_records(symbols: Iterable[Symbol], file_hash: FileHashes) -> list[Rec
         }
         content = "\n".join(p for p in (s.signature or s.qname, s.summary) if p)
         out.append(
-            make_record(
-                id=layer_id(s.path, C1_SYMBOL_CATALOG, _key(s.symbol_id, s.path)),
-                path=s.path,
-                layer=C1_SYMBOL_CATALOG,
+            _record(
+                C1_SYMBOL_CATALOG,
+                s.symbol_id,
+                s.path,
+                file_hash,
+                (s.start_line, s.end_line),
                 title=s.qname,
                 content=content,
-                lang=s.lang,
-                file_hash=_hash(file_hash, s.path),
-                span=(s.start_line, s.end_line),
                 kind=s.kind,
-                is_test=s.is_test,
                 metadata=meta,
+                lang=s.lang,
+                is_test=s.is_test,
                 embed_text=symbol_text(s),
             )
         )
@@ -67,18 +68,17 @@ def edge_records(edges: Iterable[Edge], file_hash: FileHashes) -> list[Record]:
         }
         target = e.dst_qname or e.dst_ref
         out.append(
-            make_record(
-                id=layer_id(e.path, C2_DEPENDENCY_GRAPH, _key(e.edge_id, e.path)),
-                path=e.path,
-                layer=C2_DEPENDENCY_GRAPH,
+            _record(
+                C2_DEPENDENCY_GRAPH,
+                e.edge_id,
+                e.path,
+                file_hash,
+                (e.line, e.line),
                 title=f"{e.src_qname} -> {target}",
                 content=f"{e.src_qname} --{e.edge_type}--> {target}",
-                lang="python",
-                file_hash=_hash(file_hash, e.path),
-                span=(e.line, e.line),
                 kind=e.edge_type,
-                is_test=e.is_test,
                 metadata=meta,
+                is_test=e.is_test,
             )
         )
     return out
@@ -110,18 +110,17 @@ def entrypoint_records(entries: Iterable[Entrypoint], file_hash: FileHashes) -> 
             f"\n{e.summary_text}" if e.summary_text else ""
         )
         out.append(
-            make_record(
-                id=layer_id(e.path, C3_ENTRYPOINTS, _key(e.entry_id, e.path)),
-                path=e.path,
-                layer=C3_ENTRYPOINTS,
+            _record(
+                C3_ENTRYPOINTS,
+                e.entry_id,
+                e.path,
+                file_hash,
+                (e.start_line, e.end_line),
                 title=title,
                 content=f"[{e.framework} {e.entry_type}] {content}",
-                lang="python",
-                file_hash=_hash(file_hash, e.path),
-                span=(e.start_line, e.end_line),
                 kind=e.entry_type,
-                is_test=e.is_test,
                 metadata=meta,
+                is_test=e.is_test,
             )
         )
     return out
@@ -140,15 +139,14 @@ def role_records(roles: Iterable[Role], file_hash: FileHashes) -> list[Record]:
         }
         content = f"{r.qname}: {r.role} ({r.confidence:.2f})\n" + "\n".join(r.evidence)
         out.append(
-            make_record(
-                id=layer_id(r.path, C4_SEMANTIC_ROLES, _key(r.symbol_id, r.path)),
-                path=r.path,
-                layer=C4_SEMANTIC_ROLES,
+            _record(
+                C4_SEMANTIC_ROLES,
+                r.symbol_id,
+                r.path,
+                file_hash,
+                (r.start_line, r.end_line),
                 title=f"{r.qname} [{r.role}]",
                 content=content,
-                lang="python",
-                file_hash=_hash(file_hash, r.path),
-                span=(r.start_line, r.end_line),
                 kind=r.role,
                 metadata=meta,
             )
@@ -156,10 +154,34 @@ def role_records(roles: Iterable[Role], file_hash: FileHashes) -> list[Record]:
     return out
 
 
-def _key(identifier: str, path: str) -> str:
-    """An id without its redundant `<path>::` prefix."""
-    return identifier.removeprefix(f"{path}::")
-
-
-def _hash(file_hash: FileHashes, path: str) -> str:
-    return file_hash if isinstance(file_hash, str) else file_hash.get(path, "")
+def _record(
+    layer: str,
+    identifier: str,
+    path: str,
+    file_hash: FileHashes,
+    span: tuple[int, int],
+    *,
+    title: str,
+    content: str,
+    kind: str,
+    metadata: Mapping[str, Any],
+    lang: str = "python",
+    is_test: bool | None = None,
+    embed_text: str = "",
+) -> Record:
+    """A record of code layer `layer`, its id keyed by `identifier` within `path`."""
+    key = identifier.removeprefix(f"{path}::")  # drop the redundant `<path>::` prefix
+    return make_record(
+        id=layer_id(path, layer, key),
+        path=path,
+        layer=layer,
+        title=title,
+        content=content,
+        lang=lang,
+        file_hash=file_hash if isinstance(file_hash, str) else file_hash.get(path, ""),
+        span=span,
+        kind=kind,
+        is_test=is_test,
+        metadata=metadata,
+        embed_text=embed_text,
+    )

@@ -10,15 +10,11 @@ were written next to: a path whose stamp moved was rewritten by the per-file pas
 from __future__ import annotations
 
 import logging
-import sqlite3
-from collections.abc import Collection, Iterable, Iterator, Mapping
-from contextlib import contextmanager
-from pathlib import Path
-from types import TracebackType
+from collections.abc import Collection, Iterable, Mapping
 from typing import Final
 
 from strata.corpus.artifacts import Artifact
-from strata.errors import StoreError
+from strata.sqlite import SqliteFile
 
 log = logging.getLogger(__name__)
 
@@ -41,43 +37,28 @@ CREATE TABLE IF NOT EXISTS corpus_digests (
     digest TEXT NOT NULL
 ) WITHOUT ROWID;
 """
-_CHUNK = 500  # keeps each IN (...) under SQLite's bound-variable limit
-_BUSY_MS = 60_000
 
 
-class ArtifactCache:
+class ArtifactCache(SqliteFile):
     """Artifacts by path, valid for one (file hash, format version)."""
 
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
-        try:
-            self._db = sqlite3.connect(path, timeout=_BUSY_MS / 1000, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(_SCHEMA)
-        except sqlite3.Error as exc:
-            raise StoreError(
-                f"cannot open artifact cache {path}: {exc}",
-                hint="delete the file; the next index run rebuilds it",
-            ) from exc
+    WHAT = "artifact cache"
+    SCHEMA = _SCHEMA
+    HINT = "delete the file; the next index run rebuilds it"
 
     def get_many(self, hashes_by_path: Mapping[str, str]) -> dict[str, Artifact]:
         """The artifacts stored for these paths at exactly these hashes (misses are absent)."""
-        found: dict[str, Artifact] = {}
-        paths = list(hashes_by_path)
-        for start in range(0, len(paths), _CHUNK):
-            part = paths[start : start + _CHUNK]
-            marks = ",".join("?" * len(part))
-            rows = self._db.execute(
-                "SELECT path, file_hash, kind, lang, payload FROM artifacts"
-                f" WHERE version = ? AND path IN ({marks})",
-                (FORMAT_VERSION, *part),
-            )
-            for path, file_hash, kind, lang, payload in rows:
-                if hashes_by_path[path] == file_hash:
-                    found[path] = Artifact(path, file_hash, kind, lang, payload)
-        return found
+        rows = self._select_in(
+            "SELECT path, file_hash, kind, lang, payload FROM artifacts"
+            " WHERE version = ? AND path IN ({marks})",
+            list(hashes_by_path),
+            FORMAT_VERSION,
+        )
+        return {
+            path: Artifact(path, file_hash, kind, lang, payload)
+            for path, file_hash, kind, lang, payload in rows
+            if hashes_by_path[path] == file_hash
+        }
 
     def put_many(self, artifacts: Iterable[Artifact]) -> int:
         """Store artifacts in one transaction, replacing each path's previous one."""
@@ -92,16 +73,10 @@ class ArtifactCache:
 
     def digests(self, paths: Collection[str]) -> dict[str, tuple[str, str]]:
         """The (stamp, digest) of the corpus rows last written for each of `paths` we know."""
-        found: dict[str, tuple[str, str]] = {}
-        wanted = list(paths)
-        for start in range(0, len(wanted), _CHUNK):
-            part = wanted[start : start + _CHUNK]
-            marks = ",".join("?" * len(part))
-            rows = self._db.execute(
-                f"SELECT path, stamp, digest FROM corpus_digests WHERE path IN ({marks})", part
-            )
-            found.update((path, (stamp, digest)) for path, stamp, digest in rows)
-        return found
+        rows = self._select_in(
+            "SELECT path, stamp, digest FROM corpus_digests WHERE path IN ({marks})", list(paths)
+        )
+        return {path: (stamp, digest) for path, stamp, digest in rows}
 
     def put_digests(self, digests: Mapping[str, tuple[str, str]]) -> None:
         """Record, in one transaction, the (stamp, digest) of the corpus rows just written."""
@@ -114,11 +89,7 @@ class ArtifactCache:
     def prune(self, live_paths: Collection[str]) -> int:
         """Forget every path not in `live_paths` (artifacts and digests); returns how many went."""
         with self._transaction():
-            self._db.execute("CREATE TEMP TABLE IF NOT EXISTS live (path TEXT PRIMARY KEY)")
-            self._db.execute("DELETE FROM live")
-            self._db.executemany(
-                "INSERT OR IGNORE INTO live VALUES (?)", ((p,) for p in live_paths)
-            )
+            self._fill_temp("live", "path", live_paths)
             cursor = self._db.execute(
                 "DELETE FROM artifacts WHERE path NOT IN (SELECT path FROM live)"
             )
@@ -127,25 +98,3 @@ class ArtifactCache:
         if gone:
             log.debug("pruned %d artifacts of files no longer indexed", gone)
         return gone
-
-    def close(self) -> None:
-        """Close the connection."""
-        self._db.close()
-
-    def __enter__(self) -> ArtifactCache:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
-
-    @contextmanager
-    def _transaction(self) -> Iterator[None]:
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")

@@ -8,16 +8,13 @@ processes may share one cache file (WAL, with a busy timeout for writers).
 from __future__ import annotations
 
 import logging
-import sqlite3
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from pathlib import Path
-from types import TracebackType
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
 from strata.embedding import Embedder
-from strata.errors import EmbedderError, StoreError
+from strata.errors import EmbedderError
+from strata.sqlite import SqliteFile
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +29,6 @@ CREATE TABLE IF NOT EXISTS vectors (
     PRIMARY KEY (model, hash)
 ) WITHOUT ROWID
 """
-_CHUNK = 500  # keeps each IN (...) under SQLite's bound-variable limit
-_BUSY_MS = 60_000
 
 
 def model_key(embedder: Embedder) -> str:
@@ -41,35 +36,20 @@ def model_key(embedder: Embedder) -> str:
     return f"{embedder.name}@{embedder.dim}"
 
 
-class EmbeddingCache:
+class EmbeddingCache(SqliteFile):
     """Vectors by (model, content hash) in one SQLite file."""
 
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
-        try:
-            self._db = sqlite3.connect(path, timeout=_BUSY_MS / 1000, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute(f"PRAGMA busy_timeout={_BUSY_MS}")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute(_SCHEMA)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open embedding cache {path}: {exc}") from exc
+    WHAT = "embedding cache"
+    SCHEMA = _SCHEMA
 
     def get_many(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
         """The cached vectors among `hashes` (misses are simply absent)."""
-        found: dict[str, np.ndarray] = {}
-        unique = list(dict.fromkeys(hashes))
-        for start in range(0, len(unique), _CHUNK):
-            part = unique[start : start + _CHUNK]
-            marks = ",".join("?" * len(part))
-            rows = self._db.execute(
-                f"SELECT hash, vector FROM vectors WHERE model = ? AND hash IN ({marks})",
-                (model, *part),
-            )
-            for digest, blob in rows:
-                found[digest] = np.frombuffer(blob, dtype=np.float32).copy()
-        return found
+        rows = self._select_in(
+            "SELECT hash, vector FROM vectors WHERE model = ? AND hash IN ({marks})",
+            list(dict.fromkeys(hashes)),
+            model,
+        )
+        return {digest: np.frombuffer(blob, dtype=np.float32).copy() for digest, blob in rows}
 
     def put_many(self, model: str, items: Mapping[str, np.ndarray]) -> None:
         """Store vectors atomically (one transaction), replacing any with the same key."""
@@ -90,36 +70,12 @@ class EmbeddingCache:
     def prune(self, model: str, keep: set[str]) -> int:
         """Forget `model`'s vectors whose hash is not in `keep`; returns how many went."""
         with self._transaction():
-            self._db.execute("CREATE TEMP TABLE IF NOT EXISTS keep (hash TEXT PRIMARY KEY)")
-            self._db.execute("DELETE FROM keep")
-            self._db.executemany("INSERT OR IGNORE INTO keep VALUES (?)", ((h,) for h in keep))
+            self._fill_temp("keep", "hash", keep)
             cursor = self._db.execute(
                 "DELETE FROM vectors WHERE model = ? AND hash NOT IN (SELECT hash FROM keep)",
                 (model,),
             )
         return int(cursor.rowcount)
-
-    def close(self) -> None:
-        """Close the connection."""
-        self._db.close()
-
-    def __enter__(self) -> EmbeddingCache:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
-
-    @contextmanager
-    def _transaction(self) -> Iterator[None]:
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
 
 
 def embed_with_cache(
