@@ -146,3 +146,22 @@ def test_workers_sets_the_extraction_processes(tmp_path: Path) -> None:
     assert sorted((r.id, r.content_hash) for r in one.records()) == sorted(
         (r.id, r.content_hash) for r in two.records()
     )
+
+
+def test_parallel_indexing_from_an_unguarded_script(tmp_path: Path) -> None:
+    """Spawned workers must not re-run the caller's script (no `if __name__` guard)."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "job.py"
+    script.write_text(
+        "from pathlib import Path\nfrom strata import Engine\n"
+        f"root = Path({str(tmp_path / 'r')!r})\nroot.mkdir()\n"
+        "for i in range(220):\n    (root / f'm{i}.py').write_text(f'X{i} = {i}\\n')\n"
+        f"s = Engine.open(root, index_dir={str(tmp_path / 'idx')!r}, "
+        "config={'embed.provider': 'none', 'index.workers': 2}).index()\n"
+        "print('done', s.indexed, s.workers)\n"
+    )
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["done", "220", "2"]

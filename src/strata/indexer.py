@@ -12,10 +12,12 @@ Order of work, chosen so a user can search as early as possible and nothing is l
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import multiprocessing
 import os
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -110,6 +112,29 @@ class IndexSummary:
             "corpus_rewritten": self.corpus_rewritten,
             "workers": self.workers,
         }
+
+
+@contextlib.contextmanager
+def _main_hidden() -> Iterator[None]:
+    """Keep spawned workers from re-running the caller's `__main__` script.
+
+    A spawned process imports the parent's main module unless it cannot find it; an API
+    user's unguarded script would index again in every worker. The workers only need
+    `strata.pipeline`, so the main module's file and spec are hidden while they start.
+    """
+    main = sys.modules.get("__main__")
+    file, spec = getattr(main, "__file__", None), getattr(main, "__spec__", None)
+    try:
+        if file is not None:
+            del main.__file__  # type: ignore[union-attr]
+        if main is not None:
+            main.__spec__ = None
+        yield
+    finally:
+        if file is not None:
+            main.__file__ = file  # type: ignore[union-attr]
+        if main is not None:
+            main.__spec__ = spec
 
 
 def _unique_ids(records: Sequence[Record], rel: str) -> list[Record]:
@@ -223,7 +248,9 @@ class Indexer:
             return
         ctx = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            for batch in pool.map(process_batch, tasks, [self._cfg] * len(tasks)):
+            with _main_hidden():  # workers start here; they need strata, not the caller's script
+                batches = pool.map(process_batch, tasks, [self._cfg] * len(tasks))
+            for batch in batches:
                 yield from batch
 
     def _racy(self, f: SourceFile) -> bool:
