@@ -85,6 +85,7 @@ class LanceStore:
         self.dim = dim
         self.directory = Path(directory)
         self._fts_ready = False
+        self._counts: tuple[int, dict[str, dict[str, int]]] | None = None
         self._has_ann = False
         self._db = _connect(self.directory, create)
         if TABLE in _table_names(self._db):
@@ -264,7 +265,13 @@ class LanceStore:
         return to_records(sort_rows(self._select(predicate, cols)))[: limit or None]
 
     def counts(self) -> dict[str, dict[str, int]]:
-        """Per layer: `rows` and `vectors`."""
+        """Per layer: `rows` and `vectors` (memoised per table version: searches ask often)."""
+        version = self.version
+        if self._counts is None or self._counts[0] != version:
+            self._counts = (version, self._count())
+        return {layer: dict(c) for layer, c in self._counts[1].items()}
+
+    def _count(self) -> dict[str, dict[str, int]]:
         cols = ["layer", "has_vector"] if self.dim > 0 else ["layer"]
         table = self._table.search().select(cols).to_arrow()
         if self.dim == 0:
