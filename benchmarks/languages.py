@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.sdists import fetch_npm, fetch_sdist
+from benchmarks.sdists import fetch_deb, fetch_npm, fetch_sdist
 from strata.code.ts_chunker import chunk
 from strata.code.ts_symbols import extract
 from strata.config import load_config
@@ -42,19 +42,33 @@ def _npm(name: str, version: str) -> Callable[[], Path]:
     return lambda: fetch_npm(name, version)
 
 
+def _deb(name: str, version: str) -> Callable[[], Path]:
+    return lambda: fetch_deb(name, version)
+
+
 PYGMENTS = _sdist("pygments", "2.19.1")  # its test example files cover many languages
 SOURCES = [
     Source("python", "flask 3.1.3 (PyPI)", _sdist("flask", "3.1.3"), (".py",)),
     Source("javascript", "express 4.21.2 (npm)", _npm("express", "4.21.2"), (".js",)),
     Source("typescript", "rxjs 7.8.1 src (npm)", _npm("rxjs", "7.8.1"), (".ts",)),
-    Source("tsx", "react-hook-form 7.54.2 (npm)", _npm("react-hook-form", "7.54.2"), (".tsx",)),
+    Source(
+        "tsx",
+        "@tanstack/react-query 5.62.0 (npm)",
+        _npm("@tanstack/react-query", "5.62.0"),
+        (".tsx",),
+    ),
     Source(
         "go",
         "setuptools-golang-examples 2.1.0 (PyPI)",
         _sdist("setuptools-golang-examples", "2.1.0"),
         (".go",),
     ),
-    Source("rust", "pydantic-core 2.27.2 (PyPI)", _sdist("pydantic-core", "2.27.2"), (".rs",)),
+    Source(
+        "rust",
+        "regex-syntax 0.6.27 (Debian librust-regex-syntax-dev)",
+        _deb("librust-regex-syntax-dev", "0.6.27-1"),
+        (".rs",),
+    ),
     Source("java", "JPype1 1.5.2 (PyPI)", _sdist("JPype1", "1.5.2"), (".java",)),
     Source("kotlin", "pygments 2.19.1 examples", PYGMENTS, (".kt",)),
     Source("c", "ujson 5.10.0 (PyPI)", _sdist("ujson", "5.10.0"), (".c",)),
@@ -78,6 +92,7 @@ class Row:
     chunks: int
     symbols: int
     seconds: float
+    edges: int = 0
 
 
 def measure(source: Source) -> Row:
@@ -85,7 +100,7 @@ def measure(source: Source) -> Row:
     cfg = load_config(env={}).chunk
     root = source.fetch()
     paths = sorted(p for p in root.rglob("*") if p.suffix in source.suffixes and p.is_file())
-    files = n_chunks = n_symbols = 0
+    files = n_chunks = n_symbols = n_edges = 0
     spent = 0.0
     for path in paths[:MAX_FILES]:
         rel = path.relative_to(root).as_posix()
@@ -94,23 +109,25 @@ def measure(source: Source) -> Row:
         text = path.read_text(encoding="utf-8", errors="replace")
         start = time.perf_counter()
         chunks = chunk(text, source.lang, cfg)
-        symbols, _ = extract(text, source.lang, rel)
+        symbols, edges = extract(text, source.lang, rel)
         spent += time.perf_counter() - start
         files, n_chunks, n_symbols = files + 1, n_chunks + len(chunks), n_symbols + len(symbols)
-    return Row(source.lang, source.label, files, n_chunks, n_symbols, spent)
+        n_edges += len(edges)
+    return Row(source.lang, source.label, files, n_chunks, n_symbols, spent, n_edges)
 
 
 def table(rows: list[Row]) -> str:
     """The rows as a Markdown table."""
     out = [
-        "| language | source | files | chunks | symbols | parse s | symbols/s |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+        "| language | source | files | chunks | symbols | edges | parse s | symbols/s | edges/s |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in rows:
         rate = f"{r.symbols / r.seconds:,.0f}" if r.seconds else "-"
+        erate = f"{r.edges / r.seconds:,.0f}" if r.seconds else "-"
         out.append(
-            f"| {r.lang} | {r.label} | {r.files} | {r.chunks} | {r.symbols} "
-            f"| {r.seconds:.2f} | {rate} |"
+            f"| {r.lang} | {r.label} | {r.files} | {r.chunks} | {r.symbols} | {r.edges} "
+            f"| {r.seconds:.2f} | {rate} | {erate} |"
         )
     return "\n".join(out)
 

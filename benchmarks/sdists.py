@@ -20,8 +20,19 @@ def fetch_sdist(name: str, version: str, cache: Path = CACHE) -> Path:
     dl = cache / "downloads"
     dl.mkdir(parents=True, exist_ok=True)
     subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
-         "-d", str(dl), f"{name}=={version}"],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            "-d",
+            str(dl),
+            f"{name}=={version}",
+        ],
         check=True,
     )
     archive = _find_archive(dl, name, version)
@@ -38,12 +49,34 @@ def fetch_npm(name: str, version: str, cache: Path = CACHE) -> Path:
         return _single_child(dest)
     dl = cache / "downloads"
     dl.mkdir(parents=True, exist_ok=True)
-    out = subprocess.run(["npm", "pack", f"{name}@{version}", "--silent"], cwd=dl,
-                         check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        ["npm", "pack", f"{name}@{version}", "--silent"],
+        cwd=dl,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     archive = dl / out.stdout.strip().splitlines()[-1]
     _unpack(archive, dest)
     (dest / ".complete").touch()
     return _single_child(dest)
+
+
+def fetch_deb(name: str, version: str, cache: Path = CACHE) -> Path:
+    """Unpacked Debian package `name=version` (e.g. a `librust-*-dev` crate source)."""
+    dest = cache / "src" / f"deb-{name}-{version}"
+    if (dest / ".complete").exists():
+        return dest
+    dl = cache / "downloads"
+    dl.mkdir(parents=True, exist_ok=True)
+    subprocess.run(
+        ["apt-get", "download", f"{name}={version}"], cwd=dl, check=True, capture_output=True
+    )
+    archive = next(dl.glob(f"{name}_*.deb"))
+    dest.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["dpkg-deb", "-x", str(archive), str(dest)], check=True)
+    (dest / ".complete").touch()
+    return dest
 
 
 def _find_archive(dl: Path, name: str, version: str) -> Path:
