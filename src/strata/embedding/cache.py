@@ -104,7 +104,10 @@ def embed_with_cache(
         return {}
     key = model_key(embedder)
     found = cache.get_many(key, list(texts_by_hash))
-    misses = [h for h in texts_by_hash if h not in found]
+    # Similar lengths share a batch: less padding, so the model does less work per text.
+    misses = sorted(
+        (h for h in texts_by_hash if h not in found), key=lambda h: len(texts_by_hash[h])
+    )
     log.info("embedding %d of %d texts (%d cached)", len(misses), len(texts_by_hash), len(found))
     step = max(1, batch_size)
     for start in range(0, len(misses), step):
