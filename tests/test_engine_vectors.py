@@ -80,3 +80,21 @@ def test_packaged_local_model_end_to_end(minirepo: Path) -> None:
         "dim": 384,
         "lexical_only": False,
     }
+
+
+@pytest.mark.slow
+def test_a_one_off_search_embeds_its_query_with_the_light_twin(minirepo: Path) -> None:
+    Engine.open(minirepo, config={"embed.provider": "local"}).index()
+    query = "how long to wait before trying a failed request again"
+    fresh = Engine.open(minirepo, config={"embed.provider": "local"})
+    assert fresh.query_embedder().name == "local:minilm-int8"  # no torch for one query
+    twin = fresh.search(query, k=5, mode="semantic", route=False)
+    full = Engine.open(minirepo, config={"embed.provider": "local"})
+    assert full.embedder().name == "local:all-MiniLM-L6-v2"
+    assert full.query_embedder() is full.embedder()
+    same = full.search(query, k=5, mode="semantic", route=False)
+    assert [h.record.id for h in twin][:3] == [h.record.id for h in same][:3]
+    scores = {h.record.id: h.parts["semantic_raw"] for h in same}
+    for hit in twin:
+        if hit.record.id in scores:
+            assert abs(hit.parts["semantic_raw"] - scores[hit.record.id]) < 0.02

@@ -15,7 +15,7 @@ from strata.config import Config, load_config
 from strata.corpus import FILE_NAME as ARTIFACTS_FILE
 from strata.corpus import ArtifactCache
 from strata.discovery import IgnoreRules, discover, discover_one
-from strata.embedding import Embedder, make_embedder
+from strata.embedding import Embedder, make_embedder, make_query_embedder
 from strata.embedding.cache import EmbeddingCache
 from strata.errors import EmbedderMismatchError, NoIndexError
 from strata.executor import execute
@@ -45,6 +45,7 @@ class Engine:
         self._store: Store | None = None
         self._embedder: Embedder | None = None
         self._fresh: Embedder | None = None
+        self._query: Embedder | None = None
 
     # ---- opening -------------------------------------------------------------------------
     @classmethod
@@ -106,6 +107,23 @@ class Engine:
         if self._fresh is None:
             self._fresh = make_embedder(self.config.embed)
         return self._fresh
+
+    def query_embedder(self) -> Embedder:
+        """The embedder for search queries: the index's own once loaded, else a light twin
+        of the same model (see `make_query_embedder`), checked against the index."""
+        if self._embedder is not None:
+            return self._embedder
+        if self._query is None:
+            emb, name = make_query_embedder(self.config.embed)
+            meta = self._locator()
+            if meta.get("embedder") and (meta["embedder"] != name or meta["dim"] != emb.dim):
+                raise EmbedderMismatchError(
+                    f"index built with {meta['embedder']} ({meta['dim']}-d); config asks for "
+                    f"{name} ({emb.dim}-d)",
+                    hint="run `strata index --full` to rebuild, or set embed.provider/model back",
+                )
+            self._query = emb
+        return self._query
 
     def _embeds(self) -> bool:
         return self.config.embed.provider != "none"
@@ -288,7 +306,9 @@ class Engine:
             plan = self._with_flags(self.plan(query, k), filters or {})
             return execute(_Direct(self), plan, k or self.config.search.k, mode=mode)
         where = where_of(layers, filters or {}, self.store.sources)
-        searcher = Searcher(self.store, self.config, self.embedder if self._embeds() else None)
+        searcher = Searcher(
+            self.store, self.config, self.query_embedder if self._embeds() else None
+        )
         no_tests = bool((filters or {}).get("no_tests"))
         return searcher.search(
             query, k=k, mode=mode, where=where, include_tests=False if no_tests else None
