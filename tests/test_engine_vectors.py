@@ -98,3 +98,12 @@ def test_a_one_off_search_embeds_its_query_with_the_light_twin(minirepo: Path) -
     for hit in twin:
         if hit.record.id in scores:
             assert abs(hit.parts["semantic_raw"] - scores[hit.record.id]) < 0.02
+
+
+def test_a_noop_run_neither_loads_the_model_nor_asks_the_server(
+    minirepo: Path, server: EmbedServer
+) -> None:
+    Engine.open(minirepo, config=ollama(server)).index()
+    asked = len(server.requests)
+    again = Engine.open(minirepo, config=ollama(server)).index()
+    assert again.indexed == 0 and len(server.requests) == asked

@@ -15,7 +15,7 @@ from strata.config import Config, load_config
 from strata.corpus import FILE_NAME as ARTIFACTS_FILE
 from strata.corpus import ArtifactCache
 from strata.discovery import IgnoreRules, discover, discover_one
-from strata.embedding import Embedder, make_embedder, make_query_embedder
+from strata.embedding import Embedder, configured_name, make_embedder, make_query_embedder
 from strata.embedding.cache import EmbeddingCache
 from strata.errors import EmbedderMismatchError, NoIndexError
 from strata.executor import execute
@@ -178,6 +178,7 @@ class Engine:
                 self._cache(),
                 self._session(repo),
                 self._corpus_hook(),
+                self._cache_key(),
             )
             try:
                 indexer.run(plan, indexed, summary, progress)
@@ -228,6 +229,7 @@ class Engine:
                 self._cache(),
                 self._session(None),
                 self._corpus_hook(),
+                self._cache_key(),
             )
             try:
                 indexer.run(plan, indexed, summary, progress)
@@ -265,13 +267,25 @@ class Engine:
             name = self.embedder().name if self._embeds() else "none"
             self._write_locator(embedder=name, dim=dim, created=time.time())
         elif self._embeds():
-            self.embedder()
+            # By name only: loading the model (or asking a server) waits until there is
+            # something to embed, so a no-op run stays instant. `embedder()` checks the dim.
+            wanted = configured_name(self.config.embed)
+            if meta.get("embedder") != wanted:
+                raise EmbedderMismatchError(
+                    f"index built with {meta.get('embedder')} ({meta.get('dim')}-d); config "
+                    f"asks for {wanted}",
+                    hint="run `strata index --full` to rebuild, or set embed.provider/model back",
+                )
         elif meta.get("dim", 0) != 0:
             raise EmbedderMismatchError(
                 f"index built with {meta.get('embedder')} ({meta.get('dim')}-d); "
                 "config asks for no embedder",
                 hint="run `strata index --full` to rebuild lexical-only",
             )
+
+    def _cache_key(self) -> str:
+        meta = self._locator()
+        return f"{meta.get('embedder', '')}@{meta.get('dim', 0)}"
 
     def _corpus_hook(self) -> CorpusHook:
         path = self.index_dir / ARTIFACTS_FILE

@@ -162,6 +162,7 @@ class Indexer:
         cache: EmbeddingCache | None,
         session: Session,
         corpus: CorpusHook | None = None,
+        cache_key: str = "",
     ) -> None:
         self._cfg = cfg
         self._store = store
@@ -170,6 +171,7 @@ class Indexer:
         self._cache = cache
         self._session = session
         self._corpus = corpus
+        self._cache_key = cache_key  # the embedding cache's model key, e.g. local:model@384
         self._now_ns = time.time_ns()
 
     @property
@@ -302,7 +304,7 @@ class Indexer:
         hashes = {
             r.content_hash for rows in batch.values() for r in rows if r.layer in EMBEDDED_LAYERS
         }
-        known = self._cache.get_many(self._model_key(), sorted(hashes)) if self._cache else {}
+        known = self._cache.get_many(self._cache_key, sorted(hashes)) if self._cache else {}
         urgent = {
             r.content_hash: r.text_to_embed
             for path, rows in batch.items()
@@ -366,9 +368,3 @@ class Indexer:
             assert self._embedder_factory is not None
             self._embedder = self._embedder_factory()
         return self._embedder
-
-    def _model_key(self) -> str:
-        return self._get_embedder().name if self._embedder is not None else self._store_model()
-
-    def _store_model(self) -> str:
-        return str(self._store.read_meta().get("embedder", ""))

@@ -24,6 +24,7 @@ __all__ = [
     "DEFAULT_URLS",
     "LOCAL_MODELS",
     "Embedder",
+    "configured_name",
     "make_embedder",
     "make_query_embedder",
     "normalise",
@@ -99,6 +100,14 @@ def make_embedder(cfg: EmbedConfig) -> Embedder:
         f"unknown embed.provider {cfg.provider!r}",
         hint="choose one of local, ollama, openai, none",
     )
+
+
+def configured_name(cfg: EmbedConfig) -> str:
+    """The name the configured embedder reports (`local:all-MiniLM-L6-v2`, `ollama:m`,
+    `none`), known without loading a model or asking a server."""
+    if cfg.provider == "none":
+        return "none"
+    return f"{cfg.provider}:{cfg.model or DEFAULT_MODELS.get(cfg.provider, '')}"
 
 
 # Same weights through a lighter route, for one query at a time: int8 ONNX loads in a
