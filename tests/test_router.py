@@ -240,7 +240,15 @@ def test_identifier_is_an_exact_match_and_required() -> None:
     ],
 )
 def test_filters_named_in_the_question(query: str, filters: dict[str, object]) -> None:
-    assert dict(route(query).filters) == filters
+    facts = IndexFacts(domains=("payments",))
+    assert dict(route(query, facts).filters) == filters
+
+
+def test_a_domain_filter_needs_a_domain_the_index_knows() -> None:
+    facts = IndexFacts(domains=("payments",))
+    query = "How do I write my own bound logger class with domain specific methods?"
+    assert "domain" not in route(query, facts).filters
+    assert "domain" not in route("refunds in the ledger domain", facts).filters
 
 
 def test_route_string_is_not_a_path_filter() -> None:

@@ -332,7 +332,9 @@ class Engine:
         """The router's retrieval plan for `query` over the layers this index holds."""
         self._require()
         repos = sorted({s for s in [self._locator().get("repo") or self.root.name] if s})
-        facts = IndexFacts.from_counts(self.store.counts(), repos=repos)
+        facts = IndexFacts.from_counts(
+            self.store.counts(), repos=repos, domains=lookup.known_domains(self.store)
+        )
         return route(query, facts, k=k or self.config.search.k)
 
     @staticmethod

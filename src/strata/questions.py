@@ -245,7 +245,8 @@ def filters_of(query: str, facts: KnownNames) -> tuple[dict[str, Any], list[str]
         out["is_test"] = True
         why.append("tests only: the question asks about tests")
     m = next((m for p in _DOMAIN if (m := p.search(query))), None)
-    if m:
+    known = {d.lower() for d in facts.domains}
+    if m and m.group(1).lower() in known:  # "domain specific methods" names no domain
         out["domain"] = m.group(1).lower()
         why.append(f"domain filter {out['domain']}: {m.group(0)!r}")
     elif facts.domains:

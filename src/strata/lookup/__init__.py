@@ -3,7 +3,7 @@
 Pure functions of a `Store`'s rows; the Engine and every surface call these.
 """
 
-from strata.lookup.docs import Related, list_docs, related
+from strata.lookup.docs import Related, known_domains, list_docs, related
 from strata.lookup.entrypoints import list_entrypoints
 from strata.lookup.graph import CallLink, CallWalk, Node, callees, callers
 from strata.lookup.symbols import SymbolMatch, closest, find_symbols
@@ -18,6 +18,7 @@ __all__ = [
     "callers",
     "closest",
     "find_symbols",
+    "known_domains",
     "list_docs",
     "list_entrypoints",
     "related",

@@ -9,7 +9,7 @@ from typing import Any
 
 from strata.docs.inline import normalise_name
 from strata.layers import D1_DOCUMENT_CATALOG, D5_RELATION_GRAPH
-from strata.lookup.rows import meta_str, record_json
+from strata.lookup.rows import derived, meta_str, record_json
 from strata.store import Filter, Store
 from strata.types import JSON, Record
 
@@ -82,6 +82,21 @@ def list_docs(
     cards = DocCatalog(store.fetch(Filter(layers=(D1_DOCUMENT_CATALOG,)))).cards
     wanted = {"doc_kind": kind, "domain": domain, "type": type}
     return [c for c in cards if all(_has(c, k, v) for k, v in wanted.items() if v)]
+
+
+def known_domains(store: Store) -> tuple[str, ...]:
+    """Every `domain` the document cards name (memoised per store version)."""
+
+    def build(st: Store) -> tuple[str, ...]:
+        found: set[str] = set()
+        for card in st.fetch(Filter(layers=(D1_DOCUMENT_CATALOG,))):
+            value = card.metadata.get("domain")
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, str) and item.strip():
+                    found.add(item.strip().lower())
+        return tuple(sorted(found))
+
+    return derived(store, "known_domains", build)
 
 
 def related(store: Store, document_id: str, depth: int = 1) -> list[Related]:
