@@ -52,3 +52,9 @@ def test_how_questions_route_to_workflows_first(docs: Engine) -> None:
     result = docs.search("how does a refund work", k=5)
     assert result.plan["route"]["intent"] == "workflow"
     assert result[0].record.layer == "D4_WORKFLOW_INDEX"
+
+
+def test_a_domain_the_documents_name_becomes_a_filter(docs: Engine) -> None:
+    plan = docs.plan("how are refunds handled in the payments domain")
+    assert plan.filters.get("domain") == "payments"
+    assert "domain" not in docs.plan("helpers with domain specific names").filters
