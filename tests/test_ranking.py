@@ -1,0 +1,106 @@
+"""The pure core of search: tokens, rank fusion, ranking signals, globs, the incremental plan."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from strata import ranking
+from strata.fusion import fused_order, rrf
+from strata.globs import matches
+from strata.plan import make_plan
+from strata.records import make_record
+from strata.tokens import is_identifier_like, query_terms, tokens
+from strata.types import FileState, SourceFile
+
+
+def test_identifiers_match_whole_and_by_parts() -> None:
+    assert tokens("parse_header") == ["parseheader", "parse_header", "parse", "header"]
+    assert tokens("HTTPServerError") == ["httpservererror", "http", "server", "error"]
+    assert tokens("getHTTPResponse") == ["gethttpresponse", "get", "http", "response"]
+    assert query_terms("where are the retries configured") == ["retries", "configured"]
+    assert query_terms("the of and") == ["the", "of", "and"]  # nothing else left: keep them
+
+
+def test_identifier_like_queries() -> None:
+    for q in ("parse_header", "Client.send", "RetryPolicy", "getValue", "run()"):
+        assert is_identifier_like(q), q
+    for q in ("how are retries configured", "reset", "Where is it"):
+        assert not is_identifier_like(q), q
+
+
+def test_rrf_sums_weighted_reciprocal_ranks() -> None:
+    parts = rrf({"lexical": ["a", "b"], "semantic": ["b", "c"]}, weights={"semantic": 2.0}, k=1)
+    assert parts["a"] == {"lexical": 1 / 2}
+    assert parts["b"] == {"lexical": 1 / 3, "semantic": 2 / 2}
+    assert fused_order(parts) == ["b", "c", "a"]
+
+
+def _rec(path: str, title: str, kind: str = "function", layer: str = "C0_SOURCE_CHUNKS"):  # type: ignore[no-untyped-def]
+    return make_record(
+        id=f"{path}:{title}",
+        path=path,
+        layer=layer,
+        title=title,
+        content=title,
+        lang="python",
+        file_hash="h",
+        kind=kind,
+    )
+
+
+def test_definition_boost_only_for_code_shaped_names_in_a_sentence() -> None:
+    reset = _rec("src/config.py", "reset")
+    parse = _rec("src/headers.py", "parse_header")
+    records = {r.id: r for r in (reset, parse)}
+    base = {r.id: {"lexical": 0.01} for r in (reset, parse)}
+    sentence = ranking.shape("how do I reset the bound context", ["reset", "bound", "context"])
+    out = ranking.adjust(records, base, sentence, rrf_k=60, include_tests=False)
+    assert "definition" not in out[reset.id]
+    named = ranking.shape("who uses parse_header for cookies", ["parse_header", "cookies"])
+    out = ranking.adjust(records, base, named, rrf_k=60, include_tests=False)
+    assert "definition" in out[parse.id]
+    ident = ranking.shape("reset", ["reset"])
+    assert (
+        "definition"
+        not in ranking.adjust(records, base, ident, rrf_k=60, include_tests=False)[parse.id]
+    )
+
+
+def test_penalties_multiply_and_tests_are_spared_when_asked_for() -> None:
+    t = _rec("tests/test_headers.py", "test_parse")
+    v = _rec("vendor/lib/six.py", "iteritems")
+    records = {t.id: t, v.id: v}
+    base = {r: {"lexical": 0.02} for r in records}
+    q = ranking.shape("parsing helpers", ["parsing", "helpers"])
+    out = ranking.adjust(records, base, q, rrf_k=60, include_tests=False)
+    assert out[t.id]["test_x"] == ranking.TEST_FACTOR
+    assert out[v.id]["vendored_x"] == ranking.VENDORED_FACTOR
+    assert ranking.final_score(out[v.id]) < 0.02
+    asked = ranking.shape("tests of parsing", ["tests", "parsing"])
+    assert "test_x" not in ranking.adjust(records, base, asked, rrf_k=60, include_tests=False)[t.id]
+
+
+def test_globs() -> None:
+    assert matches("src/a/b.py", ["src/**"]) and not matches("lib/src/a.py", ["src/**"])
+    assert matches("a/b/c.py", ["*.py"]) and not matches("a/b/c.py", ["a/*.py"])
+    assert matches("tests/x/test_a.py", ["tests/**/test_*.py"])
+
+
+def test_plan_reads_only_what_changed_by_stat() -> None:
+    f = lambda rel, size, mtime: SourceFile(Path(rel), rel, size, mtime)  # noqa: E731
+    indexed = {
+        "a.py": FileState("h1", 10, 5, 3),
+        "b.py": FileState("h2", 20, 6, 2),
+        "gone.py": FileState("h3", 1, 1, 1),
+        "other/x.py": FileState("h4", 1, 1, 1),
+    }
+    plan = make_plan(
+        [f("a.py", 10, 5), f("b.py", 21, 7), f("new.py", 1, 1)],
+        indexed,
+        scope=["a.py", "b.py", "gone.py", "new.py"],
+    )
+    assert [x.rel for x in plan.new] == ["new.py"]
+    assert [x.rel for x in plan.changed] == ["b.py"]
+    assert plan.unchanged == ("a.py",)
+    assert plan.removed == ("gone.py",)  # outside the scope nothing is removed
+    assert make_plan([f("a.py", 10, 5)], {"a.py": FileState("h1", 10, 5, 3)}).is_noop()
