@@ -165,3 +165,31 @@ def test_parallel_indexing_from_an_unguarded_script(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == ["done", "220", "2"]
+
+
+def test_store_uri_mode_and_window_keys_take_effect(tmp_path: Path, minirepo: Path) -> None:
+    elsewhere = tmp_path / "rows-here"
+    eng = Engine.open(minirepo, config={**LEXICAL, "store.uri": f"lancedb://{elsewhere}"})
+    eng.index()
+    assert (elsewhere / "chunks.lance").is_dir() and eng.status()["store"].endswith("rows-here")
+    assert not (minirepo / ".strata" / "lance").exists()
+    lexical = Engine.open(
+        minirepo,
+        config={**LEXICAL, "store.uri": f"lancedb://{elsewhere}", "search.mode": "lexical"},
+    )
+    result = lexical.search("retry", route=False)
+    assert result.mode == "lexical" and not result.notes  # asked for: nothing to explain
+    root = tmp_path / "text"
+    root.mkdir()
+    (root / "q.sql").write_text("\n".join(f"select {i} from t;" for i in range(30)))
+    spans = {}
+    for n, o in ((10, 0), (10, 3)):
+        e = Engine.open(
+            root,
+            index_dir=tmp_path / f"w{n}-{o}",
+            config={**LEXICAL, "chunk.window_lines": n, "chunk.overlap_lines": o},
+        )
+        e.index()
+        spans[(n, o)] = [(r.span_start, r.span_end) for r in e.records(["C0_SOURCE_CHUNKS"])]
+    assert all(end - start + 1 <= 10 for start, end in spans[(10, 0)])
+    assert spans[(10, 0)] != spans[(10, 3)]

@@ -309,3 +309,14 @@ def test_lexical_only_store_has_no_vectors(factory: StoreFactory, tmp_path: Path
     assert store.lexical_search(["words"], 5, Filter(has_vector=True)) == []
     assert store.counts() == {C0_SOURCE_CHUNKS: {"rows": 1, "vectors": 0}}
     store.close()
+
+
+def test_per_source_operations(store: Store) -> None:
+    store.replace_source("a.py", [rec("a.py", 0, "alpha"), rec("a.py", 1, "beta")])
+    store.replace_source("b.md", [rec("b.md", 0, "gamma", layer=D0_DOC_CHUNKS, file_hash="h2")])
+    assert store.sources_with_hashes() == {"a.py": "h1", "b.md": "h2"}
+    assert (store.count(), store.count(C0_SOURCE_CHUNKS), store.count(D0_DOC_CHUNKS)) == (3, 2, 1)
+    store.replace_source("a.py", [rec("a.py", 0, "alpha again", file_hash="h3")])
+    assert store.sources_with_hashes()["a.py"] == "h3" and store.count() == 2
+    store.delete_by_source("a.py")
+    assert store.sources_with_hashes() == {"b.md": "h2"}

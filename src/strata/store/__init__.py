@@ -45,6 +45,22 @@ class Store(Protocol):
         """
         ...
 
+    def replace_source(self, path: str, rows: Sequence[Record]) -> None:
+        """Replace one path's rows in one atomic commit (empty `rows` deletes them)."""
+        ...
+
+    def delete_by_source(self, path: str) -> None:
+        """Remove every row of one path."""
+        ...
+
+    def sources_with_hashes(self) -> dict[str, str]:
+        """Each indexed path with its file hash (the reconcile sweep's view)."""
+        ...
+
+    def count(self, layer: str | None = None) -> int:
+        """Rows in the store, or in one layer."""
+        ...
+
     def sources(self) -> dict[str, FileState]:
         """Each indexed path with its file hash, stat and row count."""
         ...
@@ -100,6 +116,35 @@ class Store(Protocol):
     def close(self) -> None:
         """Release handles."""
         ...
+
+
+class _Core(Protocol):
+    def replace_sources(self, rows_by_path: Mapping[str, Sequence[Record]]) -> None: ...
+    def sources(self) -> dict[str, FileState]: ...
+    def counts(self) -> dict[str, dict[str, int]]: ...
+
+
+class PerSource:
+    """The per-source conveniences of the Store Protocol, in terms of its core methods."""
+
+    def replace_source(self: _Core, path: str, rows: Sequence[Record]) -> None:
+        """Replace one path's rows in one atomic commit (empty `rows` deletes them)."""
+        self.replace_sources({path: rows})
+
+    def delete_by_source(self: _Core, path: str) -> None:
+        """Remove every row of one path."""
+        self.replace_sources({path: []})
+
+    def sources_with_hashes(self: _Core) -> dict[str, str]:
+        """Each indexed path with its file hash (the reconcile sweep's view)."""
+        return {path: state.file_hash for path, state in self.sources().items()}
+
+    def count(self: _Core, layer: str | None = None) -> int:
+        """Rows in the store, or in one layer."""
+        counts = self.counts()
+        if layer is not None:
+            return counts.get(layer, {}).get("rows", 0)
+        return sum(c.get("rows", 0) for c in counts.values())
 
 
 def open_store(uri: str, dim: int, *, create: bool = True) -> Store:

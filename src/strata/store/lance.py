@@ -23,7 +23,7 @@ from lancedb.index import FTS, IvfPq
 from lancedb.query import FullTextOperator, MatchQuery
 
 from strata.errors import EmbedderMismatchError, NoIndexError, StoreError
-from strata.store import Filter, sql
+from strata.store import Filter, PerSource, sql
 from strata.store.schema import (
     MIGRATIONS,
     RECORD_COLUMNS,
@@ -64,7 +64,7 @@ _FTS = FTS(
 )
 
 
-class LanceStore:
+class LanceStore(PerSource):
     """A `Store` on an embedded LanceDB directory."""
 
     def __init__(
