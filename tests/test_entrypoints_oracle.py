@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -96,11 +98,22 @@ def _where(fn: Any) -> tuple[str, int]:
 
 
 def _assert_matches(static: set[Key], live: set[Key]) -> None:
+    _report(static, live)
     assert live, "the live app has no routes: the oracle itself is broken"
     missing, extra = live - static, static - live
     assert not missing, f"recall < 1: live entries Strata missed: {sorted(missing)}"
     precision = len(static & live) / len(static)
     assert precision >= 0.95, f"precision {precision:.2f}; extra: {sorted(extra)}"
+
+
+def _report(static: set[Key], live: set[Key]) -> None:
+    """With ENTRYPOINT_ORACLE_REPORT=FILE, append the figures (benchmarks/entrypoint_oracle.py)."""
+    out = os.environ.get("ENTRYPOINT_ORACLE_REPORT")
+    if out:
+        test = os.environ.get("PYTEST_CURRENT_TEST", "?").split("::")[-1].split(" ")[0]
+        row = {"test": test, "live": len(live), "strata": len(static), "both": len(static & live)}
+        with open(out, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(row) + "\n")
 
 
 def _fastapi_live(routes: list[Any], prefix: str = "") -> set[Key]:
