@@ -21,9 +21,9 @@ from strata.errors import EmbedderMismatchError, NoIndexError
 from strata.executor import execute
 from strata.git import changed_since, head_commit
 from strata.indexer import CorpusHook, Indexer, IndexSummary, ProgressFn, Session
+from strata.layered import Direct, LayerQueries
 from strata.locate import META_NAME, read_locator, resolve, write_locator
 from strata.lock import write_lock
-from strata.lookup import CallWalk, Related, SymbolMatch
 from strata.plan import make_plan
 from strata.router import IndexFacts, Plan, route
 from strata.search import Searcher, SearchResult, where_of
@@ -34,7 +34,7 @@ from strata.types import Record, Skip, SkipReason, SourceFile
 log = logging.getLogger(__name__)
 
 
-class Engine:
+class Engine(LayerQueries):
     """An open index: its root, directory, configuration, store and (lazy) embedder."""
 
     def __init__(self, root: Path, index_dir: Path, cfg: Config, store_uri: str) -> None:
@@ -318,7 +318,7 @@ class Engine:
         self._require()
         if route and not layers:
             plan = self._with_flags(self.plan(query, k), filters or {})
-            return execute(_Direct(self), plan, k or self.config.search.k, mode=mode)
+            return execute(Direct(self), plan, k or self.config.search.k, mode=mode)
         where = where_of(layers, filters or {}, self.store.sources)
         searcher = Searcher(
             self.store, self.config, self.query_embedder if self._embeds() else None
@@ -351,39 +351,6 @@ class Engine:
         """Every record of the given layers (all layers by default), in path and span order."""
         self._require()
         return self.store.fetch(Filter(layers=tuple(layers) if layers else None), limit=limit)
-
-    # ---- layer lookups (C1-C3, D1, D5) ----------------------------------------------------
-    def symbols(self, name: str, *, kind: str | None = None, limit: int = 20) -> list[SymbolMatch]:
-        """C1: exact, qualified, prefix, then fuzzy name matches, best first."""
-        self._require()
-        return lookup.find_symbols(self.store, name, kind=kind, limit=limit)
-
-    def callers(self, qname: str, depth: int = 1) -> CallWalk:
-        """C2: who calls `qname` (bare or qualified), breadth-first to `depth`."""
-        self._require()
-        return lookup.callers(self.store, qname, depth=depth)
-
-    def callees(self, qname: str, depth: int = 1) -> CallWalk:
-        """C2: what `qname` calls, breadth-first to `depth`."""
-        self._require()
-        return lookup.callees(self.store, qname, depth=depth)
-
-    def entrypoints(self, type: str | None = None, framework: str | None = None) -> list[Record]:
-        """C3: HTTP routes, CLI commands and other entry points."""
-        self._require()
-        return lookup.list_entrypoints(self.store, type=type, framework=framework)
-
-    def docs(
-        self, kind: str | None = None, domain: str | None = None, type: str | None = None
-    ) -> list[Record]:
-        """D1: the document catalog, filtered by doc kind, domain or frontmatter type."""
-        self._require()
-        return lookup.list_docs(self.store, kind=kind, domain=domain, type=type)
-
-    def related(self, document_id: str, depth: int = 1) -> list[Related]:
-        """D5: documents related to `document_id` (either direction), to `depth`."""
-        self._require()
-        return lookup.related(self.store, document_id, depth=depth)
 
     def status(self) -> dict[str, Any]:
         """Root, store, embedder, counts per layer, last index time, pending files, health."""
@@ -418,19 +385,6 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-class _Direct:
-    """The engine as the executor sees it: its `search` is the direct (unrouted) one."""
-
-    def __init__(self, engine: Engine) -> None:
-        self._engine = engine
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._engine, name)
-
-    def search(self, query: str, k: int | None = None, **kwargs: Any) -> SearchResult:
-        return self._engine.search(query, k, route=False, **kwargs)
 
 
 def _skipped_stats(files: Iterable[SourceFile], summary: IndexSummary) -> dict[str, list[int]]:
