@@ -74,7 +74,9 @@ def shape(query: str, terms: Sequence[str]) -> QueryShape:
     """Classify a query: identifier-like or sentence; the names it may be asking for."""
     ident = is_identifier_like(query)
     raw = re.findall(r"[A-Za-z_][\w.:]*", query)
-    if not ident:  # in a sentence only code-shaped words name a definition ("reset" does not)
+    if not ident and len(query.split()) > 2:
+        # in a sentence only code-shaped words name a definition ("reset" does not);
+        # a word or two on their own ("consume", "bound logger") may well be a name
         raw = [w for w in raw if is_identifier_like(w) or f"`{w}`" in query]
     names = {w.split(".")[-1].split("::")[-1].lower() for w in raw if len(w) > 2}
     names |= {w.replace(".", "").lower() for w in raw if "." in w}
