@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -196,3 +199,33 @@ def test_stop_is_honoured_between_batches(minirepo: Path) -> None:
     run.stop.set()
     run.thread.join(timeout=10)
     assert not run.thread.is_alive()
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 0), (signal.SIGINT, 130)])
+def test_the_cli_watcher_stops_cleanly_on_a_signal(
+    minirepo: Path, sig: signal.Signals, code: int
+) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "strata", "index", str(minirepo), "--embedder", "none", "-q"],
+        check=True,
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "strata", "watch", str(minirepo), "--embedder", "none"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stderr is not None
+    seen: list[str] = []
+    for line in proc.stderr:  # wait until it watches
+        seen.append(line)
+        if line.startswith("watching"):
+            break
+    (minirepo / "docs" / "new.md").write_text("# New\n\nquokkaharbour notes\n")
+    for line in proc.stderr:  # and until it reports the update
+        seen.append(line)
+        if line.startswith("docs/new.md"):
+            break
+    proc.send_signal(sig)
+    assert proc.wait(timeout=10) == code, "".join(seen)
+    eng = Engine.open(minirepo, config={"embed.provider": "none"})
+    assert {h.record.path for h in eng.search("quokkaharbour", route=False)} == {"docs/new.md"}
