@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,12 +32,25 @@ class SqliteFile:
         self.path = path
         try:
             self._db = sqlite3.connect(path, timeout=_BUSY_MS / 1000, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA busy_timeout={_BUSY_MS}")
+            self._wal()
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(self.SCHEMA)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open {self.WHAT} {path}: {exc}", hint=self.HINT) from exc
+
+    def _wal(self) -> None:
+        """Switch to WAL once; the switch takes a lock that SQLite does not wait for, so two
+        processes opening a new file at the same moment retry instead of failing."""
+        for attempt in range(100):
+            try:
+                if self._db.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                    self._db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == 99:
+                    raise
+                time.sleep(0.05)
 
     def close(self) -> None:
         """Close the connection."""
