@@ -80,6 +80,11 @@ def test_packaged_local_model_end_to_end(minirepo: Path) -> None:
         "dim": 384,
         "lexical_only": False,
     }
+    # symbols are embedded from "qname (kind): words, signature, summary"
+    symbols = eng.search(
+        "function that renders a cookie value", k=3, mode="semantic", layers=["C1_SYMBOL_CATALOG"]
+    )
+    assert symbols[0].record.title == "minihttp.headers.format_cookie"
 
 
 @pytest.mark.slow
