@@ -263,3 +263,17 @@ def http_framework(
     if attr in ("api_route", "websocket"):
         return "fastapi"
     return None
+
+
+def view_ref(view: ast.expr) -> tuple[bool, str | None]:
+    """A view as Flask and Django take it: `View.as_view(...)` (a class) or a function name.
+
+    Returns whether it is a class-based view, and the dotted name of the class or function.
+    """
+    is_class = (
+        isinstance(view, ast.Call)
+        and isinstance(view.func, ast.Attribute)
+        and view.func.attr == "as_view"
+    )
+    target = view.func.value if is_class else view  # type: ignore[attr-defined]
+    return is_class, dotted(target)

@@ -13,6 +13,7 @@ from strata.code.entrypoints.base import (
     arg,
     literal,
     make_entry,
+    view_ref,
 )
 from strata.code.model import Entrypoint
 from strata.code.py_names import dotted, flat_statements
@@ -63,12 +64,7 @@ def _patterns(
         if isinstance(view, ast.Call) and ctx.expr_name(view.func) in _INCLUDE:
             _include(ctx, block, view, prefix + route, key, item.lineno, entries, mounts)
             continue
-        is_class = (
-            isinstance(view, ast.Call)
-            and isinstance(view.func, ast.Attribute)
-            and view.func.attr == "as_view"
-        )
-        ref = dotted(view.func.value if is_class else view)  # type: ignore[attr-defined]
+        is_class, ref = view_ref(view)
         if ref is None:
             continue
         qname = ctx.name(ref, block)

@@ -18,9 +18,9 @@ from strata.code.entrypoints.base import (
     kwarg,
     literal,
     make_entry,
+    view_ref,
 )
 from strata.code.model import Entrypoint
-from strata.code.py_names import dotted
 
 FRAMEWORK = "flask"
 _CTORS = {
@@ -120,12 +120,7 @@ def _url_rules(ctx: FileContext, owners: dict[str, Owner]) -> list[Entrypoint]:
                 continue
             if http_framework(ctx, owner, "route", owners) != FRAMEWORK:
                 continue
-            is_class = (
-                isinstance(view, ast.Call)
-                and isinstance(view.func, ast.Attribute)
-                and view.func.attr == "as_view"
-            )
-            ref = dotted(view.func.value if is_class else view)  # type: ignore[attr-defined]
+            is_class, ref = view_ref(view)
             if ref is None:
                 continue
             handler = ctx.find_def(ctx.name(ref, block))
