@@ -117,18 +117,17 @@ def adjust(
     """
     unit = 1.0 / (rrf_k + 1)
     base = {rid: sum(p.values()) for rid, p in parts.items()}
-    per_file: dict[str, list[float]] = defaultdict(list)
+    per_file: dict[str, float] = defaultdict(float)
     for rid, score in base.items():
-        per_file[records[rid].path].append(score)
+        per_file[records[rid].path] += score
     out: dict[str, dict[str, float]] = {}
     for rid, p in parts.items():
         rec = records[rid]
         new = dict(p)
         if _defines(rec, q):
             new["definition"] = DEFINITION_BOOST * unit * (1.0 if q.identifier_like else 0.5)
-        siblings = sorted(per_file[rec.path], reverse=True)
-        others = sum(siblings) - base[rid]
-        if others > 0 and COHERENCE_WEIGHT > 0:
+        others = per_file[rec.path] - base[rid]
+        if COHERENCE_WEIGHT > 0 and others > 1e-12:
             new["coherence"] = COHERENCE_WEIGHT * unit * math.log1p(others / unit)
         if rec.is_test and not include_tests and not q.wants_tests:
             new["test_x"] = TEST_FACTOR
