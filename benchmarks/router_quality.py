@@ -9,7 +9,8 @@ metrics. `plain` is `Engine.search`; `routed` is `strata.router.route` +
 written here from the AST of click 8.1.8 (`src/click`): "who calls X" (targets: every
 function or method whose body calls X by name) and "what does X call" (targets: the
 definitions of the package functions X calls by name). Indexes are lexical-only
-(`embed.provider = none`) unless `--mode hybrid` is asked for.
+(`embed.provider = none`) for `--mode lexical`; the other modes score the quality
+benchmark's own all-MiniLM-L6-v2 index of each corpus (`benchmarks.quality.indexes`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from pathlib import Path
 from benchmarks.quality import run as harness
 from benchmarks.quality.evaluate import Outcome
 from benchmarks.quality.evaluate import run as score_run
+from benchmarks.quality.indexes import open_index
 from benchmarks.quality.metrics import K, Retrieved
 from benchmarks.quality.model import CORPORA, Corpus, Query, Target, copy_files, tree_hash
 from benchmarks.quality.pydefs import Definition, definitions, python_files
@@ -131,16 +133,13 @@ def _callee_queries(defs: list[Definition], calls: dict[Definition, set[str]]) -
 # ---- running --------------------------------------------------------------------------------
 
 
-def open_lexical(corpus: Corpus, mode: str) -> Engine:
-    """The corpus's index (lexical-only unless `mode` needs vectors), built once and cached."""
-    provider = (
-        {"embed.provider": "none"}
-        if mode == "lexical"
-        else {"embed.provider": "local", "embed.model": "all-MiniLM-L6-v2"}
-    )
-    tag = "lexical" if mode == "lexical" else "minilm"
-    index_dir = INDEXES / f"{corpus.name}-{tree_hash(corpus.root)}-{tag}"
-    eng = Engine.open(corpus.root, index_dir=index_dir, config=provider)
+def open_engine(corpus: Corpus, mode: str) -> Engine:
+    """The corpus's index, built once and cached: lexical-only for `lexical`; otherwise the
+    quality run's own all-MiniLM-L6-v2 index of the corpus (the same one it scores)."""
+    if mode != "lexical":
+        return open_index(corpus, "all-MiniLM-L6-v2")[0]
+    index_dir = INDEXES / f"{corpus.name}-{tree_hash(corpus.root)}-lexical"
+    eng = Engine.open(corpus.root, index_dir=index_dir, config={"embed.provider": "none"})
     if not (index_dir / "done").exists():
         eng.index(full=True)
         (index_dir / "done").touch()
@@ -179,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         queries = harness.limited(corpus.queries, args.limit)
         if not queries:
             continue
-        eng = open_lexical(replace(corpus, queries=queries), args.mode)
+        eng = open_engine(replace(corpus, queries=queries), args.mode)
         facts = IndexFacts.from_counts(eng.store.counts())
         intents.update(f"{q.set}: {route(q.text, facts).intent}" for q in queries)
         for system, search in searchers(eng, args.mode).items():

@@ -1,23 +1,29 @@
 """Strata: a local-first, layered, always-current index of a repository and its docs."""
 
-from strata.config import Config, load_config
-from strata.engine import Engine
-from strata.errors import (
-    ConfigError,
-    EmbedderError,
-    EmbedderMismatchError,
-    EngineError,
-    LockError,
-    NoIndexError,
-    QueryError,
-    StoreError,
-    StrataError,
-    UserError,
-)
-from strata.indexer import IndexSummary
-from strata.search import SearchResult
-from strata.store import Filter
-from strata.types import Hit, Record
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from strata.config import Config, load_config
+    from strata.engine import Engine
+    from strata.errors import (
+        ConfigError,
+        EmbedderError,
+        EmbedderMismatchError,
+        EngineError,
+        LockError,
+        NoIndexError,
+        QueryError,
+        StoreError,
+        StrataError,
+        UserError,
+    )
+    from strata.indexer import IndexSummary
+    from strata.search import SearchResult
+    from strata.store import Filter
+    from strata.types import Hit, Record
 
 __all__ = [
     "Config",
@@ -39,3 +45,45 @@ __all__ = [
     "UserError",
     "load_config",
 ]
+
+# Where each public name lives. They are imported on first use (PEP 562), so that a light
+# module such as `strata.locate` (which the `strata` launcher needs) does not pull in the
+# engine, LanceDB and numpy.
+_HOMES = {
+    "Config": "strata.config",
+    "load_config": "strata.config",
+    "Engine": "strata.engine",
+    "IndexSummary": "strata.indexer",
+    "SearchResult": "strata.search",
+    "Filter": "strata.store",
+    "Hit": "strata.types",
+    "Record": "strata.types",
+    **{
+        name: "strata.errors"
+        for name in (
+            "ConfigError",
+            "EmbedderError",
+            "EmbedderMismatchError",
+            "EngineError",
+            "LockError",
+            "NoIndexError",
+            "QueryError",
+            "StoreError",
+            "StrataError",
+            "UserError",
+        )
+    },
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'strata' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -210,7 +210,7 @@ def _read_yaml(path: Path) -> dict[str, Any]:
 def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, value in env.items():
-        if not name.startswith("STRATA_") or name in ("STRATA_INDEX_DIR", "STRATA_LOG"):
+        if not name.startswith("STRATA_") or name in ("STRATA_INDEX_DIR", "STRATA_LOG", "STRATA_NO_SERVER"):
             continue
         section, _, key = name[len("STRATA_") :].lower().partition("_")
         dotted = f"{section}.{key}"

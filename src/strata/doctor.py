@@ -105,7 +105,7 @@ def check(engine: Engine, *, sample: int = 25, deep: bool = False, seed: int = 0
     report = Report()
     rng = random.Random(seed)
     report.problems += _schema(engine) + _embedder(engine) + _leftovers(engine.index_dir)
-    rows = engine.store.fetch(Filter())
+    rows = engine.repo_store().fetch(Filter())
     on_disk = {f.rel: f for f in discover(engine.root, engine.config.index).files}
     report.problems += _rows(rows, engine.store.dim)
     report.problems += _files(engine, rows, on_disk, rng, sample, deep)
@@ -241,7 +241,7 @@ def _lexical(engine: Engine, rows: list[Record], rng: random.Random, sample: int
     misses = 0
     for record, token in candidates[:sample]:
         try:
-            hits = engine.store.lexical_search([token], 200, Filter(paths=(record.path,)))
+            hits = engine.repo_store().lexical_search([token], 200, Filter(paths=(record.path,)))
         except (StrataError, OSError, RuntimeError, ValueError) as exc:
             return [Problem("lexical", "", f"lexical search fails: {exc}")]
         misses += record.id not in {h.id for h, _ in hits}
@@ -325,7 +325,7 @@ def repair(engine: Engine, report: Report) -> Report:
     drop = sorted(report.paths(*_DROP))
     if drop:
         with write_lock(engine.index_dir):
-            engine.store.replace_sources({p: [] for p in drop})
+            engine.repo_store().replace_sources({p: [] for p in drop})
         actions.append(f"dropped the rows of {len(drop)} paths: {_few(drop)}")
     actions += _reindex(engine, report)
     with write_lock(engine.index_dir):

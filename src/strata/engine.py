@@ -17,7 +17,7 @@ from strata.corpus import ArtifactCache
 from strata.discovery import IgnoreRules, discover, discover_one
 from strata.embedding import Embedder, configured_name, make_embedder, make_query_embedder
 from strata.embedding.cache import EmbeddingCache
-from strata.errors import EmbedderMismatchError, NoIndexError
+from strata.errors import EmbedderMismatchError, NoIndexError, UserError
 from strata.executor import execute
 from strata.git import changed_since, head_commit
 from strata.indexer import CorpusHook, Indexer, IndexSummary, ProgressFn, Session
@@ -25,10 +25,12 @@ from strata.layered import Direct, LayerQueries
 from strata.locate import META_NAME, read_locator, resolve, write_locator
 from strata.lock import write_lock
 from strata.plan import make_plan
+from strata.repos import Repo, all_repos, choose, first_name, recorded
 from strata.router import IndexFacts, Plan, route
 from strata.search import Searcher, SearchResult, where_of
 from strata.status import pending_files, report_status
 from strata.store import Filter, Store, open_store, recreate_store
+from strata.store.view import RepoView
 from strata.types import Record, Skip, SkipReason, SourceFile
 
 log = logging.getLogger(__name__)
@@ -141,52 +143,59 @@ class Engine(LayerQueries):
         repo: str | None = None,
         since: str | None = None,
     ) -> IndexSummary:
-        """Create or incrementally update the index of the root (or of `path` inside it).
+        """Create or incrementally update the index of the root (or of `path`).
 
-        `since=REV` takes the changes instead of the snapshot: only the paths `git diff
-        REV` names (edits, additions, deletions, both sides of renames) are redone.
+        A `path` outside the index's root adds (or updates) another repository in the
+        same index, named `repo` (default: its directory's name). `since=REV` takes the
+        changes instead of the snapshot: only the paths `git diff REV` names (edits,
+        additions, deletions, both sides of renames) are redone. `full=True` rebuilds the
+        repository (every repository when the embedder changed).
         """
-        if since is not None:
-            return self.refresh(changed_since(self.root, since), progress=progress)
         target = Path(path).expanduser().resolve() if path else self.root
+        if not self._locator().get("repo") and (target == self.root or self.root in target.parents):
+            self._write_locator(repo=first_name(repo, self.root))  # the first run names home
+        r, target = choose(self._locator(), self.root, target, repo)
+        if since is not None:
+            return self.refresh(changed_since(r.root, since), progress=progress, repo=r.name)
         with write_lock(self.index_dir):
-            if full:
-                self._reset()
+            rebuilt = self._reset(r) if full else []
             self._check_embedder()
-            disc = discover(self.root, self.config.index)
-            files, skips = disc.files, disc.skips
-            indexed = self.store.sources()
-            scope = None
-            if target != self.root:
-                rel = target.relative_to(self.root).as_posix()
-
-                def inside(p: str, rel: str = rel) -> bool:
-                    return p == rel or p.startswith(rel + "/")
-
-                files = tuple(f for f in files if inside(f.rel))
-                skips = tuple(s for s in skips if inside(s.rel))
-                scope = [p for p in indexed if inside(p)]
-            plan = make_plan(files, indexed, scope=scope)
-            summary = IndexSummary(root=str(self.root), files_seen=len(files) + len(skips))
-            for skip in skips:
-                log.warning(skip.line())
-                summary.skips.append(skip)
-            indexer = Indexer(
-                self.config,
-                self.store,
-                self.embedder if self._embeds() else None,
-                self._cache(),
-                self._session(repo),
-                self._corpus_hook(),
-                self._cache_key(),
-            )
-            try:
-                indexer.run(plan, indexed, summary, progress)
-            finally:
-                self._write_locator(last_index=time.time(), skipped=_skipped_stats(files, summary))
-            if not plan.is_noop():
-                self.store.optimize()
+            summary = self._index_repo(r, target, progress)
+            for other in rebuilt:
+                log.info("re-indexing repository %s for the new embedder", other.name)
+                self._index_repo(other, other.root, progress)
             return summary
+
+    def _index_repo(self, r: Repo, target: Path, progress: ProgressFn | None) -> IndexSummary:
+        """Bring one repository (or the part of it under `target`) up to date; lock held."""
+        self._write_locator(**recorded(self._locator(), r))
+        view = self.repo_store(r.name)
+        disc = discover(r.root, self.config.index)
+        files, skips = disc.files, disc.skips
+        indexed = view.sources()
+        scope = None
+        if target != r.root:
+            rel = target.relative_to(r.root).as_posix()
+
+            def inside(p: str, rel: str = rel) -> bool:
+                return p == rel or p.startswith(rel + "/")
+
+            files = tuple(f for f in files if inside(f.rel))
+            skips = tuple(s for s in skips if inside(s.rel))
+            scope = [p for p in indexed if inside(p)]
+        plan = make_plan(files, indexed, scope=scope)
+        summary = IndexSummary(root=str(r.root), files_seen=len(files) + len(skips))
+        for skip in skips:
+            log.warning(skip.line())
+            summary.skips.append(skip)
+        try:
+            self._indexer(r).run(plan, indexed, summary, progress)
+        finally:
+            done = {"last_index": time.time(), "skipped": _skipped_stats(files, summary)}
+            self._write_locator(**recorded(self._locator(), r, **done))
+        if not plan.is_noop():
+            self.store.optimize()
+        return summary
 
     def refresh(
         self,
@@ -195,46 +204,41 @@ class Engine(LayerQueries):
         progress: ProgressFn | None = None,
         rules: IgnoreRules | None = None,
         lock_wait: float = 10.0,
+        repo: str | None = None,
     ) -> IndexSummary:
-        """Bring just these paths (relative to the root) up to date: the watcher's unit of work.
+        """Bring just these paths (relative to the repository's root) up to date: the
+        watcher's unit of work (the home repository unless `repo` names another).
 
         A path that is gone, ignored or no longer indexable loses its rows; a directory
         stands for everything indexed below it. Same plan-then-apply path as `index`.
         """
-        rules = rules or IgnoreRules(self.root, self.config.index)
+        r = self._named_repo(repo)
+        rules = rules or IgnoreRules(r.root, self.config.index)
         wanted = sorted(set(rels))
         with write_lock(self.index_dir, wait=lock_wait):
             self._check_embedder()
-            indexed = self.store.sources()
+            view = self.repo_store(r.name)
+            indexed = view.sources()
             files: list[SourceFile] = []
             skips: list[Skip] = []
             scope: set[str] = set()
             for rel in wanted:
                 scope.update(p for p in indexed if p == rel or p.startswith(rel.rstrip("/") + "/"))
-                found = discover_one(self.root, self.root / rel, self.config.index, rules)
+                found = discover_one(r.root, r.root / rel, self.config.index, rules)
                 if isinstance(found, SourceFile):
                     files.append(found)
                 elif isinstance(found, Skip) and found.reason is not SkipReason.VANISHED:
                     skips.append(found)
             plan = make_plan(files, indexed, scope=scope)
             summary = IndexSummary(
-                root=str(self.root), files_seen=len(files) + len(skips), skips=skips
+                root=str(r.root), files_seen=len(files) + len(skips), skips=skips
             )
             for skip in skips:
                 log.warning(skip.line())
-            indexer = Indexer(
-                self.config,
-                self.store,
-                self.embedder if self._embeds() else None,
-                self._cache(),
-                self._session(None),
-                self._corpus_hook(),
-                self._cache_key(),
-            )
             try:
-                indexer.run(plan, indexed, summary, progress)
+                self._indexer(r).run(plan, indexed, summary, progress)
             finally:
-                self._write_locator(last_index=time.time())
+                self._write_locator(**recorded(self._locator(), r, last_index=time.time()))
             return summary
 
     def index_if_empty(self, *, progress: ProgressFn | None = None) -> IndexSummary | None:
@@ -243,11 +247,29 @@ class Engine(LayerQueries):
             return None
         return self.index(progress=progress)
 
-    def _reset(self) -> None:
-        """Empty the index for a rebuild, possibly with another embedder (another width)."""
+    def _indexer(self, r: Repo) -> Indexer:
+        return Indexer(
+            self.config,
+            self.repo_store(r.name),
+            self.embedder if self._embeds() else None,
+            self._cache(),
+            self._session(r),
+            self._corpus_hook(r),
+            self._cache_key(),
+        )
+
+    def _reset(self, r: Repo) -> list[Repo]:
+        """Empty `r` for a rebuild; with another embedder (or width), empty the whole index.
+
+        Returns the other repositories that lost their rows and must be indexed again.
+        """
         dim = self._configured_dim()
         name = self._unchecked_embedder().name if self._embeds() else "none"
-        old_dim = int(self._locator().get("dim", dim))
+        meta = self._locator()
+        old_dim = int(meta.get("dim", dim))
+        if meta.get("embedder", name) == name and old_dim == dim:
+            self.repo_store(r.name).delete_all()
+            return []
         if self._store is not None:
             self._store.close()
             self._store = None
@@ -259,10 +281,11 @@ class Engine(LayerQueries):
         self._store = store
         # The locator is rewritten, never removed: a killed rebuild stays openable.
         self._write_locator(embedder=name, dim=dim, created=time.time())
+        return [o for o in all_repos(meta, self.root) if o.name != r.name]
 
     def _check_embedder(self) -> None:
         meta = self._locator()
-        if not meta:
+        if not meta.get("embedder"):
             dim = self._configured_dim()
             name = self.embedder().name if self._embeds() else "none"
             self._write_locator(embedder=name, dim=dim, created=time.time())
@@ -287,17 +310,59 @@ class Engine(LayerQueries):
         meta = self._locator()
         return f"{meta.get('embedder', '')}@{meta.get('dim', 0)}"
 
-    def _corpus_hook(self) -> CorpusHook:
-        path = self.index_dir / ARTIFACTS_FILE
-        return CorpusHook(ArtifactCache(path), self.root, force=not path.exists())
+    def _corpus_hook(self, r: Repo) -> CorpusHook:
+        name = ARTIFACTS_FILE if r.home else f"{r.name}.{ARTIFACTS_FILE}"
+        path = self.index_dir / name
+        return CorpusHook(ArtifactCache(path), r.root, force=not path.exists())
 
     def _cache(self) -> EmbeddingCache | None:
         return EmbeddingCache(self.index_dir / "embed_cache.sqlite") if self._embeds() else None
 
-    def _session(self, repo: str | None) -> Session:
-        sha = head_commit(self.root)
-        repo_id = repo or self.root.name
-        return Session(repo_id=repo_id, commit_sha=sha, session_id=f"{repo_id}@{sha or 'worktree'}")
+    def _session(self, r: Repo) -> Session:
+        sha = head_commit(r.root)
+        return Session(repo_id=r.name, commit_sha=sha, session_id=f"{r.name}@{sha or 'worktree'}")
+
+    # ---- repositories --------------------------------------------------------------------
+    def repo_store(self, name: str | None = None) -> Store:
+        """One repository's view of the store (the home repository's by default)."""
+        r = self._named_repo(name)
+        return RepoView(self.store, r.name, r.prefix)
+
+    def repos(self) -> list[dict[str, Any]]:
+        """Every repository in the index: name, root, home, files, rows, commits, last index."""
+        self._require()
+        meta = self._locator()
+        sessions = self.store.sessions()
+        out = []
+        for r in all_repos(meta, self.root):
+            mine = [s for s in sessions if s["repo"] == r.name]
+            out.append(
+                {
+                    "name": r.name,
+                    "root": str(r.root),
+                    "home": r.home,
+                    "files": len(self.repo_store(r.name).sources()),
+                    "rows": sum(s["rows"] for s in mine),
+                    "commits": sorted({s["commit_sha"] for s in mine if s["commit_sha"]}),
+                    "last_index": r.entry(meta).get("last_index"),
+                }
+            )
+        return out
+
+    def sessions(self, repo: str | None = None) -> list[dict[str, Any]]:
+        """The indexing sessions whose rows are in the index (of one repository, if named)."""
+        self._require()
+        return [s for s in self.store.sessions() if repo is None or s["repo"] == repo]
+
+    def _named_repo(self, name: str | None) -> Repo:
+        repos = all_repos(self._locator(), self.root)
+        if name is None:
+            return repos[0]
+        for r in repos:
+            if r.name == name:
+                return r
+        known = ", ".join(r.name for r in repos)
+        raise UserError(f"no repository {name!r} in this index (it has: {known})")
 
     # ---- reading -------------------------------------------------------------------------
     def search(
@@ -331,7 +396,7 @@ class Engine(LayerQueries):
     def plan(self, query: str, k: int | None = None) -> Plan:
         """The router's retrieval plan for `query` over the layers this index holds."""
         self._require()
-        repos = sorted({s for s in [self._locator().get("repo") or self.root.name] if s})
+        repos = [r.name for r in all_repos(self._locator(), self.root)]
         facts = IndexFacts.from_counts(
             self.store.counts(), repos=repos, domains=lookup.known_domains(self.store)
         )
@@ -356,10 +421,16 @@ class Engine(LayerQueries):
         """Root, store, embedder, counts per layer, last index time, pending files, health."""
         if not self.exists:
             return report_status(self.root, self.index_dir, self.store_uri, {}, {}, None)
-        pending = pending_files(self.root, self.config.index, self.store, self._locator())
-        return report_status(
-            self.root, self.index_dir, self.store_uri, self._locator(), self.store.counts(), pending
+        meta = self._locator()
+        pending = sum(
+            pending_files(r.root, self.config.index, self.repo_store(r.name), r.entry(meta))
+            for r in all_repos(meta, self.root)
         )
+        data = report_status(
+            self.root, self.index_dir, self.store_uri, meta, self.store.counts(), pending
+        )
+        data["repos"] = self.repos()
+        return data
 
     def _require(self) -> None:
         if not self.exists:

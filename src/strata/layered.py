@@ -17,47 +17,72 @@ class _Index(Protocol):
 
     def _require(self) -> None: ...
 
+    def repo_store(self, name: str | None = None) -> Store: ...
+
     def search(self, query: str, k: int | None = None, **kwargs: Any) -> SearchResult: ...
 
 
+def _scope(index: _Index, repo: str | None) -> Store:
+    """The whole store, or one repository's view of it."""
+    index._require()
+    return index.repo_store(repo) if repo else index.store
+
+
 class LayerQueries:
-    """Lookups over C1-C3, D1 and D5; mixed into `strata.Engine`, which provides the store."""
+    """Lookups over C1-C3, D1 and D5; mixed into `strata.Engine`, which provides the store.
+
+    Each takes `repo=` to look inside one repository of a multi-repository index.
+    """
 
     def symbols(
-        self: _Index, name: str, *, kind: str | None = None, limit: int = 20
+        self: _Index,
+        name: str,
+        *,
+        kind: str | None = None,
+        limit: int = 20,
+        repo: str | None = None,
     ) -> list[SymbolMatch]:
         """C1: exact, qualified, prefix, then fuzzy name matches, best first."""
-        self._require()
-        return lookup.find_symbols(self.store, name, kind=kind, limit=limit)
+        return lookup.find_symbols(_scope(self, repo), name, kind=kind, limit=limit)
 
-    def callers(self: _Index, qname: str, depth: int = 1) -> CallWalk:
+    def callers(
+        self: _Index, qname: str, depth: int = 1, *, repo: str | None = None
+    ) -> CallWalk:
         """C2: who calls `qname` (bare or qualified), breadth-first to `depth`."""
-        self._require()
-        return lookup.callers(self.store, qname, depth=depth)
+        return lookup.callers(_scope(self, repo), qname, depth=depth)
 
-    def callees(self: _Index, qname: str, depth: int = 1) -> CallWalk:
+    def callees(
+        self: _Index, qname: str, depth: int = 1, *, repo: str | None = None
+    ) -> CallWalk:
         """C2: what `qname` calls, breadth-first to `depth`."""
-        self._require()
-        return lookup.callees(self.store, qname, depth=depth)
+        return lookup.callees(_scope(self, repo), qname, depth=depth)
 
     def entrypoints(
-        self: _Index, type: str | None = None, framework: str | None = None
+        self: _Index,
+        type: str | None = None,
+        framework: str | None = None,
+        *,
+        repo: str | None = None,
     ) -> list[Record]:
         """C3: HTTP routes, CLI commands and other entry points."""
-        self._require()
-        return lookup.list_entrypoints(self.store, type=type, framework=framework)
+        return lookup.list_entrypoints(_scope(self, repo), type=type, framework=framework)
 
     def docs(
-        self: _Index, kind: str | None = None, domain: str | None = None, type: str | None = None
+        self: _Index,
+        kind: str | None = None,
+        domain: str | None = None,
+        type: str | None = None,
+        *,
+        repo: str | None = None,
     ) -> list[Record]:
         """D1: the document catalog, filtered by doc kind, domain or frontmatter type."""
-        self._require()
-        return lookup.list_docs(self.store, kind=kind, domain=domain, type=type)
+        return lookup.list_docs(_scope(self, repo), kind=kind, domain=domain, type=type)
 
-    def related(self: _Index, document_id: str, depth: int = 1) -> list[Related]:
+    def related(
+        self: _Index, document_id: str, depth: int = 1, *, repo: str | None = None
+    ) -> list[Related]:
         """D5: documents related to `document_id` (either direction), to `depth`."""
-        self._require()
-        return lookup.related(self.store, document_id, depth=depth)
+        return lookup.related(_scope(self, repo), document_id, depth=depth)
 
 
 class Direct:

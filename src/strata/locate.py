@@ -34,13 +34,15 @@ def resolve(
     """(root, index directory) for a path to index and/or an explicit index directory.
 
     A path inside an indexed tree belongs to that tree's index; a file roots at its
-    parent; with neither, the index is found upward from the working directory.
+    parent; with neither, the index is found upward from the working directory. An
+    existing index keeps its recorded root even when `path` lies elsewhere: such a path
+    is another repository of that index (see `strata.repos`).
     """
     if index_dir is not None:
         idx = Path(index_dir).expanduser().resolve()
-        if path is not None:
-            return root_for(Path(path).expanduser().resolve()), idx
         root = root_of(idx)
+        if path is not None and root is None:
+            return root_for(Path(path).expanduser().resolve()), idx
         if root is None:
             raise NoIndexError(
                 f"no index in {idx}", hint="run `strata index PATH --index-dir DIR` first"

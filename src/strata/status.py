@@ -23,6 +23,8 @@ def pending_files(root: Path, cfg: IndexConfig, store: Store, locator: Mapping[s
     """
     skipped = locator.get("skipped", {})
     indexed = store.sources()
+    if not root.is_dir():  # a repository whose root is gone: all of it is out of date
+        return len(indexed)
     plan = make_plan(discover(root, cfg).files, indexed)
     new = [f for f in plan.new if skipped.get(f.rel) != [f.size, f.mtime_ns]]
     changed = [f for f in plan.changed if _content_hash(f) != indexed[f.rel].file_hash]

@@ -184,7 +184,7 @@ class Watcher:
         """Queue what differs between disk and index, and rows still without vectors."""
         eng = self.engine
         disc = discover(eng.root, eng.config.index)
-        plan = make_plan(disc.files, eng.store.sources())
+        plan = make_plan(disc.files, eng.repo_store().sources())
         now = time.monotonic()
         with self._cond:
             for f in plan.to_read:
@@ -242,7 +242,7 @@ class Watcher:
                     yield f"{base}/{name}"
 
     def _report(self, batch: dict[str, Intent], rels: list[str]) -> None:
-        rows = self.engine.store.sources()
+        rows = self.engine.repo_store().sources()
         now = time.monotonic()
         with self._cond:
             since = {rel: self._since.pop(rel, now) for rel in rels}

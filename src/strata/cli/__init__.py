@@ -17,6 +17,7 @@ from strata.cli import render
 from strata.config import KEYS
 from strata.engine import Engine
 from strata.errors import StrataError
+from strata.locate import find_index_upward
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -50,7 +51,7 @@ class Common:
 
     def engine(self, path: str | None = None, config: dict[str, Any] | None = None) -> Engine:
         """The engine of the index these options point at, found from `path`."""
-        return _engine(path, self.index_dir, self.store_uri, config)
+        return (_engine_source or _engine)(path, self.index_dir, self.store_uri, config)
 
 
 def _common(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -112,6 +113,17 @@ def _engine(
     return Engine.open(path, index_dir=index_dir, store=store_uri, config=config)
 
 
+EngineSource = Callable[[str | None, Path | None, str | None, dict[str, Any] | None], Engine]
+# Set only inside `strata serve`, whose warm engines the commands it runs must reuse.
+_engine_source: EngineSource | None = None
+
+
+def use_engines(source: EngineSource | None) -> None:
+    """Make `Common.engine` ask `source` (path, index_dir, store, config); None: open afresh."""
+    global _engine_source
+    _engine_source = source
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="strata-index")
 def app() -> None:
@@ -121,7 +133,12 @@ def app() -> None:
 @app.command()
 @click.argument("path", required=False, type=click.Path(exists=True))
 @click.option("--full", is_flag=True, help="Drop the index and rebuild it from scratch.")
-@click.option("--repo", default=None, help="Repository name recorded on every row.")
+@click.option(
+    "--repo",
+    default=None,
+    help="Repository name (default: the directory's). A PATH outside the index's root "
+    "is added to it as another repository.",
+)
 @click.option("--since", default=None, metavar="REV", help="Only what `git diff REV` names.")
 @click.option(
     "--embedder", default=None, help="Embedding provider: local | ollama | openai | none."
@@ -151,13 +168,25 @@ def index(
         "index.max_file_bytes": max_file_bytes,
         "index.workers": workers,
     }
-    eng = opts.engine(path or ".", flags)
+    eng = _index_engine(opts, path, repo, flags)
     with render.Bar(enabled=not opts.quiet and render.err.is_terminal) as bar:
         summary = eng.index(path, full=full, progress=bar, repo=repo, since=since)
     if as_json:
         render.emit_json(summary.to_json())
     if not opts.quiet:
         render.summary(summary)
+
+
+def _index_engine(
+    opts: Common, path: str | None, repo: str | None, flags: dict[str, Any]
+) -> Engine:
+    """The index a run goes into: `--repo` adds a path outside any index to the index of
+    the working directory (when there is one), as another repository."""
+    if repo and path and opts.index_dir is None:
+        here = find_index_upward(Path.cwd())
+        if here is not None and find_index_upward(Path(path).resolve()) is None:
+            return Engine.open(index_dir=here, store=opts.store_uri, config=flags)
+    return opts.engine(path or ".", flags)
 
 
 @app.command()
@@ -173,6 +202,7 @@ def index(
     "--kind", "kinds", multiple=True, help="Only this chunk kind: function, class, section, ..."
 )
 @click.option("--no-tests", is_flag=True, help="Leave test files out.")
+@click.option("--repo", default=None, help="Only this repository of a multi-repository index.")
 @click.option("--mode", type=click.Choice(["hybrid", "lexical", "semantic"]), default=None)
 @click.option("--explain", is_flag=True, help="Show the plan and every score part.")
 @click.option("--json", "as_json", is_flag=True, help="JSON array of results on stdout.")
@@ -187,6 +217,7 @@ def search(
     paths: tuple[str, ...],
     kinds: tuple[str, ...],
     no_tests: bool,
+    repo: str | None,
     mode: str | None,
     explain: bool,
     as_json: bool,
@@ -194,7 +225,7 @@ def search(
 ) -> None:
     """Search the index: hybrid lexical + semantic, ranked for code."""
     eng = opts.engine()
-    filters = {"path": paths, "lang": langs, "kind": kinds, "no_tests": no_tests}
+    filters = {"path": paths, "lang": langs, "kind": kinds, "no_tests": no_tests, "repo": repo}
     run = functools.partial(eng.search, k=k, layers=layers or None, filters=filters, mode=mode)
     if batch is not None:
         for line in batch:
@@ -260,6 +291,14 @@ _attach_layers(app)
 from strata.cli.ops import attach as _attach_ops  # noqa: E402
 
 _attach_ops(app)
+
+from strata.cli.repos import attach as _attach_repos  # noqa: E402
+
+_attach_repos(app)
+
+from strata.cli.serve import attach as _attach_serve  # noqa: E402
+
+_attach_serve(app)
 
 
 def main() -> None:

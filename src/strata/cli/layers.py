@@ -27,18 +27,23 @@ __all__ = ["attach"]
 SNIPPET_LINES = 12
 
 
-def _store(opts: Common) -> Store:
-    """The store of the index found from the flags (NoIndexError when nothing is indexed)."""
+def _store(opts: Common, repo: str | None) -> Store:
+    """The store of the index found from the flags, or one repository's view of it
+    (NoIndexError when nothing is indexed)."""
     eng = opts.engine()
     if not eng.exists:
         raise NoIndexError(f"no index at {eng.index_dir}", hint=f"run `strata index {eng.root}`")
-    return eng.store
+    return eng.repo_store(repo) if repo else eng.store
+
+
+_repo = click.option("--repo", default=None, help="Only this repository of the index.")
 
 
 @click.command()
 @click.argument("name")
 @click.option("--kind", default=None, help="Only this kind: class, function, method, ...")
 @click.option("-k", "limit", type=int, default=20, show_default=True, help="At most this many.")
+@_repo
 @click.option("--json", "as_json", is_flag=True, help="JSON array of C1 records on stdout.")
 @_common
 @_guard
@@ -46,11 +51,12 @@ def symbols(
     name: str,
     kind: str | None,
     limit: int,
+    repo: str | None,
     as_json: bool,
     opts: Common,
 ) -> None:
     """Find a symbol: exact, qualified (Client.send), prefix, then typo-tolerant."""
-    store = _store(opts)
+    store = _store(opts, repo)
     found = find_symbols(store, name, kind=kind, limit=limit)
     if not found:
         near = closest(store, name)
@@ -80,16 +86,18 @@ def _walk_command(name: str) -> click.Command:
     @click.command(name=name, help=f"C2 walk: {what}, breadth-first to --depth.")
     @click.argument("qname")
     @click.option("--depth", type=click.IntRange(1, 10), default=1, show_default=True)
+    @_repo
     @click.option("--json", "as_json", is_flag=True, help="JSON array of C2 records on stdout.")
     @_common
     @_guard
     def command(
         qname: str,
         depth: int,
+        repo: str | None,
         as_json: bool,
         opts: Common,
     ) -> None:
-        result = fn(_store(opts), qname, depth)
+        result = fn(_store(opts, repo), qname, depth)
         if as_json:
             render.emit_json(result.to_json())
         else:
@@ -134,17 +142,19 @@ def _snippet(chunk: Record) -> None:
 @click.command()
 @click.option("--type", "entry_type", type=click.Choice(["http", "cli", "other"]), default=None)
 @click.option("--framework", default=None, help="Only this framework: fastapi, flask, click, ...")
+@_repo
 @click.option("--json", "as_json", is_flag=True, help="JSON array of C3 records on stdout.")
 @_common
 @_guard
 def entrypoints(
     entry_type: str | None,
     framework: str | None,
+    repo: str | None,
     as_json: bool,
     opts: Common,
 ) -> None:
     """C3 listing: HTTP routes, CLI commands and other entry points."""
-    rows = list_entrypoints(_store(opts), type=entry_type, framework=framework)
+    rows = list_entrypoints(_store(opts, repo), type=entry_type, framework=framework)
     _records(
         rows,
         as_json,
@@ -157,6 +167,7 @@ def entrypoints(
 @click.option("--kind", default=None, help="Only this doc kind: readme, spec, runbook, adr, ...")
 @click.option("--domain", default=None, help="Only documents of this domain.")
 @click.option("--type", "doc_type", default=None, help="Only this frontmatter type.")
+@_repo
 @click.option("--json", "as_json", is_flag=True, help="JSON array of D1 cards on stdout.")
 @_common
 @_guard
@@ -164,11 +175,12 @@ def docs(
     kind: str | None,
     domain: str | None,
     doc_type: str | None,
+    repo: str | None,
     as_json: bool,
     opts: Common,
 ) -> None:
     """D1 catalog listing: one card per document."""
-    cards = list_docs(_store(opts), kind=kind, domain=domain, type=doc_type)
+    cards = list_docs(_store(opts, repo), kind=kind, domain=domain, type=doc_type)
     columns = ["path", "title", "doc_kind", "type", "domain", "document_id"]
     _records(cards, as_json, columns, "no documents")
 

@@ -105,11 +105,13 @@ def hits(result: SearchResult, explain: bool) -> None:
             err.print(f"[dim]{line}[/]", highlight=False)
     if not result.hits:
         err.print("no results")
+    several = len({h.record.repo_id for h in result.hits}) > 1  # then name each hit's repo
     for i, hit in enumerate(result.hits, 1):
         r = hit.record
         span = f":{r.span_start}-{r.span_end}" if r.span_start else ""
+        repo = f"[magenta]{r.repo_id}[/] " if several and r.repo_id else ""
         out.print(
-            f"[bold]{i}.[/] [cyan]{r.path}{span}[/]  [bold]{r.title}[/]  "
+            f"[bold]{i}.[/] {repo}[cyan]{r.path}{span}[/]  [bold]{r.title}[/]  "
             f"[dim]{r.layer} {hit.score:.4f}[/]"
         )
         if explain:

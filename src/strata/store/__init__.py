@@ -37,11 +37,14 @@ class Store(Protocol):
 
     dim: int
 
-    def replace_sources(self, rows_by_path: Mapping[str, Sequence[Record]]) -> None:
+    def replace_sources(
+        self, rows_by_path: Mapping[str, Sequence[Record]], *, repo: str | None = None
+    ) -> None:
         """Replace every row of each given path with the given rows, in one atomic commit.
 
         An empty sequence deletes the path's rows. Records with `vector=None` are
-        stored without a vector (lexically searchable, filled in later).
+        stored without a vector (lexically searchable, filled in later). With `repo`,
+        only that repository's rows of those paths are replaced (paths are per repository).
         """
         ...
 
@@ -61,8 +64,8 @@ class Store(Protocol):
         """Rows in the store, or in one layer."""
         ...
 
-    def sources(self) -> dict[str, FileState]:
-        """Each indexed path with its file hash, stat and row count."""
+    def sources(self, *, repo: str | None = None) -> dict[str, FileState]:
+        """Each indexed path (of `repo`, if given) with its file hash, stat and row count."""
         ...
 
     def lexical_search(
@@ -82,9 +85,9 @@ class Store(Protocol):
         ...
 
     def missing_vectors(
-        self, limit: int, layers: Sequence[str] | None = None
+        self, limit: int, layers: Sequence[str] | None = None, *, repo: str | None = None
     ) -> list[tuple[str, str, str]]:
-        """Up to `limit` rows (of `layers`, if given) without a vector: (id, content_hash, text)."""
+        """Up to `limit` rows (of `layers`, of `repo`) without a vector: (id, hash, text)."""
         ...
 
     def fetch(
@@ -93,12 +96,16 @@ class Store(Protocol):
         """Rows matching a filter (and, if given, these ids), in path and span order."""
         ...
 
-    def counts(self) -> dict[str, dict[str, int]]:
-        """Per layer: `rows` and `vectors` (rows that have one)."""
+    def counts(self, *, repo: str | None = None) -> dict[str, dict[str, int]]:
+        """Per layer (of `repo`, if given): `rows` and `vectors` (rows that have one)."""
         ...
 
-    def delete_all(self) -> None:
-        """Remove every row (used by `index --full`)."""
+    def sessions(self) -> list[dict[str, Any]]:
+        """Each indexing session with rows: `session_id`, `repo`, `commit_sha`, `rows`, `files`."""
+        ...
+
+    def delete_all(self, *, repo: str | None = None) -> None:
+        """Remove every row (of `repo`, if given; used by `index --full`)."""
         ...
 
     def optimize(self) -> None:
@@ -119,9 +126,11 @@ class Store(Protocol):
 
 
 class _Core(Protocol):
-    def replace_sources(self, rows_by_path: Mapping[str, Sequence[Record]]) -> None: ...
-    def sources(self) -> dict[str, FileState]: ...
-    def counts(self) -> dict[str, dict[str, int]]: ...
+    def replace_sources(
+        self, rows_by_path: Mapping[str, Sequence[Record]], *, repo: str | None = None
+    ) -> None: ...
+    def sources(self, *, repo: str | None = None) -> dict[str, FileState]: ...
+    def counts(self, *, repo: str | None = None) -> dict[str, dict[str, int]]: ...
 
 
 class PerSource:

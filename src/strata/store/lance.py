@@ -106,14 +106,16 @@ class LanceStore(PerSource):
 
     # -- writing --------------------------------------------------------------
 
-    def replace_sources(self, rows_by_path: Mapping[str, Sequence[Record]]) -> None:
-        """Replace all rows of each given path with the given rows, in one commit."""
+    def replace_sources(
+        self, rows_by_path: Mapping[str, Sequence[Record]], *, repo: str | None = None
+    ) -> None:
+        """Replace all rows of each given path (of `repo`, if given) in one commit."""
         if not rows_by_path:
             return
         records = [r for rows in rows_by_path.values() for r in rows]
         check_batch(rows_by_path, records)
         data = to_arrow(records, self.dim)
-        scope = sql.in_list("path", rows_by_path)
+        scope = sql.conjunction([sql.in_list("path", rows_by_path), sql.repo_is(repo)])
         try:
             (
                 self._table.merge_insert("id")
@@ -152,9 +154,9 @@ class LanceStore(PerSource):
             raise StoreError(f"cannot store vectors in {self.directory}: {exc}") from exc
         return int(result.num_updated_rows)
 
-    def delete_all(self) -> None:
-        """Remove every row (one commit; indexes are kept and refilled later)."""
-        self._table.delete(sql.TRUE)
+    def delete_all(self, *, repo: str | None = None) -> None:
+        """Remove every row (of `repo`, if given); one commit, indexes kept and refilled later."""
+        self._table.delete(sql.repo_is(repo))
 
     def optimize(self) -> None:
         """Fold new rows into the FTS/ANN indexes, compact files, drop old versions."""
@@ -164,10 +166,10 @@ class LanceStore(PerSource):
 
     # -- reading --------------------------------------------------------------
 
-    def sources(self) -> dict[str, FileState]:
-        """Each indexed path with its file hash, size, mtime and row count."""
+    def sources(self, *, repo: str | None = None) -> dict[str, FileState]:
+        """Each indexed path (of `repo`, if given) with its file hash, size, mtime, row count."""
         cols = ["path", "file_hash", "file_size", "file_mtime_ns"]
-        table = self._table.search().select(cols).to_arrow()
+        table = self._select(sql.repo_is(repo), cols)
         grouped = table.group_by("path", use_threads=False).aggregate(
             [(c, "first") for c in cols[1:]] + [("path", "count")]
         )
@@ -234,13 +236,13 @@ class LanceStore(PerSource):
         return list(zip(to_records(table), scores, strict=True))
 
     def missing_vectors(
-        self, limit: int, layers: Sequence[str] | None = None
+        self, limit: int, layers: Sequence[str] | None = None, *, repo: str | None = None
     ) -> list[tuple[str, str, str]]:
-        """Up to `limit` rows (of `layers`) without a vector: (id, content_hash, text to embed)."""
+        """Up to `limit` rows (of `layers`, of `repo`) without a vector: (id, hash, text)."""
         if self.dim == 0 or limit <= 0:
             return []
         cols = ["id", "content_hash", "embed_text", "content"]
-        predicate = "has_vector = FALSE"
+        predicate = sql.conjunction(["has_vector = FALSE", sql.repo_is(repo)])
         if layers is not None:
             predicate = sql.conjunction([predicate, sql.in_list("layer", list(layers))])
         table = self._table.search().where(predicate).select(cols).limit(limit)
@@ -264,16 +266,40 @@ class LanceStore(PerSource):
         cols = list(RECORD_COLUMNS) + (["vector"] if self.dim > 0 else [])
         return to_records(sort_rows(self._select(predicate, cols)))[: limit or None]
 
-    def counts(self) -> dict[str, dict[str, int]]:
+    def counts(self, *, repo: str | None = None) -> dict[str, dict[str, int]]:
         """Per layer: `rows` and `vectors` (memoised per table version: searches ask often)."""
+        if repo is not None:
+            return self._count(repo)
         version = self.version
         if self._counts is None or self._counts[0] != version:
             self._counts = (version, self._count())
         return {layer: dict(c) for layer, c in self._counts[1].items()}
 
-    def _count(self) -> dict[str, dict[str, int]]:
+    def sessions(self) -> list[dict[str, Any]]:
+        """Each indexing session with rows in the store: its repository, commit, rows, files."""
+        cols = ["session_id", "repo_id", "commit_sha", "path"]
+        table = self._select(sql.TRUE, cols)
+        if table.num_rows == 0:
+            return []
+        keys = ["session_id", "repo_id", "commit_sha"]
+        rows = table.group_by(keys, use_threads=False).aggregate(
+            [("path", "count"), ("path", "count_distinct")]
+        )
+        out = [
+            {
+                "session_id": r["session_id"] or "",
+                "repo": r["repo_id"] or "",
+                "commit_sha": r["commit_sha"],
+                "rows": r["path_count"],
+                "files": r["path_count_distinct"],
+            }
+            for r in rows.to_pylist()
+        ]
+        return sorted(out, key=lambda s: (s["repo"], s["session_id"]))
+
+    def _count(self, repo: str | None = None) -> dict[str, dict[str, int]]:
         cols = ["layer", "has_vector"] if self.dim > 0 else ["layer"]
-        table = self._table.search().select(cols).to_arrow()
+        table = self._select(sql.repo_is(repo), cols)
         if self.dim == 0:
             table = table.append_column("has_vector", pa.array([False] * table.num_rows))
         grouped = table.group_by("layer").aggregate([("layer", "count"), ("has_vector", "sum")])

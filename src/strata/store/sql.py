@@ -36,6 +36,11 @@ def in_list(column: str, values: Iterable[str]) -> str:
     return f"{column} IN ({', '.join(literals)})"
 
 
+def repo_is(repo: str | None) -> str:
+    """`repo_id = '<repo>'`, or `TRUE` when no repository is named."""
+    return TRUE if repo is None else f"repo_id = {quote(repo)}"
+
+
 def conjunction(clauses: Iterable[str]) -> str:
     """`(a) AND (b)`; `TRUE` when there are no clauses; `FALSE` if any clause is FALSE."""
     parts = [c for c in clauses if c != TRUE]

@@ -1,0 +1,116 @@
+"""The repositories of one index: the home repository at the index's root, and others added
+with `strata index PATH --repo NAME`.
+
+The locator file (`index.json`) records them: `root` and `repo` name the home repository
+(its rows keep plain ids), `repos` maps every other name to its root and its own
+bookkeeping (`last_index`, `skipped`). Names are unique within an index; one root is
+indexed under one name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from strata.errors import UserError
+from strata.store.view import check_repo_name, id_prefix
+
+__all__ = ["Repo", "all_repos", "choose", "first_name", "home_repo", "recorded"]
+
+
+@dataclass(frozen=True, slots=True)
+class Repo:
+    """One repository of an index: its name, its root, and whether it is the home one."""
+
+    name: str
+    root: Path
+    home: bool
+
+    @property
+    def prefix(self) -> str:
+        """The prefix of this repository's row ids in the shared table."""
+        return id_prefix(self.name, self.home)
+
+    def entry(self, locator: Mapping[str, Any]) -> dict[str, Any]:
+        """This repository's bookkeeping in the locator (`last_index`, `skipped`)."""
+        if self.home:
+            return {k: locator[k] for k in ("last_index", "skipped") if k in locator}
+        found = _others(locator).get(self.name, {})
+        return dict(found) if isinstance(found, dict) else {}
+
+
+def home_repo(locator: Mapping[str, Any], root: Path) -> Repo:
+    """The index's home repository: named at its first run, else after its root directory."""
+    name = locator.get("repo")
+    return Repo(name if isinstance(name, str) and name else _default_name(root), root, True)
+
+
+def all_repos(locator: Mapping[str, Any], root: Path) -> list[Repo]:
+    """Every repository of the index, the home one first, the others by name."""
+    others = [
+        Repo(name, Path(entry["root"]), False)
+        for name, entry in sorted(_others(locator).items())
+        if isinstance(entry, dict) and isinstance(entry.get("root"), str)
+    ]
+    return [home_repo(locator, root), *others]
+
+
+def choose(
+    locator: Mapping[str, Any], root: Path, target: Path, name: str | None
+) -> tuple[Repo, Path]:
+    """The repository a run on `target` belongs to, and the path inside it to index.
+
+    A target inside the home root (or inside a registered repository) belongs to it; a
+    target elsewhere becomes a new repository, named `name` or after its directory.
+
+    Raises:
+        UserError: `name` is already another root's name, or the target's repository is
+            indexed under another name.
+    """
+    repos = all_repos(locator, root)
+    owner = next((r for r in repos if target == r.root or r.root in target.parents), None)
+    if owner is not None:
+        if name is not None and name != owner.name:
+            raise UserError(
+                f"{owner.root} is indexed as repository {owner.name!r}, not {name!r}",
+                hint=f"pass --repo {owner.name} (or none), or index it into another index",
+            )
+        return owner, target
+    repo_root = target if target.is_dir() else target.parent
+    wanted = check_repo_name(name or _default_name(repo_root))
+    clash = next((r for r in repos if r.name == wanted), None)
+    if clash is not None:
+        raise UserError(
+            f"repository name {wanted!r} is already used for {clash.root}",
+            hint=f"add {repo_root} with another name: --repo NAME",
+        )
+    return Repo(wanted, repo_root, False), target
+
+
+def first_name(name: str | None, root: Path) -> str:
+    """The home repository's name for a new index: `name` if given, else the root's name."""
+    return check_repo_name(name) if name is not None else _default_name(root)
+
+
+def recorded(locator: Mapping[str, Any], repo: Repo, **values: Any) -> dict[str, Any]:
+    """The locator keys to write so that `repo`'s bookkeeping holds `values`."""
+    if repo.home:
+        return {"repo": repo.name, **values}
+    others = {k: dict(v) for k, v in _others(locator).items() if isinstance(v, dict)}
+    entry = others.setdefault(repo.name, {})
+    entry.update(root=str(repo.root), **values)
+    return {"repos": others}
+
+
+def _others(locator: Mapping[str, Any]) -> dict[str, Any]:
+    found = locator.get("repos")
+    return dict(found) if isinstance(found, dict) else {}
+
+
+def _default_name(root: Path) -> str:
+    """A repository name made from a directory name (bad characters become `-`)."""
+    cleaned = "".join(c if c.isalnum() or c in "._-" else "-" for c in root.name)
+    cleaned = cleaned.lstrip("._-")[:64]
+    return cleaned or "repo"
