@@ -207,3 +207,39 @@ def test_release_notes_rank_below_the_answer_unless_asked_for(tmp_path: Path) ->
     assert "changelog_x" in next(h for h in how if h.record.path == "CHANGELOG.md").parts
     asked = eng.search("what changed in the retry timeout release", k=2)
     assert all("changelog_x" not in h.parts for h in asked)
+
+
+def test_a_touched_file_gets_its_stat_recorded_not_re_extracted(
+    minirepo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    import strata.indexer
+
+    eng = Engine.open(minirepo, config=LEXICAL)
+    eng.index()
+    before = {r.id: r.content for r in eng.records()}
+    edited = minirepo / "src" / "minihttp" / "headers.py"
+    edited.write_text(edited.read_text() + "\n\ndef freshly_added():\n    return 1\n")
+    for path in minirepo.rglob("*"):
+        if path.is_file() and ".strata" not in path.parts:
+            st = path.stat()
+            os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - 60_000_000_000))  # a minute back
+    read: list[str] = []
+    real = strata.indexer.process_batch
+
+    def counting(files: list, cfg: object) -> list:  # type: ignore[type-arg]
+        read.extend(f.rel for f in files)
+        return real(files, cfg)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(strata.indexer, "process_batch", counting)
+    summary = eng.index()
+    assert read == ["src/minihttp/headers.py"]  # only the file whose bytes changed
+    files = len(eng.repo_store().sources())
+    assert summary.indexed == 1 and summary.unchanged == files - 1
+    assert eng.search("freshly_added", route=False).hits
+    kept = {r.id: r.content for r in eng.records() if not r.path.endswith("headers.py")}
+    assert all(before[i] == c for i, c in kept.items())
+    read.clear()
+    again = eng.index()  # the recorded stats match the disk now: a plain no-op
+    assert read == [] and again.indexed == 0 and again.unchanged == files

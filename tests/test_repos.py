@@ -245,9 +245,7 @@ def test_the_router_takes_a_repository_named_in_the_question(both: Engine) -> No
     assert hits and {h.record.repo_id for h in hits} == {"spec"}
 
 
-def test_the_cli_prints_what_the_api_returns(
-    both: Engine, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_cli_prints_what_the_api_returns(both: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     from strata.lookup.rows import record_json
 
     monkeypatch.chdir(both.root)

@@ -207,10 +207,14 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     return flat
 
 
+# STRATA_* variables that are not config keys: read by the CLI and the launcher.
+NOT_KEYS = frozenset({"STRATA_INDEX_DIR", "STRATA_LOG", "STRATA_NO_SERVER"})
+
+
 def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, value in env.items():
-        if not name.startswith("STRATA_") or name in ("STRATA_INDEX_DIR", "STRATA_LOG", "STRATA_NO_SERVER"):
+        if not name.startswith("STRATA_") or name in NOT_KEYS:
             continue
         section, _, key = name[len("STRATA_") :].lower().partition("_")
         dotted = f"{section}.{key}"

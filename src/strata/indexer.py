@@ -35,7 +35,7 @@ from strata.layers import EMBEDDED_LAYERS, missing_count
 from strata.pipeline import FileOutcome, process_batch
 from strata.plan import Plan
 from strata.store import Store
-from strata.types import FileState, Record, Skip, SourceFile, Vector
+from strata.types import FileState, Record, Skip, SourceFile, Vector, bytes_hash
 
 log = logging.getLogger(__name__)
 
@@ -198,13 +198,15 @@ class Indexer:
             self._store.replace_sources({p: [] for p in plan.removed})
             summary.removed = len(plan.removed)
         summary.unchanged = len(plan.unchanged)
-        previously_indexed = {f.rel for f in plan.changed}
+        changed = self._settle_stats(plan.changed, known, summary)
+        to_read = plan.new + changed
+        previously_indexed = {f.rel for f in changed}
         fresh: dict[str, Artifact] = {}
-        total = len(plan.to_read)
+        total = len(to_read)
         pending: dict[str, list[Record]] = {}
         pending_rows = 0
-        summary.workers = self._workers(len(plan.to_read))
-        for i, outcome in enumerate(self._outcomes(plan.to_read, summary.workers), 1):
+        summary.workers = self._workers(len(to_read))
+        for i, outcome in enumerate(self._outcomes(to_read, summary.workers), 1):
             report("index", i, total, outcome.file.rel)
             if outcome.artifact is not None:
                 fresh[outcome.file.rel] = outcome.artifact
@@ -235,6 +237,29 @@ class Indexer:
             self._fill_vectors(summary, report)
         summary.seconds = time.monotonic() - started
         return summary
+
+    def _settle_stats(
+        self, changed: Sequence[SourceFile], known: Mapping[str, FileState], summary: IndexSummary
+    ) -> tuple[SourceFile, ...]:
+        """The changed files whose bytes really changed. The others (a touch, a `git
+        checkout` there and back, a copy) only get their new stat recorded, in one commit:
+        hashing a file costs a read, extracting it costs every layer."""
+        stats: dict[str, tuple[int, int]] = {}
+        rest: list[SourceFile] = []
+        for f in changed:
+            state = known.get(f.rel)
+            try:
+                same = state is not None and bytes_hash(f.abspath.read_bytes()) == state.file_hash
+            except OSError:
+                same = False  # extraction says why, in one line
+            if same:
+                stats[f.rel] = (f.size, 0 if self._racy(f) else f.mtime_ns)
+            else:
+                rest.append(f)
+        if stats:
+            self._store.restat(stats)
+            summary.unchanged += len(stats)
+        return tuple(rest)
 
     def _workers(self, files: int) -> int:
         """Processes for extraction: one per core by default, and 1 when too few files to pay."""

@@ -45,15 +45,11 @@ class LayerQueries:
         """C1: exact, qualified, prefix, then fuzzy name matches, best first."""
         return lookup.find_symbols(_scope(self, repo), name, kind=kind, limit=limit)
 
-    def callers(
-        self: _Index, qname: str, depth: int = 1, *, repo: str | None = None
-    ) -> CallWalk:
+    def callers(self: _Index, qname: str, depth: int = 1, *, repo: str | None = None) -> CallWalk:
         """C2: who calls `qname` (bare or qualified), breadth-first to `depth`."""
         return lookup.callers(_scope(self, repo), qname, depth=depth)
 
-    def callees(
-        self: _Index, qname: str, depth: int = 1, *, repo: str | None = None
-    ) -> CallWalk:
+    def callees(self: _Index, qname: str, depth: int = 1, *, repo: str | None = None) -> CallWalk:
         """C2: what `qname` calls, breadth-first to `depth`."""
         return lookup.callees(_scope(self, repo), qname, depth=depth)
 

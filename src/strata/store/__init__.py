@@ -80,6 +80,11 @@ class Store(Protocol):
         """Cosine similarity over rows that have a vector, best first."""
         ...
 
+    def restat(self, stats: Mapping[str, tuple[int, int]], *, repo: str | None = None) -> int:
+        """Record a new (size, mtime_ns) for every row of each path whose bytes did not
+        change (one commit, nothing re-extracted); returns the rows updated."""
+        ...
+
     def set_vectors(self, vectors: Mapping[str, tuple[str, Vector]]) -> int:
         """Fill in vectors by row id where the row's content hash matches; returns rows updated."""
         ...

@@ -130,6 +130,29 @@ class LanceStore(PerSource):
             ) from exc
         self._ensure_fts()
 
+    def restat(self, stats: Mapping[str, tuple[int, int]], *, repo: str | None = None) -> int:
+        """Set `file_size`/`file_mtime_ns` on every row of each path, in one commit."""
+        if not stats:
+            return 0
+        predicate = sql.conjunction([sql.in_list("path", stats), sql.repo_is(repo)])
+        rows = self._select(predicate, ["id", "path"])
+        if rows.num_rows == 0:
+            return 0
+        paths = rows.column("path").to_pylist()
+        source = pa.table(
+            {
+                "id": rows.column("id"),
+                "file_size": pa.array([stats[p][0] for p in paths], pa.int64()),
+                "file_mtime_ns": pa.array([stats[p][1] for p in paths], pa.int64()),
+            },
+        )
+        source = source.cast(pa.schema([table_schema(self.dim).field(n) for n in _RESTAT]))
+        try:
+            result = self._table.merge_insert("id").when_matched_update_all().execute(source)
+        except (OSError, RuntimeError, ValueError) as exc:
+            raise StoreError(f"cannot record file stats in {self.directory}: {exc}") from exc
+        return int(result.num_updated_rows)
+
     def set_vectors(self, vectors: Mapping[str, tuple[str, Vector]]) -> int:
         """Fill in vectors by id where the content hash still matches; one commit."""
         if self.dim == 0 or not vectors:
@@ -381,6 +404,7 @@ class LanceStore(PerSource):
 
 
 _VECTOR_UPDATE = ("id", "content_hash", "vector", "has_vector")
+_RESTAT = ("id", "file_size", "file_mtime_ns")
 
 
 def _connect(directory: Path, create: bool) -> Any:

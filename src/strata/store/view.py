@@ -68,6 +68,11 @@ class RepoView(PerSource):
         rows = {path: [self._out(r) for r in recs] for path, recs in rows_by_path.items()}
         self.base.replace_sources(rows, repo=self.repo)
 
+    def restat(self, stats: Mapping[str, tuple[int, int]], *, repo: str | None = None) -> int:
+        """Record new stats for this repository's rows of the given paths."""
+        self._same(repo)
+        return self.base.restat(stats, repo=self.repo)
+
     def set_vectors(self, vectors: Mapping[str, tuple[str, Vector]]) -> int:
         """Fill in vectors by (local) row id where the content hash still matches."""
         return self.base.set_vectors({self.prefix + i: v for i, v in vectors.items()})
