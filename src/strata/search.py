@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,16 +73,20 @@ class Searcher:
         mode = self._effective_mode(mode, notes)
         n = max(self._cfg.search.candidates, 3 * k)
         lists: dict[str, list[tuple[Record, float]]] = {}
+        semantic = None
+        if mode in ("semantic", "hybrid"):  # embedding and the vector scan overlap the BM25 query
+            semantic = _pool().submit(self._semantic, query, n, where)
         if mode in ("lexical", "hybrid"):
             lists["lexical"] = self._store.lexical_search(terms, n, where)
-        if mode in ("semantic", "hybrid"):
-            vec = self._get_embedder().embed_query(query)
-            lists["semantic"] = self._store.vector_search(
-                vec, n, dataclasses.replace(where, has_vector=True)
-            )
+        if semantic is not None:
+            lists["semantic"] = semantic.result()
         hits = self._rank(query, terms, lists, k, include_tests)
         plan = {"mode": mode, "layers": list(where.layers or ()), "candidates": n, "terms": terms}
         return SearchResult(tuple(hits), mode, tuple(notes), plan)
+
+    def _semantic(self, query: str, n: int, where: Filter) -> list[tuple[Record, float]]:
+        vec = self._get_embedder().embed_query(query)
+        return self._store.vector_search(vec, n, dataclasses.replace(where, has_vector=True))
 
     def _validate(self, query: str, notes: list[str]) -> tuple[str, list[str]]:
         query = query.strip()
@@ -139,6 +145,12 @@ class Searcher:
     def _get_embedder(self) -> Embedder:
         assert self._embedder_factory is not None
         return self._embedder_factory()
+
+
+@functools.cache
+def _pool() -> ThreadPoolExecutor:
+    """One worker for the semantic half of hybrid queries (ONNX and LanceDB free the GIL)."""
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="strata-semantic")
 
 
 def where_of(

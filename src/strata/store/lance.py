@@ -23,7 +23,10 @@ from lancedb.index import FTS, IvfPq
 from lancedb.query import FullTextOperator, MatchQuery
 
 from strata.errors import EmbedderMismatchError, NoIndexError, StoreError
-from strata.store import Filter, PerSource, sql
+from strata.store import Filter, PerSource, rows, sql
+from strata.store.hot import COLUMNS as HOT_COLUMNS
+from strata.store.hot import MAX_ROWS as HOT_MAX_ROWS
+from strata.store.hot import HotVectors, WarmVectors
 from strata.store.schema import (
     MIGRATIONS,
     RECORD_COLUMNS,
@@ -87,6 +90,7 @@ class LanceStore(PerSource):
         self._fts_ready = False
         self._counts: tuple[int, dict[str, dict[str, int]]] | None = None
         self._has_ann = False
+        self._warm = WarmVectors(self._load_hot, lambda: self.version)
         self._db = _connect(self.directory, create)
         if TABLE in _table_names(self._db):
             self._table = self._db.open_table(TABLE)
@@ -135,18 +139,9 @@ class LanceStore(PerSource):
         if not stats:
             return 0
         predicate = sql.conjunction([sql.in_list("path", stats), sql.repo_is(repo)])
-        rows = self._select(predicate, ["id", "path"])
-        if rows.num_rows == 0:
+        source = rows.restat_rows(self._select(predicate, ["id", "path"]), stats, self.dim)
+        if source.num_rows == 0:
             return 0
-        paths = rows.column("path").to_pylist()
-        source = pa.table(
-            {
-                "id": rows.column("id"),
-                "file_size": pa.array([stats[p][0] for p in paths], pa.int64()),
-                "file_mtime_ns": pa.array([stats[p][1] for p in paths], pa.int64()),
-            },
-        )
-        source = source.cast(pa.schema([table_schema(self.dim).field(n) for n in _RESTAT]))
         try:
             result = self._table.merge_insert("id").when_matched_update_all().execute(source)
         except (OSError, RuntimeError, ValueError) as exc:
@@ -191,20 +186,7 @@ class LanceStore(PerSource):
 
     def sources(self, *, repo: str | None = None) -> dict[str, FileState]:
         """Each indexed path (of `repo`, if given) with its file hash, size, mtime, row count."""
-        cols = ["path", "file_hash", "file_size", "file_mtime_ns"]
-        table = self._select(sql.repo_is(repo), cols)
-        grouped = table.group_by("path", use_threads=False).aggregate(
-            [(c, "first") for c in cols[1:]] + [("path", "count")]
-        )
-        out: dict[str, FileState] = {}
-        for row in grouped.to_pylist():
-            out[row["path"]] = FileState(
-                file_hash=row["file_hash_first"] or "",
-                size=row["file_size_first"] or 0,
-                mtime_ns=row["file_mtime_ns_first"] or 0,
-                rows=row["path_count"],
-            )
-        return out
+        return rows.sources_of(self._select(sql.repo_is(repo), list(rows.SOURCE_COLUMNS)))
 
     def lexical_search(
         self, terms: Sequence[str], limit: int, where: Filter
@@ -242,6 +224,12 @@ class LanceStore(PerSource):
         query = check_vector(vector, self.dim, "query")
         if not np.any(query):
             return []
+        hot = self._warm.get()
+        if hot is not None:
+            pairs = hot.top(query, limit, where)
+            table = self._select(sql.in_list("id", [i for i, _ in pairs]), list(RECORD_COLUMNS))
+            found = {r.id: r for r in to_records(table)}
+            return [(found[i], score) for i, score in pairs if i in found]
         predicate = sql.conjunction(["has_vector = TRUE", sql.where(where, vectors=True)])
         if predicate == sql.FALSE:
             return []
@@ -257,6 +245,13 @@ class LanceStore(PerSource):
         table = builder.to_arrow()
         scores = [1.0 - d for d in table.column("_distance").to_pylist()]
         return list(zip(to_records(table), scores, strict=True))
+
+    def _load_hot(self, version: int) -> HotVectors | None:
+        """Every vector of `version` in memory (None: too many, or a commit came between)."""
+        if self._table.count_rows("has_vector = TRUE") > HOT_MAX_ROWS:
+            return None
+        data = self._select("has_vector = TRUE", list(HOT_COLUMNS))
+        return HotVectors.from_arrow(data, version, self.dim) if self.version == version else None
 
     def missing_vectors(
         self, limit: int, layers: Sequence[str] | None = None, *, repo: str | None = None
@@ -300,36 +295,11 @@ class LanceStore(PerSource):
 
     def sessions(self) -> list[dict[str, Any]]:
         """Each indexing session with rows in the store: its repository, commit, rows, files."""
-        cols = ["session_id", "repo_id", "commit_sha", "path"]
-        table = self._select(sql.TRUE, cols)
-        if table.num_rows == 0:
-            return []
-        keys = ["session_id", "repo_id", "commit_sha"]
-        rows = table.group_by(keys, use_threads=False).aggregate(
-            [("path", "count"), ("path", "count_distinct")]
-        )
-        out = [
-            {
-                "session_id": r["session_id"] or "",
-                "repo": r["repo_id"] or "",
-                "commit_sha": r["commit_sha"],
-                "rows": r["path_count"],
-                "files": r["path_count_distinct"],
-            }
-            for r in rows.to_pylist()
-        ]
-        return sorted(out, key=lambda s: (s["repo"], s["session_id"]))
+        return rows.sessions_of(self._select(sql.TRUE, list(rows.SESSION_COLUMNS)))
 
     def _count(self, repo: str | None = None) -> dict[str, dict[str, int]]:
         cols = ["layer", "has_vector"] if self.dim > 0 else ["layer"]
-        table = self._select(sql.repo_is(repo), cols)
-        if self.dim == 0:
-            table = table.append_column("has_vector", pa.array([False] * table.num_rows))
-        grouped = table.group_by("layer").aggregate([("layer", "count"), ("has_vector", "sum")])
-        return {
-            row["layer"]: {"rows": row["layer_count"], "vectors": int(row["has_vector_sum"] or 0)}
-            for row in grouped.to_pylist()
-        }
+        return rows.counts_of(self._select(sql.repo_is(repo), cols))
 
     @property
     def version(self) -> int:
@@ -404,7 +374,6 @@ class LanceStore(PerSource):
 
 
 _VECTOR_UPDATE = ("id", "content_hash", "vector", "has_vector")
-_RESTAT = ("id", "file_size", "file_mtime_ns")
 
 
 def _connect(directory: Path, create: bool) -> Any:

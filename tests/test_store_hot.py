@@ -1,0 +1,113 @@
+"""In-memory vectors of a warm process: the same answers as LanceDB's flat scan, never stale."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from strata.layers import C0_SOURCE_CHUNKS, D0_DOC_CHUNKS
+from strata.records import make_record
+from strata.store import Filter
+from strata.store.lance import LanceStore
+from strata.types import Record
+
+DIM = 16
+
+
+def rows(rng: np.random.Generator) -> dict[str, list[Record]]:
+    """60 files of code and docs, some tests, two repositories, random unit vectors."""
+    out: dict[str, list[Record]] = {}
+    for f in range(60):
+        doc = f % 3 == 0
+        path = f"docs/d{f}.md" if doc else (f"tests/test_{f}.py" if f % 5 == 0 else f"src/m{f}.py")
+        out[path] = []
+        for i in range(4):
+            vec = rng.standard_normal(DIM).astype(np.float32)
+            r = make_record(
+                id=f"{path}:{i}",
+                path=path,
+                layer=D0_DOC_CHUNKS if doc else C0_SOURCE_CHUNKS,
+                title=f"t{f}.{i}",
+                content=f"chunk {i} of {path}",
+                lang="markdown" if doc else "python",
+                file_hash=f"h{f}",
+                span=(i * 10 + 1, i * 10 + 9),
+                kind="section" if doc else ("class" if i == 0 else "function"),
+                is_test=path.startswith("tests/"),
+            )
+            repo = "a" if f % 2 else "b"
+            out[path].append(dataclasses.replace(r, vector=vec / np.linalg.norm(vec), repo_id=repo))
+    return out
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> LanceStore:
+    s = LanceStore(tmp_path / "lance", DIM)
+    s.replace_sources(rows(np.random.default_rng(7)))
+    return s
+
+
+def warm(store: LanceStore, query: np.ndarray) -> None:
+    """Ask twice, then wait for the background copy to be built."""
+    store.vector_search(query, 5, Filter())
+    store.vector_search(query, 5, Filter())
+    assert store._warm.wait(10.0)
+    assert store._warm.get() is not None
+
+
+FILTERS = [
+    Filter(),
+    Filter(layers=(C0_SOURCE_CHUNKS,)),
+    Filter(layers=(D0_DOC_CHUNKS,), langs=("markdown",)),
+    Filter(is_test=False, kinds=("function",)),
+    Filter(paths=("src/m1.py", "docs/d3.md", "nope.py")),
+    Filter(paths=()),
+    Filter(repo_id="a", is_test=True),
+    Filter(repo_id="nope"),
+]
+
+
+@pytest.mark.parametrize("where", FILTERS)
+def test_memory_gives_what_the_flat_scan_gives(
+    store: LanceStore, tmp_path: Path, where: Filter
+) -> None:
+    rng = np.random.default_rng(11)
+    queries = [rng.standard_normal(DIM).astype(np.float32) for _ in range(5)]
+    cold = LanceStore(tmp_path / "lance", DIM)  # a fresh handle: never warm
+    expected = [cold.vector_search(q, 12, where) for q in queries]
+    warm(store, queries[0])
+    for q, want in zip(queries, expected, strict=True):
+        got = store.vector_search(q, 12, where)
+        assert [r.id for r, _ in got] == [r.id for r, _ in want]
+        assert np.allclose([s for _, s in got], [s for _, s in want], atol=1e-5)
+        assert all(r.content and r.path for r, _ in got)
+
+
+def test_a_commit_makes_the_copy_stale_and_the_new_row_is_found(store: LanceStore) -> None:
+    rng = np.random.default_rng(3)
+    q = rng.standard_normal(DIM).astype(np.float32)
+    q /= np.linalg.norm(q)
+    warm(store, q)
+    r = make_record(
+        id="src/new.py:0",
+        path="src/new.py",
+        layer=C0_SOURCE_CHUNKS,
+        title="new",
+        content="the new chunk",
+        lang="python",
+        file_hash="hn",
+        span=(1, 2),
+    )
+    store.replace_sources({"src/new.py": [dataclasses.replace(r, vector=q)]})
+    first = store.vector_search(q, 3, Filter())
+    assert first[0][0].id == "src/new.py:0" and first[0][1] == pytest.approx(1.0, abs=1e-5)
+    warm(store, q)  # rebuilt for the new version, still right
+    assert store.vector_search(q, 3, Filter())[0][0].id == "src/new.py:0"
+
+
+def test_one_search_builds_nothing(store: LanceStore) -> None:
+    store.vector_search(np.ones(DIM, dtype=np.float32), 5, Filter())
+    assert store._warm.wait(1.0) and store._warm.get() is None  # this get is the second ask
