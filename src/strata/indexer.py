@@ -12,30 +12,28 @@ Order of work, chosen so a user can search as early as possible and nothing is l
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import logging
-import multiprocessing
 import os
-import sys
 import time
-from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor
 
 from strata.config import Config
-from strata.corpus import Artifact, ArtifactCache
+from strata.corpus import Artifact
 from strata.corpus.apply import refresh_corpus
 from strata.embedding import Embedder
 from strata.embedding.cache import EmbeddingCache, embed_with_cache
 from strata.errors import EmbedderError
 from strata.layers import EMBEDDED_LAYERS, missing_count
-from strata.pipeline import FileOutcome, process_batch
+from strata.pipeline import FileOutcome, chunk_batch, process_batch
 from strata.plan import Plan
+from strata.runinfo import CorpusHook, IndexSummary, Session
 from strata.store import Store
-from strata.types import FileState, Record, Skip, SourceFile, Vector, bytes_hash
+from strata.types import FileState, Record, SourceFile, Vector, bytes_hash
+from strata.workers import outcomes, worker_pool
+
+__all__ = ["CorpusHook", "IndexSummary", "Indexer", "ProgressFn", "Session"]
 
 log = logging.getLogger(__name__)
 
@@ -44,97 +42,8 @@ ProgressFn = Callable[[str, int, int, str], None]
 
 PARALLEL_MIN_FILES = 200
 RACY_NS = 2_000_000_000  # a file modified this recently may change again within one mtime tick
-FILES_PER_TASK = 32
-
-
-@dataclass(frozen=True, slots=True)
-class Session:
-    """Who the written rows belong to: repository, revision and indexing session."""
-
-    repo_id: str = ""
-    commit_sha: str | None = None
-    session_id: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class CorpusHook:
-    """Where the corpus pass keeps per-file artifacts; `force` reruns it with no change."""
-
-    cache: ArtifactCache
-    root: Path
-    force: bool = False
-
-
-@dataclass(slots=True)
-class IndexSummary:
-    """What an index run did, for the final summary line and `--json`."""
-
-    root: str
-    files_seen: int = 0
-    indexed: int = 0
-    unchanged: int = 0
-    removed: int = 0
-    skips: list[Skip] = field(default_factory=list)
-    rows_by_layer: dict[str, int] = field(default_factory=dict)
-    vectors_embedded: int = 0
-    vectors_missing: int = 0
-    warnings: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-    searchable_seconds: float = 0.0
-    embed_error: str | None = None
-    corpus_rewritten: int = 0
-    workers: int = 1
-
-    @property
-    def skipped(self) -> dict[str, int]:
-        """Skipped files counted by reason."""
-        return dict(Counter(s.reason.value for s in self.skips))
-
-    def to_json(self) -> dict[str, object]:
-        """The summary as printed by `strata index --json`."""
-        return {
-            "root": self.root,
-            "files_seen": self.files_seen,
-            "indexed": self.indexed,
-            "unchanged": self.unchanged,
-            "removed": self.removed,
-            "skipped": self.skipped,
-            "skips": [
-                {"path": s.rel, "reason": s.reason.value, "detail": s.detail} for s in self.skips
-            ],
-            "rows_by_layer": self.rows_by_layer,
-            "vectors_embedded": self.vectors_embedded,
-            "vectors_missing": self.vectors_missing,
-            "warnings": self.warnings,
-            "seconds": round(self.seconds, 3),
-            "searchable_seconds": round(self.searchable_seconds, 3),
-            "embed_error": self.embed_error,
-            "corpus_rewritten": self.corpus_rewritten,
-            "workers": self.workers,
-        }
-
-
-@contextlib.contextmanager
-def _main_hidden() -> Iterator[None]:
-    """Keep spawned workers from re-running the caller's `__main__` script.
-
-    A spawned process imports the parent's main module unless it cannot find it; an API
-    user's unguarded script would index again in every worker. The workers only need
-    `strata.pipeline`, so the main module's file and spec are hidden while they start.
-    """
-    main = sys.modules.get("__main__")
-    file, spec = getattr(main, "__file__", None), getattr(main, "__spec__", None)
-    try:
-        if file is not None:
-            del main.__file__  # type: ignore[union-attr]
-        if main is not None:
-            main.__spec__ = None
-        yield
-    finally:
-        if file is not None:
-            main.__file__ = file  # type: ignore[union-attr]
-        if main is not None:
-            main.__spec__ = spec
+# A run with this many new files writes their passage rows first (see `_first_look`).
+LEXICAL_FIRST_MIN_FILES = 200
 
 
 def _unique_ids(records: Sequence[Record], rel: str) -> list[Record]:
@@ -202,11 +111,69 @@ class Indexer:
         to_read = plan.new + changed
         previously_indexed = {f.rel for f in changed}
         fresh: dict[str, Artifact] = {}
+        summary.workers = self._workers(len(to_read))
+        with worker_pool(summary.workers) as pool:
+            if len(plan.new) >= LEXICAL_FIRST_MIN_FILES:
+                self._first_look(plan.new, pool, report)
+                summary.searchable_seconds = time.monotonic() - started
+            self._build(to_read, known, previously_indexed, fresh, summary, pool, report)
+        if not summary.searchable_seconds:
+            summary.searchable_seconds = time.monotonic() - started
+        if self._corpus is not None and (fresh or plan.removed or self._corpus.force):
+            done = refresh_corpus(self._store, self._corpus.cache, self._corpus.root, fresh)
+            summary.corpus_rewritten = len(done.rewritten)
+        if self.embeds:
+            self._fill_vectors(summary, report)
+        summary.seconds = time.monotonic() - started
+        return summary
+
+    def _first_look(
+        self, files: Sequence[SourceFile], pool: Executor | None, report: ProgressFn
+    ) -> None:
+        """Write the passage rows (C0/D0) of many new files first, so BM25 answers while the
+        other layers are built. The rows are marked unfinished (no file hash, mtime 0): a run
+        killed before the full pass redoes those files, and the full pass replaces them."""
+        pending: dict[str, list[Record]] = {}
+        rows = 0
+        s = self._session
+        for i, outcome in enumerate(outcomes(files, chunk_batch, self._cfg, pool), 1):
+            report("chunk", i, len(files), outcome.file.rel)
+            if outcome.skip is not None or not outcome.records:
+                continue  # the full pass reports it
+            pending[outcome.file.rel] = [
+                dataclasses.replace(
+                    r,
+                    file_hash="",
+                    file_size=outcome.file.size,
+                    file_mtime_ns=0,
+                    session_id=s.session_id,
+                    repo_id=s.repo_id,
+                    commit_sha=s.commit_sha,
+                )
+                for r in _unique_ids(outcome.records, outcome.file.rel)
+            ]
+            rows += len(pending[outcome.file.rel])
+            if rows >= self._cfg.index.commit_rows:
+                self._store.replace_sources(pending)
+                pending, rows = {}, 0
+        if pending:
+            self._store.replace_sources(pending)
+
+    def _build(
+        self,
+        to_read: Sequence[SourceFile],
+        known: Mapping[str, FileState],
+        previously_indexed: set[str],
+        fresh: dict[str, Artifact],
+        summary: IndexSummary,
+        pool: Executor | None,
+        report: ProgressFn,
+    ) -> None:
+        """Every layer of each file, written batch by batch (the full pass)."""
         total = len(to_read)
         pending: dict[str, list[Record]] = {}
         pending_rows = 0
-        summary.workers = self._workers(len(to_read))
-        for i, outcome in enumerate(self._outcomes(to_read, summary.workers), 1):
+        for i, outcome in enumerate(outcomes(to_read, process_batch, self._cfg, pool), 1):
             report("index", i, total, outcome.file.rel)
             if outcome.artifact is not None:
                 fresh[outcome.file.rel] = outcome.artifact
@@ -229,14 +196,6 @@ class Indexer:
                 pending, pending_rows = {}, 0
         if pending:
             self._flush(pending, previously_indexed, summary)
-        if self._corpus is not None and (fresh or plan.removed or self._corpus.force):
-            done = refresh_corpus(self._store, self._corpus.cache, self._corpus.root, fresh)
-            summary.corpus_rewritten = len(done.rewritten)
-        summary.searchable_seconds = time.monotonic() - started
-        if self.embeds:
-            self._fill_vectors(summary, report)
-        summary.seconds = time.monotonic() - started
-        return summary
 
     def _settle_stats(
         self, changed: Sequence[SourceFile], known: Mapping[str, FileState], summary: IndexSummary
@@ -266,19 +225,6 @@ class Indexer:
         if files < PARALLEL_MIN_FILES:
             return 1
         return max(1, self._cfg.index.workers or (os.cpu_count() or 1))
-
-    def _outcomes(self, files: Sequence[SourceFile], workers: int) -> Iterator[FileOutcome]:
-        tasks = [list(files[i : i + FILES_PER_TASK]) for i in range(0, len(files), FILES_PER_TASK)]
-        if workers <= 1:
-            for task in tasks:
-                yield from process_batch(task, self._cfg)
-            return
-        ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            with _main_hidden():  # workers start here; they need strata, not the caller's script
-                batches = pool.map(process_batch, tasks, [self._cfg] * len(tasks))
-            for batch in batches:
-                yield from batch
 
     def _racy(self, f: SourceFile) -> bool:
         return self._now_ns - f.mtime_ns < RACY_NS

@@ -144,6 +144,25 @@ def process_file(f: SourceFile, cfg: Config) -> FileOutcome:
     )
 
 
+def chunk_file(f: SourceFile, cfg: Config) -> FileOutcome:
+    """Only the passage rows (C0 source or D0 doc chunks) of one file: the quick first look
+    a cold run writes before it builds every layer. Bad input is left to `process_file`."""
+    got = extract(f)
+    if isinstance(got, Skip):
+        return FileOutcome(f, skip=got)
+    try:
+        doc = dataclasses.replace(got, lang=MINIFIED) if is_minified(got.text) else got
+        records = chunk_records(got, chunk(doc, cfg.chunk))
+    except (RecursionError, MemoryError, ValueError, SyntaxError) as exc:
+        return FileOutcome(f, skip=Skip(f.rel, SkipReason.UNREADABLE, f"could not parse: {exc}"))
+    return FileOutcome(f, records=tuple(records), file_hash=got.file_hash)
+
+
+def chunk_batch(files: list[SourceFile], cfg: Config) -> list[FileOutcome]:
+    """`chunk_file` over a list (a worker's unit of work in the first pass)."""
+    return [chunk_file(f, cfg) for f in files]
+
+
 def process_batch(files: list[SourceFile], cfg: Config) -> list[FileOutcome]:
     """`process_file` over a list (the unit of work sent to a worker process)."""
     return [process_file(f, cfg) for f in files]
