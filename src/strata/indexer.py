@@ -38,7 +38,7 @@ __all__ = ["CorpusHook", "IndexSummary", "Indexer", "ProgressFn", "Session"]
 log = logging.getLogger(__name__)
 
 ProgressFn = Callable[[str, int, int, str], None]
-"""progress(phase, done, total, item): phases are `index` (files) and `embed` (chunks)."""
+"""progress(phase, done, total, item): phases `chunk` and `index` (files), `embed` (chunks)."""
 
 PARALLEL_MIN_FILES = 200
 RACY_NS = 2_000_000_000  # a file modified this recently may change again within one mtime tick

@@ -69,12 +69,14 @@ class Bar:
 
     def __call__(self, phase: str, done: int, total: int, item: str) -> None:
         if phase not in self._tasks:
-            label = {"index": "indexing ", "embed": "embedding"}.get(phase, phase)
+            label = {"chunk": "chunking ", "index": "indexing ", "embed": "embedding"}.get(
+                phase, phase
+            )
             self._tasks[phase] = self._progress.add_task(label, total=total, rate="", item="")
         task = self._tasks[phase]
         t = self._progress.tasks[task]
         elapsed = t.elapsed or 0.0
-        unit = "files" if phase == "index" else "chunks"
+        unit = "chunks" if phase == "embed" else "files"
         rate = f"{done / elapsed:,.0f} {unit}/s" if elapsed > 0.5 else ""
         self._progress.update(task, completed=done, total=total, rate=rate, item=item[-50:])
 
