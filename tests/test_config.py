@@ -127,9 +127,9 @@ def test_search_keys_take_effect(minirepo: Path) -> None:
     neutral = tests_first.search("RetryPolicy delay", k=10, route=False)
     test_hit = lambda res: next(h for h in res if h.record.is_test)  # noqa: E731
     assert "test_x" in test_hit(penalised).parts and "test_x" not in test_hit(neutral).parts
-    k10 = Engine.open(minirepo, config={**LEXICAL, "search.rrf_k": 10}).search("retry", k=1)[0]
-    k60 = eng.search("retry", k=1)[0]
-    assert k10.parts["lexical"] > k60.parts["lexical"]
+    k60 = Engine.open(minirepo, config={**LEXICAL, "search.rrf_k": 60}).search("retry", k=1)[0]
+    k5 = eng.search("retry", k=1)[0]  # the default
+    assert k5.parts["lexical"] > k60.parts["lexical"]
     few = Engine.open(minirepo, config={**LEXICAL, "search.candidates": 1}).search("retry", k=1)
     assert few.plan["candidates"] == 3
 

@@ -58,6 +58,7 @@ def open_index(
     if done.exists():
         facts = json.loads(done.read_text(encoding="utf-8"))
         return eng, {**facts, "reused": True}
+    _seed_embedding_cache(index_dir, key.rsplit("-", 1)[0])
     log.info("indexing %s with %s", corpus.name, embedder)
     started = time.perf_counter()
     summary = eng.index(full=True)
@@ -71,3 +72,18 @@ def open_index(
     }
     done.write_text(json.dumps(facts, indent=2), encoding="utf-8")
     return eng, {**facts, "reused": False}
+
+
+def _seed_embedding_cache(index_dir: Path, stem: str) -> None:
+    """Start from the embedding cache of the newest earlier build of the same corpus and
+    model. The cache is keyed by (model, chunk hash), so its vectors are exactly what the
+    model gives for those chunks: a new Strata build re-embeds only chunks it changed."""
+    cache = "embed_cache.sqlite"
+    earlier = [
+        d / cache for d in INDEXES.glob(f"{stem}-*") if d != index_dir and (d / cache).is_file()
+    ]
+    if earlier and not (index_dir / cache).exists():
+        newest = max(earlier, key=lambda p: p.stat().st_mtime)
+        index_dir.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(newest, index_dir / cache)
+        log.info("seeded the embedding cache from %s", newest.parent.name)

@@ -49,7 +49,7 @@ KEYS: dict[str, Key] = {
     "store.uri": Key(str, "", "store URI (empty = lancedb inside the index directory)"),
     "search.k": Key(int, 10, "results returned by default"),
     "search.mode": Key(str, "hybrid", "hybrid | lexical | semantic"),
-    "search.rrf_k": Key(int, 60, "reciprocal rank fusion constant"),
+    "search.rrf_k": Key(int, 5, "reciprocal rank fusion constant (measured: docs/benchmarks.md)"),
     "search.candidates": Key(int, 100, "candidates fetched from each retriever before fusion"),
     "search.include_tests": Key(
         bool, False, "rank test files like other files (False = rank them lower)"
