@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from strata import Engine, UserError
 from strata.git import changed_since
+from tests.gitrepo import git
 
 LEXICAL = {"embed.provider": "none"}
-
-
-def git(root: Path, *args: str) -> str:
-    out = subprocess.run(
-        ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@e", *args],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return out.stdout.strip()
 
 
 @pytest.fixture

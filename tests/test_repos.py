@@ -17,18 +17,9 @@ from click.testing import CliRunner
 from strata import Engine, UserError
 from strata.cli import app
 from strata.doctor import check
+from tests.gitrepo import git
 
 LEXICAL = {"embed.provider": "none"}
-
-
-def git(root: Path, *args: str) -> str:
-    out = subprocess.run(
-        ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@e", *args],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return out.stdout.strip()
 
 
 def make_repo(root: Path, package: Path, readme: str) -> Path:
