@@ -36,33 +36,38 @@ class HotVectors:
 
     version: int
     ids: np.ndarray
+    row_ids: np.ndarray  # LanceDB row ids of this version: rows are taken, not searched for
     matrix: np.ndarray
-    columns: dict[str, np.ndarray]
+    columns: dict[str, np.ndarray]  # integer codes per row (is_test: booleans)
+    codes: dict[str, dict[str, int]]  # column -> value -> code
 
     @classmethod
     def from_arrow(cls, table: Any, version: int, dim: int) -> HotVectors:
-        """Build from an Arrow table with `COLUMNS` (rows that have a vector)."""
+        """Build from an Arrow table with `COLUMNS` and `_rowid` (rows that have a vector)."""
         vectors = table.column("vector").combine_chunks()
         flat = vectors.values.to_numpy(zero_copy_only=False)
         flat = flat[vectors.offset * dim : (vectors.offset + len(vectors)) * dim]
         matrix = np.array(flat.reshape(-1, dim), dtype=np.float32)  # a writable copy
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         np.divide(matrix, norms, out=matrix, where=norms > 0)
-        columns = {
-            name: np.asarray(table.column(name).to_pylist(), dtype=object)
-            for name in ("layer", "lang", "kind", "path", "repo_id")
-        }
+        columns: dict[str, np.ndarray] = {}
+        codes: dict[str, dict[str, int]] = {}
+        for name in ("layer", "lang", "kind", "path", "repo_id"):
+            values = np.asarray([v or "" for v in table.column(name).to_pylist()], dtype=object)
+            names, columns[name] = np.unique(values, return_inverse=True)
+            codes[name] = {str(v): i for i, v in enumerate(names)}
         columns["is_test"] = np.asarray(table.column("is_test").to_pylist(), dtype=bool)
         ids = np.asarray(table.column("id").to_pylist(), dtype=object)
-        return cls(version, ids, matrix, columns)
+        row_ids = np.asarray(table.column("_rowid").to_numpy(), dtype=np.uint64)
+        return cls(version, ids, row_ids, matrix, columns, codes)
 
     @property
     def nbytes(self) -> int:
         """Memory held by the matrix."""
         return int(self.matrix.nbytes)
 
-    def top(self, query: np.ndarray, limit: int, where: Filter) -> list[tuple[str, float]]:
-        """Up to `limit` (id, cosine) pairs allowed by `where`, best first."""
+    def top(self, query: np.ndarray, limit: int, where: Filter) -> list[tuple[int, float]]:
+        """Up to `limit` (row index, cosine) pairs allowed by `where`, best first."""
         if limit <= 0 or len(self.ids) == 0:
             return []
         norm = float(np.linalg.norm(query))
@@ -80,18 +85,23 @@ class HotVectors:
             return []
         best = np.argpartition(-scores, n - 1)[:n] if n < len(scores) else np.arange(len(scores))
         best = best[np.argsort(-scores[best], kind="stable")]
-        return [(str(self.ids[i]), float(scores[i])) for i in best if np.isfinite(scores[i])]
+        return [(int(i), float(scores[i])) for i in best if np.isfinite(scores[i])]
+
+    def _is_in(self, column: str, values: Sequence[str]) -> np.ndarray:
+        known = self.codes[column]
+        wanted = [known[v] for v in values if v in known]
+        return np.isin(self.columns[column], np.asarray(wanted, dtype=np.intp))
 
     def _mask(self, where: Filter) -> np.ndarray | None:
         mask: np.ndarray | None = None
         for field, column in _FILTERED:
             wanted: Sequence[str] | None = getattr(where, field)
             if wanted is not None:
-                mask = _and(mask, np.isin(self.columns[column], list(wanted)))
+                mask = _and(mask, self._is_in(column, wanted))
         if where.is_test is not None:
             mask = _and(mask, self.columns["is_test"] == where.is_test)
         if where.repo_id is not None:
-            mask = _and(mask, self.columns["repo_id"] == where.repo_id)
+            mask = _and(mask, self._is_in("repo_id", [where.repo_id]))
         if where.has_vector is False:
             mask = np.zeros(len(self.ids), dtype=bool)
         return mask

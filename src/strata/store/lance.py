@@ -226,10 +226,12 @@ class LanceStore(PerSource):
             return []
         hot = self._warm.get()
         if hot is not None:
-            pairs = hot.top(query, limit, where)
-            table = self._select(sql.in_list("id", [i for i, _ in pairs]), list(RECORD_COLUMNS))
-            found = {r.id: r for r in to_records(table)}
-            return [(found[i], score) for i, score in pairs if i in found]
+            best = hot.top(query, limit, where)
+            rows = [int(hot.row_ids[i]) for i, _ in best]
+            taken = self._table.take_row_ids(rows).select(list(RECORD_COLUMNS)).to_arrow()
+            found = {r.id: r for r in to_records(taken)}
+            pairs = [(found.get(str(hot.ids[i])), score) for i, score in best]
+            return [(r, score) for r, score in pairs if r is not None]
         predicate = sql.conjunction(["has_vector = TRUE", sql.where(where, vectors=True)])
         if predicate == sql.FALSE:
             return []
@@ -250,7 +252,8 @@ class LanceStore(PerSource):
         """Every vector of `version` in memory (None: too many, or a commit came between)."""
         if self._table.count_rows("has_vector = TRUE") > HOT_MAX_ROWS:
             return None
-        data = self._select("has_vector = TRUE", list(HOT_COLUMNS))
+        query = self._table.search().where("has_vector = TRUE").select(list(HOT_COLUMNS))
+        data = query.with_row_id(True).to_arrow()
         return HotVectors.from_arrow(data, version, self.dim) if self.version == version else None
 
     def missing_vectors(
