@@ -50,23 +50,27 @@ def store(tmp_path: Path) -> LanceStore:
     return s
 
 
+PASSAGES = Filter(layers=(C0_SOURCE_CHUNKS, D0_DOC_CHUNKS))
+
+
 def warm(store: LanceStore, query: np.ndarray) -> None:
     """Ask twice, then wait for the background copy to be built."""
-    store.vector_search(query, 5, Filter())
-    store.vector_search(query, 5, Filter())
+    store.vector_search(query, 5, PASSAGES)
+    store.vector_search(query, 5, PASSAGES)
     assert store._warm.wait(10.0)
     assert store._warm.get() is not None
 
 
 FILTERS = [
-    Filter(),
+    PASSAGES,
     Filter(layers=(C0_SOURCE_CHUNKS,)),
     Filter(layers=(D0_DOC_CHUNKS,), langs=("markdown",)),
-    Filter(is_test=False, kinds=("function",)),
-    Filter(paths=("src/m1.py", "docs/d3.md", "nope.py")),
-    Filter(paths=()),
-    Filter(repo_id="a", is_test=True),
-    Filter(repo_id="nope"),
+    dataclasses.replace(PASSAGES, is_test=False, kinds=("function",)),
+    dataclasses.replace(PASSAGES, paths=("src/m1.py", "docs/d3.md", "nope.py")),
+    dataclasses.replace(PASSAGES, paths=()),
+    dataclasses.replace(PASSAGES, repo_id="a", is_test=True),
+    dataclasses.replace(PASSAGES, repo_id="nope"),
+    Filter(),  # not only passages: answered by LanceDB, the same either way
 ]
 
 
@@ -102,12 +106,12 @@ def test_a_commit_makes_the_copy_stale_and_the_new_row_is_found(store: LanceStor
         span=(1, 2),
     )
     store.replace_sources({"src/new.py": [dataclasses.replace(r, vector=q)]})
-    first = store.vector_search(q, 3, Filter())
+    first = store.vector_search(q, 3, PASSAGES)
     assert first[0][0].id == "src/new.py:0" and first[0][1] == pytest.approx(1.0, abs=1e-5)
     warm(store, q)  # rebuilt for the new version, still right
-    assert store.vector_search(q, 3, Filter())[0][0].id == "src/new.py:0"
+    assert store.vector_search(q, 3, PASSAGES)[0][0].id == "src/new.py:0"
 
 
 def test_one_search_builds_nothing(store: LanceStore) -> None:
-    store.vector_search(np.ones(DIM, dtype=np.float32), 5, Filter())
+    store.vector_search(np.ones(DIM, dtype=np.float32), 5, PASSAGES)
     assert store._warm.wait(1.0) and store._warm.get() is None  # this get is the second ask

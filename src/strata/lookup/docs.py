@@ -79,7 +79,7 @@ def list_docs(
 
     Filters compare case-insensitively; a list-valued field matches when any item does.
     """
-    cards = DocCatalog(store.fetch(Filter(layers=(D1_DOCUMENT_CATALOG,)))).cards
+    cards = DocCatalog(store.fetch(Filter(layers=(D1_DOCUMENT_CATALOG,)), vectors=False)).cards
     wanted = {"doc_kind": kind, "domain": domain, "type": type}
     return [c for c in cards if all(_has(c, k, v) for k, v in wanted.items() if v)]
 
@@ -89,7 +89,7 @@ def known_domains(store: Store) -> tuple[str, ...]:
 
     def build(st: Store) -> tuple[str, ...]:
         found: set[str] = set()
-        for card in st.fetch(Filter(layers=(D1_DOCUMENT_CATALOG,))):
+        for card in st.fetch(Filter(layers=(D1_DOCUMENT_CATALOG,)), vectors=False):
             value = card.metadata.get("domain")
             for item in value if isinstance(value, list) else [value]:
                 if isinstance(item, str) and item.strip():
@@ -105,8 +105,11 @@ def related(store: Store, document_id: str, depth: int = 1) -> list[Related]:
     Breadth-first to `depth`, each document once; each result keeps the edge's
     `relation_type` and direction, and the related document's D1 card when indexed.
     """
-    catalog = DocCatalog(store.fetch(Filter(layers=(D1_DOCUMENT_CATALOG,))))
-    ends = [(e, _ends(catalog, e)) for e in store.fetch(Filter(layers=(D5_RELATION_GRAPH,)))]
+    catalog = DocCatalog(store.fetch(Filter(layers=(D1_DOCUMENT_CATALOG,)), vectors=False))
+    ends = [
+        (e, _ends(catalog, e))
+        for e in store.fetch(Filter(layers=(D5_RELATION_GRAPH,)), vectors=False)
+    ]
     first = _end(catalog.find(document_id), document_id)
     seen, frontier, out = {first.key}, {first.key: first.name}, []
     for level in range(1, max(depth, 0) + 1):

@@ -22,7 +22,7 @@ def list_entrypoints(
         type: only `http`, `cli` or `other` entry points.
         framework: only this framework (`fastapi`, `flask`, `click`, ...; any case).
     """
-    rows = store.fetch(Filter(layers=(C3_ENTRYPOINTS,)))
+    rows = store.fetch(Filter(layers=(C3_ENTRYPOINTS,)), vectors=False)
     if type:
         rows = [r for r in rows if (meta_str(r, "entry_type") or r.kind) == type]
     if framework:

@@ -304,7 +304,9 @@ def _with_chunks(
 
 
 def _build(store: Store) -> CallGraph:
-    return CallGraph(store.fetch(Filter(layers=(C2_DEPENDENCY_GRAPH,))), symbol_index(store))
+    return CallGraph(
+        store.fetch(Filter(layers=(C2_DEPENDENCY_GRAPH,)), vectors=False), symbol_index(store)
+    )
 
 
 def _bare(ref: str) -> str:

@@ -67,7 +67,7 @@ def chunks_of(store: Store, paths: Iterable[str]) -> dict[str, list[Record]]:
     if not wanted:
         return {}
     out: dict[str, list[Record]] = {}
-    for rec in store.fetch(Filter(layers=(C0_SOURCE_CHUNKS,), paths=wanted)):
+    for rec in store.fetch(Filter(layers=(C0_SOURCE_CHUNKS,), paths=wanted), vectors=False):
         out.setdefault(rec.path, []).append(rec)
     return out
 

@@ -222,7 +222,7 @@ def closest(store: Store, name: str, n: int = 3) -> list[str]:
 
 
 def _build(store: Store) -> SymbolIndex:
-    return SymbolIndex(store.fetch(Filter(layers=(C1_SYMBOL_CATALOG,))))
+    return SymbolIndex(store.fetch(Filter(layers=(C1_SYMBOL_CATALOG,)), vectors=False))
 
 
 def _rank(m: SymbolMatch) -> tuple[float, int, bool, int, str]:

@@ -96,9 +96,15 @@ class Store(Protocol):
         ...
 
     def fetch(
-        self, where: Filter, limit: int | None = None, ids: Iterable[str] | None = None
+        self,
+        where: Filter,
+        limit: int | None = None,
+        ids: Iterable[str] | None = None,
+        *,
+        vectors: bool = True,
     ) -> list[Record]:
-        """Rows matching a filter (and, if given, these ids), in path and span order."""
+        """Rows matching a filter (and, if given, these ids), in path and span order;
+        `vectors=False` leaves their vectors out (lookups never need them)."""
         ...
 
     def counts(self, *, repo: str | None = None) -> dict[str, dict[str, int]]:

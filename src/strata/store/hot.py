@@ -2,7 +2,7 @@
 
 LanceDB's flat vector scan costs tens of milliseconds at 30k rows (and an IVF_PQ index
 trades recall for speed past 100k). A warm process — `strata serve`, an API user, a
-benchmark — keeps every stored vector in one float32 matrix instead, with the columns a
+benchmark — keeps the passage layers' vectors in one float32 matrix instead, with the columns a
 `Filter` restricts, and answers with one matrix product: the same cosine scores as the
 flat scan, in a few milliseconds. The matrix belongs to one table version; any commit
 makes it stale, and the store goes back to LanceDB until it is rebuilt.
@@ -32,7 +32,8 @@ _FILTERED = (("layers", "layer"), ("langs", "lang"), ("kinds", "kind"), ("paths"
 
 @dataclass(frozen=True, slots=True)
 class HotVectors:
-    """Every stored vector of one table version, unit rows, with its filter columns."""
+    """The stored vectors of the passage layers (C0, D0) at one table version, unit rows,
+    with the columns a filter restricts."""
 
     version: int
     ids: np.ndarray

@@ -23,6 +23,7 @@ from lancedb.index import FTS, IvfPq
 from lancedb.query import FullTextOperator, MatchQuery
 
 from strata.errors import EmbedderMismatchError, NoIndexError, StoreError
+from strata.layers import PASSAGE_LAYERS
 from strata.store import Filter, PerSource, rows, sql
 from strata.store.hot import COLUMNS as HOT_COLUMNS
 from strata.store.hot import MAX_ROWS as HOT_MAX_ROWS
@@ -224,7 +225,7 @@ class LanceStore(PerSource):
         query = check_vector(vector, self.dim, "query")
         if not np.any(query):
             return []
-        hot = self._warm.get()
+        hot = self._warm.get() if _passages_only(where) else None
         if hot is not None:
             best = hot.top(query, limit, where)
             rows = [int(hot.row_ids[i]) for i, _ in best]
@@ -250,9 +251,10 @@ class LanceStore(PerSource):
 
     def _load_hot(self, version: int) -> HotVectors | None:
         """Every vector of `version` in memory (None: too many, or a commit came between)."""
-        if self._table.count_rows("has_vector = TRUE") > HOT_MAX_ROWS:
+        predicate = sql.conjunction(["has_vector = TRUE", sql.in_list("layer", PASSAGE_LAYERS)])
+        if self._table.count_rows(predicate) > HOT_MAX_ROWS:
             return None
-        query = self._table.search().where("has_vector = TRUE").select(list(HOT_COLUMNS))
+        query = self._table.search().where(predicate).select(list(HOT_COLUMNS))
         data = query.with_row_id(True).to_arrow()
         return HotVectors.from_arrow(data, version, self.dim) if self.version == version else None
 
@@ -273,7 +275,12 @@ class LanceStore(PerSource):
         ]
 
     def fetch(
-        self, where: Filter, limit: int | None = None, ids: Iterable[str] | None = None
+        self,
+        where: Filter,
+        limit: int | None = None,
+        ids: Iterable[str] | None = None,
+        *,
+        vectors: bool = True,
     ) -> list[Record]:
         """Rows matching `where` (and `ids`), in path and span order."""
         wanted = None if ids is None else list(ids)
@@ -284,7 +291,7 @@ class LanceStore(PerSource):
             keys = sort_rows(self._select(predicate, ["id", "path", "span_start", "layer"]))
             if keys.num_rows > limit:
                 predicate = sql.in_list("id", keys.column("id").slice(0, limit).to_pylist())
-        cols = list(RECORD_COLUMNS) + (["vector"] if self.dim > 0 else [])
+        cols = list(RECORD_COLUMNS) + (["vector"] if self.dim > 0 and vectors else [])
         return to_records(sort_rows(self._select(predicate, cols)))[: limit or None]
 
     def counts(self, *, repo: str | None = None) -> dict[str, dict[str, int]]:
@@ -377,6 +384,11 @@ class LanceStore(PerSource):
 
 
 _VECTOR_UPDATE = ("id", "content_hash", "vector", "has_vector")
+
+
+def _passages_only(where: Filter) -> bool:
+    """Whether a search keeps to the passage layers, the rows kept in memory."""
+    return where.layers is not None and set(where.layers) <= set(PASSAGE_LAYERS)
 
 
 def _connect(directory: Path, create: bool) -> Any:

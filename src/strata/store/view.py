@@ -128,14 +128,20 @@ class RepoView(PerSource):
         return [(self._local(i), h, t) for i, h, t in missing]
 
     def fetch(
-        self, where: Filter, limit: int | None = None, ids: Iterable[str] | None = None
+        self,
+        where: Filter,
+        limit: int | None = None,
+        ids: Iterable[str] | None = None,
+        *,
+        vectors: bool = True,
     ) -> list[Record]:
         """This repository's rows matching `where` (and local `ids`)."""
         scoped = self._where(where)
         if scoped is None:
             return []
         wanted = None if ids is None else [self.prefix + i for i in ids]
-        return [self._in(r) for r in self.base.fetch(scoped, limit, ids=wanted)]
+        found = self.base.fetch(scoped, limit, ids=wanted, vectors=vectors)
+        return [self._in(r) for r in found]
 
     def read_meta(self) -> dict[str, Any]:
         """The shared store's metadata."""
