@@ -199,18 +199,9 @@ class LanceStore(PerSource):
         predicate = sql.where(where, vectors=self.dim > 0)
         if predicate == sql.FALSE:
             return []
-        # Spelled out: exact terms (no fuzziness), any term may match.
-        query = MatchQuery(
-            " ".join(words),
-            "lex",
-            boost=1.0,
-            fuzziness=0,
-            max_expansions=50,
-            operator=FullTextOperator.OR,
-            prefix_length=0,
-            document_granularity=None,
+        builder = self._table.search(match_query(words), query_type="fts").select(
+            [*RECORD_COLUMNS, "_score"]
         )
-        builder = self._table.search(query, query_type="fts").select([*RECORD_COLUMNS, "_score"])
         if predicate != sql.TRUE:
             builder = builder.where(predicate, prefilter=True)
         table = builder.limit(limit).to_arrow()
@@ -385,6 +376,20 @@ class LanceStore(PerSource):
 
 
 _VECTOR_UPDATE = ("id", "content_hash", "vector", "has_vector")
+
+
+def match_query(words: Sequence[str]) -> MatchQuery:
+    """The BM25 query over `lex`, spelled out: exact terms (no fuzziness), any may match."""
+    return MatchQuery(
+        " ".join(words),
+        "lex",
+        boost=1.0,
+        fuzziness=0,
+        max_expansions=50,
+        operator=FullTextOperator.OR,
+        prefix_length=0,
+        document_granularity=None,
+    )
 
 
 def _passages_only(where: Filter) -> bool:
