@@ -9,7 +9,7 @@ import tarfile
 import zipfile
 from pathlib import Path
 
-CACHE = Path(os.environ.get("STRATA_BENCH_CACHE", Path(__file__).resolve().parent / ".cache"))
+CACHE = Path(os.environ.get("BENCH_CACHE_DIR", Path(__file__).resolve().parent / ".cache"))
 
 
 def fetch_sdist(name: str, version: str, cache: Path = CACHE) -> Path:
