@@ -17,7 +17,7 @@ from strata.corpus import ArtifactCache
 from strata.discovery import IgnoreRules, discover, discover_one
 from strata.embedding import Embedder, configured_name, make_embedder, make_query_embedder
 from strata.embedding.cache import EmbeddingCache
-from strata.errors import EmbedderMismatchError, NoIndexError, UserError
+from strata.errors import EmbedderMismatchError, NoIndexError
 from strata.executor import execute
 from strata.git import changed_since, head_commit
 from strata.indexer import CorpusHook, Indexer, IndexSummary, ProgressFn, Session
@@ -25,18 +25,18 @@ from strata.layered import Direct, LayerQueries
 from strata.locate import META_NAME, read_locator, resolve, write_locator
 from strata.lock import write_lock
 from strata.plan import make_plan
+from strata.repoqueries import RepoQueries
 from strata.repos import Repo, all_repos, choose, first_name, recorded
 from strata.router import IndexFacts, Plan, route
 from strata.search import Searcher, SearchResult, where_of
 from strata.status import pending_files, report_status
 from strata.store import Filter, Store, open_store, recreate_store
-from strata.store.view import RepoView
 from strata.types import Record, Skip, SkipReason, SourceFile
 
 log = logging.getLogger(__name__)
 
 
-class Engine(LayerQueries):
+class Engine(RepoQueries, LayerQueries):
     """An open index: its root, directory, configuration, store and (lazy) embedder."""
 
     def __init__(self, root: Path, index_dir: Path, cfg: Config, store_uri: str) -> None:
@@ -321,48 +321,6 @@ class Engine(LayerQueries):
     def _session(self, r: Repo) -> Session:
         sha = head_commit(r.root)
         return Session(repo_id=r.name, commit_sha=sha, session_id=f"{r.name}@{sha or 'worktree'}")
-
-    # ---- repositories --------------------------------------------------------------------
-    def repo_store(self, name: str | None = None) -> Store:
-        """One repository's view of the store (the home repository's by default)."""
-        r = self._named_repo(name)
-        return RepoView(self.store, r.name, r.prefix)
-
-    def repos(self) -> list[dict[str, Any]]:
-        """Every repository in the index: name, root, home, files, rows, commits, last index."""
-        self._require()
-        meta = self._locator()
-        sessions = self.store.sessions()
-        out = []
-        for r in all_repos(meta, self.root):
-            mine = [s for s in sessions if s["repo"] == r.name]
-            out.append(
-                {
-                    "name": r.name,
-                    "root": str(r.root),
-                    "home": r.home,
-                    "files": len(self.repo_store(r.name).sources()),
-                    "rows": sum(s["rows"] for s in mine),
-                    "commits": sorted({s["commit_sha"] for s in mine if s["commit_sha"]}),
-                    "last_index": r.entry(meta).get("last_index"),
-                }
-            )
-        return out
-
-    def sessions(self, repo: str | None = None) -> list[dict[str, Any]]:
-        """The indexing sessions whose rows are in the index (of one repository, if named)."""
-        self._require()
-        return [s for s in self.store.sessions() if repo is None or s["repo"] == repo]
-
-    def _named_repo(self, name: str | None) -> Repo:
-        repos = all_repos(self._locator(), self.root)
-        if name is None:
-            return repos[0]
-        for r in repos:
-            if r.name == name:
-                return r
-        known = ", ".join(r.name for r in repos)
-        raise UserError(f"no repository {name!r} in this index (it has: {known})")
 
     # ---- reading -------------------------------------------------------------------------
     def search(
