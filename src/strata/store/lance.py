@@ -19,19 +19,19 @@ from typing import Any
 import lancedb
 import numpy as np
 import pyarrow as pa
-from lancedb.index import FTS, IvfPq
+from lancedb.index import FTS, Bitmap, IvfPq
 from lancedb.query import FullTextOperator, MatchQuery
 
 from strata.errors import EmbedderMismatchError, NoIndexError, StoreError
 from strata.layers import PASSAGE_LAYERS
 from strata.store import Filter, PerSource, rows, sql
-from strata.store.hot import COLUMNS as HOT_COLUMNS
 from strata.store.hot import MAX_ROWS as HOT_MAX_ROWS
-from strata.store.hot import HotVectors, WarmVectors
+from strata.store.hot import HotPassages, WarmPassages
 from strata.store.schema import (
     MIGRATIONS,
     RECORD_COLUMNS,
     SCHEMA_VERSION,
+    SEARCH_COLUMNS,
     TABLE,
     Migration,
     check_batch,
@@ -91,14 +91,14 @@ class LanceStore(PerSource):
         self._fts_ready = False
         self._counts: tuple[int, dict[str, dict[str, int]]] | None = None
         self._has_ann = False
-        self._warm = WarmVectors(self._load_hot, lambda: self.version)
+        self._warm = WarmPassages(self._load_hot, lambda: self.version)
         self._db = _connect(self.directory, create)
         if TABLE in _table_names(self._db):
             self._table = self._db.open_table(TABLE)
             self._upgrade(migrations)
             self._check_dim()
             names = self._index_names()
-            self._fts_ready = "lex_idx" in names
+            self._fts_ready = {"lex_idx", "layer_idx"} <= names
             self._has_ann = "vector_idx" in names
         elif not create:
             raise NoIndexError(f"no index in {self.directory}", hint="run `strata index`")
@@ -133,7 +133,7 @@ class LanceStore(PerSource):
             raise StoreError(
                 f"cannot write {len(rows_by_path)} files to {self.directory}: {exc}"
             ) from exc
-        self._ensure_fts()
+        self.ensure_indexes()
 
     def restat(self, stats: Mapping[str, tuple[int, int]], *, repo: str | None = None) -> int:
         """Set `file_size`/`file_mtime_ns` on every row of each path, in one commit."""
@@ -179,7 +179,7 @@ class LanceStore(PerSource):
 
     def optimize(self) -> None:
         """Fold new rows into the FTS/ANN indexes, compact files, drop old versions."""
-        self._ensure_fts()
+        self.ensure_indexes()
         self._maybe_build_ann()
         self._table.optimize(cleanup_older_than=KEEP_VERSIONS)
 
@@ -199,12 +199,19 @@ class LanceStore(PerSource):
         predicate = sql.where(where, vectors=self.dim > 0)
         if predicate == sql.FALSE:
             return []
-        builder = self._table.search(match_query(words), query_type="fts").select(
-            [*RECORD_COLUMNS, "_score"]
-        )
+        hot = self._warm.get() if _passages_only(where) else None
+        builder = self._table.search(match_query(words), query_type="fts")
         if predicate != sql.TRUE:
             builder = builder.where(predicate, prefilter=True)
-        table = builder.limit(limit).to_arrow()
+        if hot is not None:  # row ids only: the hits are cut from the copy in memory
+            found = builder.select(["_score"]).with_row_id(True).limit(limit).to_arrow()
+            at = hot.positions(found.column("_rowid").to_pylist())
+            if at is not None:
+                return list(zip(hot.records(at), found.column("_score").to_pylist(), strict=True))
+            builder = self._table.search(match_query(words), query_type="fts")  # a commit came
+            if predicate != sql.TRUE:
+                builder = builder.where(predicate, prefilter=True)
+        table = builder.select([*SEARCH_COLUMNS, "_score"]).limit(limit).to_arrow()
         return list(zip(to_records(table), table.column("_score").to_pylist(), strict=True))
 
     def vector_search(
@@ -219,18 +226,14 @@ class LanceStore(PerSource):
         hot = self._warm.get() if _passages_only(where) else None
         if hot is not None:
             best = hot.top(query, limit, where)
-            rows = [int(hot.row_ids[i]) for i, _ in best]
-            taken = self._table.take_row_ids(rows).select(list(RECORD_COLUMNS)).to_arrow()
-            found = {r.id: r for r in to_records(taken)}
-            pairs = [(found.get(str(hot.ids[i])), score) for i, score in best]
-            return [(r, score) for r, score in pairs if r is not None]
+            return list(zip(hot.records([i for i, _ in best]), [s for _, s in best], strict=True))
         predicate = sql.conjunction(["has_vector = TRUE", sql.where(where, vectors=True)])
         if predicate == sql.FALSE:
             return []
         builder = (
             self._table.search(query, vector_column_name="vector", query_type="vector")
             .distance_type("cosine")
-            .select([*RECORD_COLUMNS, "_distance"])
+            .select([*SEARCH_COLUMNS, "_distance"])
             .where(predicate, prefilter=True)
             .limit(limit)
         )
@@ -241,14 +244,28 @@ class LanceStore(PerSource):
         scores = [1.0 - d for d in table.column("_distance").to_pylist()]
         return list(zip(to_records(table), scores, strict=True))
 
-    def _load_hot(self, version: int) -> HotVectors | None:
-        """Every vector of `version` in memory (None: too many, or a commit came between)."""
-        predicate = sql.conjunction(["has_vector = TRUE", sql.in_list("layer", PASSAGE_LAYERS)])
-        if self._table.count_rows(predicate) > HOT_MAX_ROWS:
+    def keep_warm(self) -> None:
+        """This process will search again and again: copy the passage layers into memory
+        now, and again after each commit (see `strata.store.hot`)."""
+        self._warm.keep()
+
+    def _load_hot(self, version: int) -> HotPassages | None:
+        """The passage rows of `version` in memory (None: too many, or a commit came between)."""
+        predicate = sql.in_list("layer", PASSAGE_LAYERS)
+        count = self._table.count_rows(predicate)
+        if count > HOT_MAX_ROWS:
             return None
-        query = self._table.search().where(predicate).select(list(HOT_COLUMNS))
-        data = query.with_row_id(True).to_arrow()
-        return HotVectors.from_arrow(data, version, self.dim) if self.version == version else None
+
+        def take(row_ids: list[int]) -> pa.Table:
+            return self._table.take_row_ids(row_ids).select(["id", "vector"]).to_arrow()
+
+        query = self._table.search().where(predicate).select(list(SEARCH_COLUMNS))
+        try:
+            rows = query.with_row_id(True).to_batches()
+            hot = HotPassages.load(rows, take if self.dim else None, version, self.dim)
+        except ValueError:
+            return None
+        return hot if self.version == version else None
 
     def missing_vectors(
         self, limit: int, layers: Sequence[str] | None = None, *, repo: str | None = None
@@ -283,7 +300,8 @@ class LanceStore(PerSource):
             keys = sort_rows(self._select(predicate, ["id", "path", "span_start", "layer"]))
             if keys.num_rows > limit:
                 predicate = sql.in_list("id", keys.column("id").slice(0, limit).to_pylist())
-        cols = list(RECORD_COLUMNS) + (["vector"] if self.dim > 0 and vectors else [])
+        cols = list(RECORD_COLUMNS if vectors else SEARCH_COLUMNS)
+        cols += ["vector"] if self.dim > 0 and vectors else []
         return to_records(sort_rows(self._select(predicate, cols)))[: limit or None]
 
     def counts(self, *, repo: str | None = None) -> dict[str, dict[str, int]]:
@@ -352,12 +370,17 @@ class LanceStore(PerSource):
     def _index_names(self) -> set[str]:
         return {ix.name for ix in self._table.list_indices()}
 
-    def _ensure_fts(self) -> None:
-        if self._fts_ready:
+    def ensure_indexes(self) -> None:
+        """The BM25 index over `lex`, and a bitmap of `layer`: searches keep to a few layers
+        of many, and without it that prefilter reads the whole column (4 ms of 6 at 230k rows)."""
+        if self._fts_ready or self._table.count_rows() == 0:
             return
-        if "lex_idx" not in self._index_names():
+        names = self._index_names()
+        if "lex_idx" not in names:
             log.info("building the full-text index of %s", self.directory)
             self._table.create_index("lex", config=_FTS, name="lex_idx")
+        if "layer_idx" not in names:
+            self._table.create_index("layer", config=Bitmap(), name="layer_idx")
         self._fts_ready = True
 
     def _maybe_build_ann(self) -> None:

@@ -54,6 +54,9 @@ _BASE_FIELDS: tuple[pa.Field, ...] = (
 
 # Columns a Record is rebuilt from (everything but the derived `lex` and the vector).
 RECORD_COLUMNS: tuple[str, ...] = tuple(f.name for f in _BASE_FIELDS if f.name != "lex")
+# What a search hit is rebuilt from: no `embed_text` (a hit shows `content`; the embedder's
+# text is as long again and nobody reads it back).
+SEARCH_COLUMNS: tuple[str, ...] = tuple(c for c in RECORD_COLUMNS if c != "embed_text")
 
 
 def table_schema(dim: int) -> pa.Schema:
@@ -114,13 +117,21 @@ def to_records(table: pa.Table) -> list[Record]:
     names = [n for n in RECORD_COLUMNS if n in table.column_names]
     rows = table.select(names).to_pylist()
     vectors = _vectors(table) if "vector" in table.column_names else [None] * len(rows)
+    shared: dict[str, str] = {}  # one string object per repeated value: lookups hold 100k rows
     out = []
     for row, vec in zip(rows, vectors, strict=True):
         row["metadata"] = json.loads(row["metadata"] or "{}")
         for key in ("session_id", "repo_id", "title", "content", "lang", "kind", "embed_text"):
             row[key] = row.get(key) or ""
+        for key in _REPEATED:
+            value = row.get(key)
+            if value is not None:
+                row[key] = shared.setdefault(value, value)
         out.append(Record(**row, vector=vec))
     return out
+
+
+_REPEATED = ("path", "layer", "lang", "kind", "file_hash", "session_id", "repo_id", "commit_sha")
 
 
 def _vectors(table: pa.Table) -> list[Vector | None]:

@@ -86,6 +86,14 @@ class RepoView(PerSource):
         """Fold new rows into the shared indexes."""
         self.base.optimize()
 
+    def ensure_indexes(self) -> None:
+        """The shared store's indexes."""
+        self.base.ensure_indexes()
+
+    def keep_warm(self) -> None:
+        """The shared store keeps warm."""
+        self.base.keep_warm()
+
     # -- reading --------------------------------------------------------------
     def sources(self, *, repo: str | None = None) -> dict[str, FileState]:
         """This repository's indexed paths."""

@@ -1,0 +1,53 @@
+"""Handing freed memory back to the system, for processes that stay up (glibc only).
+
+A warm process reads whole columns from LanceDB (whose threads allocate from their own
+malloc arenas) and drops most of it again. glibc keeps what was freed for reuse, and it
+raises its mmap threshold after each large free, so later large buffers come from the
+heap and stay there too: measured, a 113 MB in-memory copy of 39k passages left the
+process 250 MB larger. A fixed mmap threshold returns large buffers as they are freed,
+and `malloc_trim` returns what is left. Elsewhere (macOS, musl) both are no-ops.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import functools
+import logging
+from typing import Any
+
+__all__ = ["release", "return_large_buffers"]
+
+log = logging.getLogger(__name__)
+
+_M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter number
+MMAP_THRESHOLD = 256 * 1024
+
+
+@functools.cache
+def _libc() -> Any:
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name) if name else None
+    except OSError:
+        return None
+    if libc is None or not hasattr(libc, "mallopt") or not hasattr(libc, "malloc_trim"):
+        return None
+    return libc
+
+
+@functools.cache
+def return_large_buffers() -> bool:
+    """From now on, buffers of 256 KiB and more go back to the system when freed (once per
+    process; True if the C library took it)."""
+    libc = _libc()
+    ok = bool(libc is not None and libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1)
+    log.debug("fixed mmap threshold: %s", ok)
+    return ok
+
+
+def release() -> None:
+    """Give the memory freed so far back to the system, where the C library can."""
+    libc = _libc()
+    if libc is not None:
+        libc.malloc_trim(0)
