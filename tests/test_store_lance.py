@@ -233,3 +233,17 @@ def test_optimize_builds_ann_index_above_threshold(
     assert hits[0][0].id == "a.py:123" and hits[0][1] == pytest.approx(1.0, abs=0.02)
     store.replace_sources({"b.py": [rec("b.py", 0, "new", vector=-vectors[0])]})
     assert store.vector_search(-vectors[0], 1, Filter())[0][0].id == "b.py:0"
+
+
+def test_own_commits_change_the_version_at_once_others_within_the_ttl(tmp_path: Path) -> None:
+    mine = LanceStore(tmp_path / "lance", 0)
+    mine.replace_sources({"a.py": [rec("a.py", 0, "alpha")]})
+    first = mine.version
+    mine.replace_sources({"b.py": [rec("b.py", 0, "beta")]})
+    assert mine.version > first  # no waiting for this handle's own commit
+    other = LanceStore(tmp_path / "lance", 0)
+    seen = mine.version
+    other.delete_by_source("a.py")
+    time.sleep(lance.VERSION_TTL * 1.5)
+    assert mine.version > seen
+    assert [r.path for r, _ in mine.lexical_search(["alpha", "beta"], 5, Filter())] == ["b.py"]

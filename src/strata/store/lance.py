@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -56,6 +57,8 @@ META_FILE = "meta.json"
 ANN_MIN_ROWS = 100_000
 # Old versions are kept this long so a concurrent reader never loses its snapshot.
 KEEP_VERSIONS = timedelta(minutes=5)
+# How long a version number read from LanceDB is taken as current (see `version`).
+VERSION_TTL = 0.05
 _TERM = re.compile(r"\w+")
 _FTS = FTS(
     base_tokenizer="whitespace",  # `lex` is already split and lowercased by strata.tokens
@@ -91,6 +94,7 @@ class LanceStore(PerSource):
         self._fts_ready = False
         self._counts: tuple[int, dict[str, dict[str, int]]] | None = None
         self._has_ann = False
+        self._version = (-VERSION_TTL, -1)  # (when asked, answer)
         self._warm = WarmPassages(self._load_hot, lambda: self.version)
         self._db = _connect(self.directory, create)
         if TABLE in _table_names(self._db):
@@ -133,6 +137,8 @@ class LanceStore(PerSource):
             raise StoreError(
                 f"cannot write {len(rows_by_path)} files to {self.directory}: {exc}"
             ) from exc
+        finally:
+            self._committed()
         self.ensure_indexes()
 
     def restat(self, stats: Mapping[str, tuple[int, int]], *, repo: str | None = None) -> int:
@@ -147,6 +153,8 @@ class LanceStore(PerSource):
             result = self._table.merge_insert("id").when_matched_update_all().execute(source)
         except (OSError, RuntimeError, ValueError) as exc:
             raise StoreError(f"cannot record file stats in {self.directory}: {exc}") from exc
+        finally:
+            self._committed()
         return int(result.num_updated_rows)
 
     def set_vectors(self, vectors: Mapping[str, tuple[str, Vector]]) -> int:
@@ -171,17 +179,25 @@ class LanceStore(PerSource):
             )
         except (OSError, RuntimeError, ValueError) as exc:
             raise StoreError(f"cannot store vectors in {self.directory}: {exc}") from exc
+        finally:
+            self._committed()
         return int(result.num_updated_rows)
 
     def delete_all(self, *, repo: str | None = None) -> None:
         """Remove every row (of `repo`, if given); one commit, indexes kept and refilled later."""
-        self._table.delete(sql.repo_is(repo))
+        try:
+            self._table.delete(sql.repo_is(repo))
+        finally:
+            self._committed()
 
     def optimize(self) -> None:
         """Fold new rows into the FTS/ANN indexes, compact files, drop old versions."""
         self.ensure_indexes()
         self._maybe_build_ann()
-        self._table.optimize(cleanup_older_than=KEEP_VERSIONS)
+        try:
+            self._table.optimize(cleanup_older_than=KEEP_VERSIONS)
+        finally:
+            self._committed()
 
     # -- reading --------------------------------------------------------------
 
@@ -323,8 +339,21 @@ class LanceStore(PerSource):
 
     @property
     def version(self) -> int:
-        """The table's version: it changes with every commit (cheap cache key for readers)."""
-        return int(self._table.version)
+        """The table's version: it changes with every commit (a cache key for readers).
+
+        Asking LanceDB costs a look at the version files (~0.2 ms, several per search), so
+        an answer is reused for `VERSION_TTL`: another process's commit is seen that much
+        later, like a LanceDB table opened with that consistency interval; this handle's
+        own commits are seen at once. Queries themselves always read the latest commit.
+        """
+        now = time.monotonic()
+        if now - self._version[0] >= VERSION_TTL:
+            self._version = (now, int(self._table.version))
+        return self._version[1]
+
+    def _committed(self) -> None:
+        """Forget the remembered version: this handle just made a new one."""
+        self._version = (-VERSION_TTL, -1)
 
     # -- metadata -------------------------------------------------------------
 
@@ -382,6 +411,7 @@ class LanceStore(PerSource):
         if "layer_idx" not in names:
             self._table.create_index("layer", config=Bitmap(), name="layer_idx")
         self._fts_ready = True
+        self._committed()
 
     def _maybe_build_ann(self) -> None:
         if self.dim == 0:
@@ -396,6 +426,7 @@ class LanceStore(PerSource):
         config = IvfPq(distance_type="cosine", num_sub_vectors=max(1, self.dim // 8))
         self._table.create_index("vector", config=config, name="vector_idx")
         self._has_ann = True
+        self._committed()
 
 
 _VECTOR_UPDATE = ("id", "content_hash", "vector", "has_vector")
