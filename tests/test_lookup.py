@@ -453,3 +453,11 @@ def test_related_depth_2_and_by_path(docs: Store) -> None:
     assert [(r.depth, r.via, r.direction) for r in customer] == [(2, "transaction", "in")]
     assert len({r.document_id for r in two if r.depth == 1}) == 8
     assert related(docs, "no-such-doc") == []
+
+
+@pytest.mark.parametrize("name", ["load", "send", "Client.send", "retry_policy", "sned", "zzz"])
+def test_exact_only_is_the_exact_part_of_a_full_lookup(mini: Store, shop: Store, name: str) -> None:
+    for store in (mini, shop):
+        full = find_symbols(store, name, limit=50)
+        only = find_symbols(store, name, limit=50, exact=True)
+        assert only == [m for m in full if m.match in ("exact", "qualified")]

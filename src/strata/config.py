@@ -50,7 +50,11 @@ KEYS: dict[str, Key] = {
     "search.k": Key(int, 10, "results returned by default"),
     "search.mode": Key(str, "hybrid", "hybrid | lexical | semantic"),
     "search.rrf_k": Key(int, 5, "reciprocal rank fusion constant (measured: docs/benchmarks.md)"),
-    "search.candidates": Key(int, 100, "candidates fetched from each retriever before fusion"),
+    "search.candidates": Key(
+        int,
+        50,
+        "candidates fetched from each retriever before fusion (measured: docs/benchmarks.md)",
+    ),
     "search.include_tests": Key(
         bool, False, "rank test files like other files (False = rank them lower)"
     ),

@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -31,8 +30,6 @@ __all__ = ["Backend", "execute"]
 log = logging.getLogger(__name__)
 
 RRF_K = 60
-MAX_WORKERS = 4
-_EXACT = ("exact", "qualified")
 T = TypeVar("T")
 _COMPONENT_TYPES = ("service", "system", "component", "module", "application")
 
@@ -54,7 +51,7 @@ class Backend(Protocol):
     ) -> SearchResult: ...
 
     def symbols(
-        self, name: str, *, kind: str | None = None, limit: int = 20
+        self, name: str, *, kind: str | None = None, limit: int = 20, exact: bool = False
     ) -> list[SymbolMatch]: ...
 
     def callers(self, qname: str, depth: int = 1) -> CallWalk: ...
@@ -123,13 +120,9 @@ def _plain(backend: Backend, plan: Plan, k: int, mode: str | None) -> SearchResu
 
 
 def _run_all(backend: Backend, plan: Plan, k: int, mode: str | None) -> list[_Outcome]:
-    if len(plan.steps) == 1:
-        return [_run(backend, plan.steps[0], plan.filters, mode)]
-    # Lookups build their caches once per store version; warm the store before fanning out.
-    _ = backend.store
-    with ThreadPoolExecutor(max_workers=min(MAX_WORKERS, len(plan.steps))) as pool:
-        futures = [pool.submit(_run, backend, s, plan.filters, mode) for s in plan.steps]
-        return [f.result() for f in futures]
+    """The steps one after another: a warm step is CPU work, and threads sharing the GIL on
+    two cores were measured slower than this (routed name queries 13.2 ms vs 11.4 ms)."""
+    return [_run(backend, s, plan.filters, mode) for s in plan.steps]
 
 
 def _run(backend: Backend, step: Step, filters: Mapping[str, Any], mode: str | None) -> _Outcome:
@@ -178,10 +171,10 @@ def _search(backend: Backend, step: Step, filters: Mapping[str, Any], mode: str 
 
 
 def _symbol(backend: Backend, step: Step, filters: Mapping[str, Any], mode: str | None) -> _Outcome:
-    name = str(step.args["name"])
-    found = backend.symbols(name, limit=max(step.limit, 20))
-    exact = [m for m in found if m.match in _EXACT] if step.args.get("exact") else found
+    name, limit = str(step.args["name"]), max(step.limit, 20)
+    exact = backend.symbols(name, limit=limit, exact=bool(step.args.get("exact")))
     if not exact:
+        found = backend.symbols(name, limit=limit)  # prefix and fuzzy matches to suggest
         near = list(dict.fromkeys([m.name for m in found] + closest(backend.store, name)))[:5]
         tail = f"; closest: {', '.join(near)}" if near else ""
         return _Outcome([], [f"no symbol named {name!r}{tail}"])

@@ -41,9 +41,12 @@ class LayerQueries:
         kind: str | None = None,
         limit: int = 20,
         repo: str | None = None,
+        exact: bool = False,
     ) -> list[SymbolMatch]:
-        """C1: exact, qualified, prefix, then fuzzy name matches, best first."""
-        return lookup.find_symbols(_scope(self, repo), name, kind=kind, limit=limit)
+        """C1: exact, qualified, prefix, then fuzzy name matches, best first (`exact`: the
+        first two tiers only)."""
+        scope = _scope(self, repo)
+        return lookup.find_symbols(scope, name, kind=kind, limit=limit, exact=exact)
 
     def callers(self: _Index, qname: str, depth: int = 1, *, repo: str | None = None) -> CallWalk:
         """C2: who calls `qname` (bare or qualified), breadth-first to `depth`."""

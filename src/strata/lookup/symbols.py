@@ -97,13 +97,16 @@ class SymbolIndex:
         self.names = NameIndex(self.by_fold)
         self.parts = NameIndex(self.by_part)
 
-    def find(self, name: str, kind: str | None = None, limit: int = 20) -> list[SymbolMatch]:
+    def find(
+        self, name: str, kind: str | None = None, limit: int = 20, *, exact: bool = False
+    ) -> list[SymbolMatch]:
         """Matches for `name` (bare or dotted), best first; see `find_symbols`."""
         query = name.strip()
         if not query or limit <= 0:
             return []
         best: dict[str, SymbolMatch] = {}
-        for tier in (self._exact, self._prefix, self._fuzzy):
+        tiers = (self._exact,) if exact else (self._exact, self._prefix, self._fuzzy)
+        for tier in tiers:
             # Score bands never overlap, so once `limit` are found later tiers cannot rank.
             if len(best) >= limit:
                 break
@@ -199,7 +202,7 @@ def symbol_index(store: Store) -> SymbolIndex:
 
 
 def find_symbols(
-    store: Store, name: str, *, kind: str | None = None, limit: int = 20
+    store: Store, name: str, *, kind: str | None = None, limit: int = 20, exact: bool = False
 ) -> list[SymbolMatch]:
     """C1 records for a name, best first.
 
@@ -212,8 +215,9 @@ def find_symbols(
         name: a bare (`send`) or dotted (`Client.send`, `pkg.client.Client.send`) name.
         kind: only symbols of this kind (`class`, `function`, `method`, ...).
         limit: at most this many matches.
+        exact: only the `exact` and `qualified` tiers (they always rank above the others).
     """
-    return symbol_index(store).find(name, kind=kind, limit=limit)
+    return symbol_index(store).find(name, kind=kind, limit=limit, exact=exact)
 
 
 def closest(store: Store, name: str, n: int = 3) -> list[str]:
