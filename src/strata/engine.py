@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import os
 import time
@@ -10,7 +9,6 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from strata import lookup, memory
 from strata.config import Config, load_config
 from strata.corpus import FILE_NAME as ARTIFACTS_FILE
 from strata.corpus import ArtifactCache
@@ -18,17 +16,15 @@ from strata.discovery import IgnoreRules, discover, discover_one
 from strata.embedding import Embedder, configured_name, make_embedder, make_query_embedder
 from strata.embedding.cache import EmbeddingCache
 from strata.errors import EmbedderMismatchError, NoIndexError
-from strata.executor import execute
 from strata.git import changed_since, head_commit
 from strata.indexer import CorpusHook, Indexer, IndexSummary, ProgressFn, Session
-from strata.layered import Direct, LayerQueries
+from strata.layered import LayerQueries
 from strata.locate import META_NAME, read_locator, resolve, write_locator
 from strata.lock import write_lock
 from strata.plan import make_plan
 from strata.repoqueries import RepoQueries
 from strata.repos import Repo, all_repos, choose, first_name, recorded
-from strata.router import IndexFacts, Plan, route
-from strata.search import Searcher, SearchResult, where_of
+from strata.searching import Searching
 from strata.status import pending_files, report_status
 from strata.store import Filter, Store, open_store, recreate_store
 from strata.types import Record, Skip, SkipReason, SourceFile
@@ -36,7 +32,7 @@ from strata.types import Record, Skip, SkipReason, SourceFile
 log = logging.getLogger(__name__)
 
 
-class Engine(RepoQueries, LayerQueries):
+class Engine(Searching, RepoQueries, LayerQueries):
     """An open index: its root, directory, configuration, store and (lazy) embedder."""
 
     def __init__(self, root: Path, index_dir: Path, cfg: Config, store_uri: str) -> None:
@@ -324,62 +320,7 @@ class Engine(RepoQueries, LayerQueries):
         sha = head_commit(r.root)
         return Session(repo_id=r.name, commit_sha=sha, session_id=f"{r.name}@{sha or 'worktree'}")
 
-    # ---- reading -------------------------------------------------------------------------
-    def search(
-        self,
-        query: str,
-        k: int | None = None,
-        *,
-        layers: Iterable[str] | None = None,
-        filters: Mapping[str, Any] | None = None,
-        mode: str | None = None,
-        route: bool = True,
-    ) -> SearchResult:
-        """Ranked hits for a query; `filters` keys: path (globs), lang, kind, no_tests, repo.
-
-        By default the router plans which layers to ask (`Engine.plan`); naming `layers`
-        (or `route=False`) searches those passages directly with hybrid ranking.
-        """
-        self._require()
-        if route and not layers:
-            plan = self._with_flags(self.plan(query, k), filters or {})
-            return execute(Direct(self), plan, k or self.config.search.k, mode=mode)
-        where = where_of(layers, filters or {}, self.store.sources)
-        searcher = Searcher(
-            self.store, self.config, self.query_embedder if self._embeds() else None
-        )
-        no_tests = bool((filters or {}).get("no_tests"))
-        return searcher.search(
-            query, k=k, mode=mode, where=where, include_tests=False if no_tests else None
-        )
-
-    def keep_warm(self) -> None:
-        """Ready this process to search again and again (`strata serve` calls it): the
-        passage layers are copied into memory, then the query model is loaded, then what
-        the loading freed is handed back to the system."""
-        self._require()
-        self.store.keep_warm()
-        if self._embeds() and self.store.dim > 0:  # a lexical index never embeds a query
-            self.query_embedder()
-        memory.release()
-
-    def plan(self, query: str, k: int | None = None) -> Plan:
-        """The router's retrieval plan for `query` over the layers this index holds."""
-        self._require()
-        repos = [r.name for r in all_repos(self._locator(), self.root)]
-        facts = IndexFacts.from_counts(
-            self.store.counts(), repos=repos, domains=lookup.known_domains(self.store)
-        )
-        return route(query, facts, k=k or self.config.search.k)
-
-    @staticmethod
-    def _with_flags(plan: Plan, flags: Mapping[str, Any]) -> Plan:
-        """Flags given by the caller narrow the router's own filters."""
-        extra = {key: flags[key] for key in ("path", "lang", "kind", "repo") if flags.get(key)}
-        if flags.get("no_tests"):
-            extra["is_test"] = False
-        return dataclasses.replace(plan, filters={**plan.filters, **extra}) if extra else plan
-
+    # ---- reading (search, plan, keep_warm: strata.searching) -------------------------------
     def records(
         self, layers: Iterable[str] | None = None, limit: int | None = None
     ) -> list[Record]:

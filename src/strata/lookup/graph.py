@@ -205,7 +205,7 @@ class CallGraph:
             yield e, callee, how
 
     def _target(self, edge: Record) -> tuple[Node, str]:
-        by_id = self.symbols.by_id.get(meta_str(edge, "dst_symbol_id"))
+        by_id = self.symbols.record_of(meta_str(edge, "dst_symbol_id"))
         if by_id is not None:
             return self.node(by_id), RESOLVED
         ref = self.canonical(meta_str(edge, "dst_qname") or meta_str(edge, "dst_ref"))
@@ -219,7 +219,7 @@ class CallGraph:
 
     def _source(self, edge: Record) -> Node:
         sid = meta_str(edge, "src_symbol_id")
-        rec = self.symbols.by_id.get(sid)
+        rec = self.symbols.record_of(sid)
         return self.node(rec) if rec is not None else Node(meta_str(edge, "src_qname"), sid or None)
 
     def _open(self, edge: Record, node: Node) -> bool:

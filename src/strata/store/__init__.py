@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import pyarrow as pa
+
 from strata.errors import StoreError
 from strata.types import FileState, Record, Vector
 
@@ -105,6 +107,12 @@ class Store(Protocol):
     ) -> list[Record]:
         """Rows matching a filter (and, if given, these ids), in path and span order;
         `vectors=False` reads for a lookup: no vectors and no `embed_text` (never shown)."""
+        ...
+
+    def fetch_table(self, where: Filter, columns: Sequence[str]) -> pa.Table:
+        """Rows matching a filter as one Arrow table of `columns` (record columns), in path
+        and span order: for lookups that keep many rows in memory, where a `Record` per
+        row would cost ten times as much."""
         ...
 
     def counts(self, *, repo: str | None = None) -> dict[str, dict[str, int]]:

@@ -10,7 +10,6 @@ statistics are approximate until the next `optimize()`).
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
@@ -18,16 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import lancedb
-import numpy as np
 import pyarrow as pa
 from lancedb.index import FTS, Bitmap, IvfPq
-from lancedb.query import FullTextOperator, MatchQuery
 
 from strata.errors import EmbedderMismatchError, NoIndexError, StoreError
-from strata.layers import PASSAGE_LAYERS
 from strata.store import Filter, PerSource, rows, sql
-from strata.store.hot import MAX_ROWS as HOT_MAX_ROWS
-from strata.store.hot import HotPassages, WarmPassages
+from strata.store.lance_search import LanceSearch
 from strata.store.schema import (
     MIGRATIONS,
     RECORD_COLUMNS,
@@ -36,7 +31,6 @@ from strata.store.schema import (
     TABLE,
     Migration,
     check_batch,
-    check_vector,
     migrate,
     read_meta_file,
     sort_rows,
@@ -59,7 +53,6 @@ ANN_MIN_ROWS = 100_000
 KEEP_VERSIONS = timedelta(minutes=5)
 # How long a version number read from LanceDB is taken as current (see `version`).
 VERSION_TTL = 0.05
-_TERM = re.compile(r"\w+")
 _FTS = FTS(
     base_tokenizer="whitespace",  # `lex` is already split and lowercased by strata.tokens
     lower_case=False,
@@ -71,7 +64,7 @@ _FTS = FTS(
 )
 
 
-class LanceStore(PerSource):
+class LanceStore(LanceSearch, PerSource):
     """A `Store` on an embedded LanceDB directory."""
 
     def __init__(
@@ -95,7 +88,7 @@ class LanceStore(PerSource):
         self._counts: tuple[int, dict[str, dict[str, int]]] | None = None
         self._has_ann = False
         self._version = (-VERSION_TTL, -1)  # (when asked, answer)
-        self._warm = WarmPassages(self._load_hot, lambda: self.version)
+        self._warm = self.warm_passages()
         self._db = _connect(self.directory, create)
         if TABLE in _table_names(self._db):
             self._table = self._db.open_table(TABLE)
@@ -205,84 +198,6 @@ class LanceStore(PerSource):
         """Each indexed path (of `repo`, if given) with its file hash, size, mtime, row count."""
         return rows.sources_of(self._select(sql.repo_is(repo), list(rows.SOURCE_COLUMNS)))
 
-    def lexical_search(
-        self, terms: Sequence[str], limit: int, where: Filter
-    ) -> list[tuple[Record, float]]:
-        """BM25 over `lex` (OR of the terms), best first."""
-        words = list(dict.fromkeys(t.lower() for t in terms if _TERM.fullmatch(t)))
-        if not words or limit <= 0:
-            return []
-        predicate = sql.where(where, vectors=self.dim > 0)
-        if predicate == sql.FALSE:
-            return []
-        hot = self._warm.get() if _passages_only(where) else None
-        builder = self._table.search(match_query(words), query_type="fts")
-        if predicate != sql.TRUE:
-            builder = builder.where(predicate, prefilter=True)
-        if hot is not None:  # row ids only: the hits are cut from the copy in memory
-            found = builder.select(["_score"]).with_row_id(True).limit(limit).to_arrow()
-            at = hot.positions(found.column("_rowid").to_pylist())
-            if at is not None:
-                return list(zip(hot.records(at), found.column("_score").to_pylist(), strict=True))
-            builder = self._table.search(match_query(words), query_type="fts")  # a commit came
-            if predicate != sql.TRUE:
-                builder = builder.where(predicate, prefilter=True)
-        table = builder.select([*SEARCH_COLUMNS, "_score"]).limit(limit).to_arrow()
-        return list(zip(to_records(table), table.column("_score").to_pylist(), strict=True))
-
-    def vector_search(
-        self, vector: Vector, limit: int, where: Filter
-    ) -> list[tuple[Record, float]]:
-        """Cosine similarity over rows with a vector, best first."""
-        if self.dim == 0 or limit <= 0:
-            return []
-        query = check_vector(vector, self.dim, "query")
-        if not np.any(query):
-            return []
-        hot = self._warm.get() if _passages_only(where) else None
-        if hot is not None:
-            best = hot.top(query, limit, where)
-            return list(zip(hot.records([i for i, _ in best]), [s for _, s in best], strict=True))
-        predicate = sql.conjunction(["has_vector = TRUE", sql.where(where, vectors=True)])
-        if predicate == sql.FALSE:
-            return []
-        builder = (
-            self._table.search(query, vector_column_name="vector", query_type="vector")
-            .distance_type("cosine")
-            .select([*SEARCH_COLUMNS, "_distance"])
-            .where(predicate, prefilter=True)
-            .limit(limit)
-        )
-        if self._has_ann:
-            # recall@10 0.97 vs 0.89 for (20, 5) at about the same cost (benchmarks/large_run.py)
-            builder = builder.nprobes(50).refine_factor(10)
-        table = builder.to_arrow()
-        scores = [1.0 - d for d in table.column("_distance").to_pylist()]
-        return list(zip(to_records(table), scores, strict=True))
-
-    def keep_warm(self) -> None:
-        """This process will search again and again: copy the passage layers into memory
-        now, and again after each commit (see `strata.store.hot`)."""
-        self._warm.keep()
-
-    def _load_hot(self, version: int) -> HotPassages | None:
-        """The passage rows of `version` in memory (None: too many, or a commit came between)."""
-        predicate = sql.in_list("layer", PASSAGE_LAYERS)
-        count = self._table.count_rows(predicate)
-        if count > HOT_MAX_ROWS:
-            return None
-
-        def take(row_ids: list[int]) -> pa.Table:
-            return self._table.take_row_ids(row_ids).select(["id", "vector"]).to_arrow()
-
-        query = self._table.search().where(predicate).select(list(SEARCH_COLUMNS))
-        try:
-            rows = query.with_row_id(True).to_batches()
-            hot = HotPassages.load(rows, take if self.dim else None, version, self.dim)
-        except ValueError:
-            return None
-        return hot if self.version == version else None
-
     def missing_vectors(
         self, limit: int, layers: Sequence[str] | None = None, *, repo: str | None = None
     ) -> list[tuple[str, str, str]]:
@@ -319,6 +234,15 @@ class LanceStore(PerSource):
         cols = list(RECORD_COLUMNS if vectors else SEARCH_COLUMNS)
         cols += ["vector"] if self.dim > 0 and vectors else []
         return to_records(sort_rows(self._select(predicate, cols)))[: limit or None]
+
+    def fetch_table(self, where: Filter, columns: Sequence[str]) -> pa.Table:
+        """Rows matching `where` as Arrow (`columns` only), in path and span order."""
+        predicate = sql.where(where, vectors=self.dim > 0)
+        keys = ["path", "span_start", "layer", "id"]
+        wanted = list(dict.fromkeys([*columns, *keys]))
+        if predicate == sql.FALSE:
+            return self._table.schema.empty_table().select(list(columns))
+        return sort_rows(self._select(predicate, wanted)).select(list(columns))
 
     def counts(self, *, repo: str | None = None) -> dict[str, dict[str, int]]:
         """Per layer: `rows` and `vectors` (memoised per table version: searches ask often)."""
@@ -430,25 +354,6 @@ class LanceStore(PerSource):
 
 
 _VECTOR_UPDATE = ("id", "content_hash", "vector", "has_vector")
-
-
-def match_query(words: Sequence[str]) -> MatchQuery:
-    """The BM25 query over `lex`, spelled out: exact terms (no fuzziness), any may match."""
-    return MatchQuery(
-        " ".join(words),
-        "lex",
-        boost=1.0,
-        fuzziness=0,
-        max_expansions=50,
-        operator=FullTextOperator.OR,
-        prefix_length=0,
-        document_granularity=None,
-    )
-
-
-def _passages_only(where: Filter) -> bool:
-    """Whether a search keeps to the passage layers, the rows kept in memory."""
-    return where.layers is not None and set(where.layers) <= set(PASSAGE_LAYERS)
 
 
 def _connect(directory: Path, create: bool) -> Any:

@@ -17,6 +17,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from strata.errors import UserError
 from strata.store import Filter, PerSource, Store
 from strata.types import FileState, Record, Vector
@@ -150,6 +153,15 @@ class RepoView(PerSource):
         wanted = None if ids is None else [self.prefix + i for i in ids]
         found = self.base.fetch(scoped, limit, ids=wanted, vectors=vectors)
         return [self._in(r) for r in found]
+
+    def fetch_table(self, where: Filter, columns: Sequence[str]) -> pa.Table:
+        """This repository's rows matching `where` as Arrow, with local ids."""
+        scoped = self._where(where)
+        table = self.base.fetch_table(scoped or Filter(layers=()), columns)
+        if not self.prefix or "id" not in table.column_names:
+            return table
+        local = pc.replace_substring_regex(table.column("id"), f"^{re.escape(self.prefix)}", "")
+        return table.set_column(table.column_names.index("id"), "id", local)
 
     def read_meta(self) -> dict[str, Any]:
         """The shared store's metadata."""

@@ -1,0 +1,96 @@
+"""The Engine's searching: routed or direct hybrid search, the router's plan, a warm process."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from strata import lookup, memory
+from strata.config import Config
+from strata.embedding import Embedder
+from strata.executor import execute
+from strata.layered import Direct
+from strata.repos import all_repos
+from strata.router import IndexFacts, Plan, route
+from strata.search import Searcher, SearchResult, where_of
+from strata.store import Store
+
+
+class Searching:
+    """Mixed into `strata.Engine`, which provides the root, config, store and embedders."""
+
+    root: Path
+    config: Config
+
+    @property
+    def store(self) -> Store:  # provided by Engine
+        raise NotImplementedError
+
+    def query_embedder(self) -> Embedder:  # provided by Engine
+        raise NotImplementedError
+
+    def _embeds(self) -> bool:  # provided by Engine
+        raise NotImplementedError
+
+    def _locator(self) -> dict[str, Any]:  # provided by Engine
+        raise NotImplementedError
+
+    def _require(self) -> None:  # provided by Engine
+        raise NotImplementedError
+
+    def search(
+        self,
+        query: str,
+        k: int | None = None,
+        *,
+        layers: Iterable[str] | None = None,
+        filters: Mapping[str, Any] | None = None,
+        mode: str | None = None,
+        route: bool = True,
+    ) -> SearchResult:
+        """Ranked hits for a query; `filters` keys: path (globs), lang, kind, no_tests, repo.
+
+        By default the router plans which layers to ask (`Engine.plan`); naming `layers`
+        (or `route=False`) searches those passages directly with hybrid ranking.
+        """
+        self._require()
+        if route and not layers:
+            plan = self._with_flags(self.plan(query, k), filters or {})
+            return execute(Direct(self), plan, k or self.config.search.k, mode=mode)
+        where = where_of(layers, filters or {}, self.store.sources)
+        searcher = Searcher(
+            self.store, self.config, self.query_embedder if self._embeds() else None
+        )
+        no_tests = bool((filters or {}).get("no_tests"))
+        return searcher.search(
+            query, k=k, mode=mode, where=where, include_tests=False if no_tests else None
+        )
+
+    def keep_warm(self) -> None:
+        """Ready this process to search again and again (`strata serve` calls it): the
+        passage layers are copied into memory, then the query model is loaded, then what
+        the loading freed is handed back to the system."""
+        self._require()
+        self.store.keep_warm()
+        if self._embeds() and self.store.dim > 0:  # a lexical index never embeds a query
+            self.query_embedder()
+        memory.release()
+
+    def plan(self, query: str, k: int | None = None) -> Plan:
+        """The router's retrieval plan for `query` over the layers this index holds."""
+        self._require()
+        repos = [r.name for r in all_repos(self._locator(), self.root)]
+        facts = IndexFacts.from_counts(
+            self.store.counts(), repos=repos, domains=lookup.known_domains(self.store)
+        )
+        return route(query, facts, k=k or self.config.search.k)
+
+    @staticmethod
+    def _with_flags(plan: Plan, flags: Mapping[str, Any]) -> Plan:
+        """Flags given by the caller narrow the router's own filters."""
+        extra = {key: flags[key] for key in ("path", "lang", "kind", "repo") if flags.get(key)}
+        if flags.get("no_tests"):
+            extra["is_test"] = False
+        return dataclasses.replace(plan, filters={**plan.filters, **extra}) if extra else plan
