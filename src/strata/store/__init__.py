@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any, Protocol
 
 from strata.errors import StoreError
 from strata.types import FileState, Record, Vector
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 __all__ = ["Filter", "Store", "open_store"]
 

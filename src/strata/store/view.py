@@ -15,14 +15,14 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
-
-import pyarrow as pa
-import pyarrow.compute as pc
+from typing import TYPE_CHECKING, Any
 
 from strata.errors import UserError
 from strata.store import Filter, PerSource, Store
 from strata.types import FileState, Record, Vector
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 __all__ = ["RepoView", "check_repo_name", "id_prefix"]
 
@@ -160,6 +160,8 @@ class RepoView(PerSource):
         table = self.base.fetch_table(scoped or Filter(layers=()), columns)
         if not self.prefix or "id" not in table.column_names:
             return table
+        import pyarrow.compute as pc  # only a view of another repository rewrites ids
+
         local = pc.replace_substring_regex(table.column("id"), f"^{re.escape(self.prefix)}", "")
         return table.set_column(table.column_names.index("id"), "id", local)
 
