@@ -6,17 +6,16 @@ import bisect
 import heapq
 import json
 from dataclasses import dataclass
-from typing import Any
-
-import pyarrow as pa
-import pyarrow.compute as pc
+from typing import TYPE_CHECKING, Any
 
 from strata.layers import C1_SYMBOL_CATALOG
 from strata.lookup.names import NameIndex, fold, max_typos, split_identifier
 from strata.lookup.rows import derived, meta_str, record_json
 from strata.store import Filter, Store
-from strata.store.schema import SEARCH_COLUMNS, to_records
 from strata.types import JSON, Record
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 __all__ = ["MATCHES", "SymbolIndex", "SymbolMatch", "closest", "find_symbols", "symbol_index"]
 
@@ -60,6 +59,8 @@ class _Rows:
     """The C1 rows as one Arrow table; a `Record` is made only for a row that is asked for."""
 
     def __init__(self, table: pa.Table) -> None:
+        import pyarrow.compute as pc  # lookups load pyarrow when they first run, not on import
+
         for name in _REPEATED:  # a few distinct values each: stored once, coded per row
             if name in table.column_names:
                 at = table.column_names.index(name)
@@ -70,6 +71,8 @@ class _Rows:
     def record(self, pos: int) -> Record:
         rec = self._made.get(pos)
         if rec is None:
+            from strata.store.schema import to_records
+
             rec = self._made[pos] = to_records(self.table.slice(pos, 1))[0]
         return rec
 
@@ -269,6 +272,8 @@ def closest(store: Store, name: str, n: int = 3) -> list[str]:
 
 
 def _build(store: Store) -> SymbolIndex:
+    from strata.store.schema import SEARCH_COLUMNS
+
     return SymbolIndex(store.fetch_table(Filter(layers=(C1_SYMBOL_CATALOG,)), SEARCH_COLUMNS))
 
 
