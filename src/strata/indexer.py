@@ -292,12 +292,17 @@ class Indexer:
         }
 
     def _fill_vectors(self, summary: IndexSummary, report: ProgressFn) -> None:
+        step = max(self._cfg.embed.batch_size * 8, 256)
+        missing = self._store.missing_vectors(step, EMBEDDED_LAYERS)
+        if not missing:  # the common re-index: nothing to embed, no per-layer counting
+            summary.vectors_missing = 0
+            return
         total = missing_count(self._store.counts())
         done = 0
-        step = max(self._cfg.embed.batch_size * 8, 256)
         try:
             while True:
-                missing = self._store.missing_vectors(step, EMBEDDED_LAYERS)
+                if done:
+                    missing = self._store.missing_vectors(step, EMBEDDED_LAYERS)
                 if not missing:
                     break
                 texts = {h: t for _, h, t in missing}
