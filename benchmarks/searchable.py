@@ -1,0 +1,109 @@
+"""Time to lexical-searchable against a bare bm25s build over the same chunks.
+
+    python -m benchmarks.searchable [--corpus pytest==8.3.4] [--runs 3]
+
+A copy of the unpacked sdist is indexed lexically (`embed.provider=none`) from scratch in
+a fresh process per run. Timed from the `Engine.index()` call: opening the store and
+walking the tree (LanceDB imported in that time), then the indexer's first pass until
+BM25 answers. The baseline tokenises and indexes the same C0+D0 chunk texts with bm25s
+(the quality baseline's tokenisation), best of the runs, in this process. Results go to
+`benchmarks/results/searchable.json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.sdists import fetch_sdist
+
+RESULTS = Path(__file__).parent / "results" / "searchable.json"
+
+DRIVER = r"""
+import json, logging, sys, time
+logging.disable(logging.WARNING)
+from strata import Engine
+import strata.indexer as indexer
+
+started = {}
+run = indexer.Indexer.run
+
+def timed(self, *args, **kwargs):
+    started["indexer"] = time.perf_counter()
+    return run(self, *args, **kwargs)
+
+indexer.Indexer.run = timed
+eng = Engine.open(sys.argv[1], index_dir=sys.argv[2], config={"embed.provider": "none"})
+t = time.perf_counter()
+summary = eng.index()
+before = started["indexer"] - t
+print(json.dumps({
+    "files": summary.indexed,
+    "before_indexer_s": round(before, 3),
+    "first_pass_s": round(summary.searchable_seconds, 3),
+    "searchable_s": round(before + summary.searchable_seconds, 3),
+    "all_layers_s": round(time.perf_counter() - t, 2),
+}))
+"""
+
+
+def bm25s_build(idx: Path, runs: int) -> dict[str, Any]:
+    """Best-of-`runs` seconds to tokenise and index the index's C0+D0 texts with bm25s."""
+    import bm25s
+
+    from benchmarks.quality.baseline import plain_tokens
+    from strata import Engine
+
+    eng = Engine.open(index_dir=idx, config={"embed.provider": "none"})
+    texts = [r.content for r in eng.records(["C0_SOURCE_CHUNKS", "D0_DOC_CHUNKS"])]
+    eng.close()
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        bm25s.BM25().index([plain_tokens(x) for x in texts], show_progress=False)
+        times.append(time.perf_counter() - t)
+    return {"chunks": len(texts), "build_s": round(min(times), 3)}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    ap.add_argument("--corpus", default="pytest==8.3.4")
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args(argv)
+    name, version = args.corpus.split("==")
+    work = Path(tempfile.mkdtemp(prefix="strata-searchable-"))
+    try:
+        root = work / "repo"
+        shutil.copytree(fetch_sdist(name, version), root)
+        runs = []
+        for i in range(args.runs):
+            idx = work / f"idx{i}"
+            cmd = [sys.executable, "-c", DRIVER, str(root), str(idx)]
+            out = subprocess.run(cmd, check=True, capture_output=True, text=True)
+            runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        baseline = bm25s_build(work / "idx0", args.runs)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    searchable = statistics.median(r["searchable_s"] for r in runs)
+    result = {
+        "corpus": args.corpus,
+        "date": time.strftime("%Y-%m-%d"),
+        "runs": runs,
+        "bm25s": baseline,
+        "searchable_median_s": searchable,
+        "ratio_to_bm25s": round(searchable / baseline["build_s"], 2),
+    }
+    RESULTS.write_text(json.dumps(result, indent=2))
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
