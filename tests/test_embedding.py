@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from strata.config import EmbedConfig, load_config
-from strata.embedding import LOCAL_MODELS, Embedder, make_embedder
+from strata.embedding import LOCAL_MODELS, Embedder, known_dim, make_embedder
 from strata.embedding.http import HttpEmbedder
 from strata.embedding.local import cpu_has_bf16, packaged_model_dir, resolve_precision
 from strata.embedding.none import NoEmbedder
@@ -218,3 +218,17 @@ def test_static_text_of_unknown_tokens_only_is_a_zero_row(tmp_path: Path) -> Non
     vectors = static.embed_documents(["\u2603\u2603", "json"])
     assert not vectors[0].any()
     assert np.isclose(np.linalg.norm(vectors[1]), 1.0)
+
+
+@pytest.mark.parametrize(
+    ("provider", "model"),
+    [("local", ""), ("local", "all-MiniLM-L6-v2"), ("local", "minilm-int8"), ("none", "")],
+)
+def test_the_width_known_without_loading_is_the_loaded_models(provider: str, model: str) -> None:
+    cfg = embed_cfg(provider=provider, model=model)
+    assert known_dim(cfg) == make_embedder(cfg).dim
+
+
+def test_a_width_only_the_model_knows_is_not_guessed(server: EmbedServer) -> None:
+    assert known_dim(embed_cfg(provider="local", model="minilm-static")) is None
+    assert known_dim(embed_cfg(provider="ollama", base_url=server.url)) is None

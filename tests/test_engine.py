@@ -257,3 +257,23 @@ def test_a_no_op_run_gives_an_older_index_the_search_indexes_it_lacks(minirepo: 
     assert "layer_idx" in {ix.name for ix in older.store._table.list_indices()}  # type: ignore[attr-defined]
     assert [h.record.id for h in older.search("header values", k=5, route=False)] == before
     assert before
+
+
+def test_a_first_run_answers_lexically_before_it_loads_the_model(
+    minirepo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table's width comes from the packaged model's files: the model itself loads only
+    when there is something to embed, so a model that cannot load costs no lexical search."""
+    import strata.engine
+    from strata.errors import EmbedderError
+
+    def cannot_load(*_: object) -> object:
+        raise EmbedderError("no model today")
+
+    monkeypatch.setattr(strata.engine, "make_embedder", cannot_load)
+    eng = Engine.open(minirepo)  # the default configuration: the local model
+    with pytest.raises(EmbedderError):
+        eng.index()
+    hits = eng.search("RetryPolicy", k=3, mode="lexical", route=False)
+    assert hits[0].record.title == "RetryPolicy"
+    assert eng.status()["vectors"]["done"] == 0

@@ -13,7 +13,13 @@ from strata.config import Config, load_config
 from strata.corpus import FILE_NAME as ARTIFACTS_FILE
 from strata.corpus import ArtifactCache
 from strata.discovery import IgnoreRules, discover, discover_one
-from strata.embedding import Embedder, configured_name, make_embedder, make_query_embedder
+from strata.embedding import (
+    Embedder,
+    configured_name,
+    known_dim,
+    make_embedder,
+    make_query_embedder,
+)
 from strata.embedding.cache import EmbeddingCache
 from strata.errors import EmbedderMismatchError, NoIndexError
 from strata.git import changed_since, head_commit
@@ -127,7 +133,10 @@ class Engine(Searching, RepoQueries, LayerQueries):
         return self.config.embed.provider != "none"
 
     def _configured_dim(self) -> int:
-        return self._unchecked_embedder().dim if self._embeds() else 0
+        if not self._embeds():
+            return 0
+        known = known_dim(self.config.embed)  # no model load just to create the table
+        return known if known is not None else self._unchecked_embedder().dim
 
     # ---- indexing ------------------------------------------------------------------------
     def index(
@@ -284,8 +293,10 @@ class Engine(Searching, RepoQueries, LayerQueries):
     def _check_embedder(self) -> None:
         meta = self._locator()
         if not meta.get("embedder"):
+            # Named and sized from the configuration where that is known: the model loads
+            # when there is something to embed, after BM25 already answers.
             dim = self._configured_dim()
-            name = self.embedder().name if self._embeds() else "none"
+            name = configured_name(self.config.embed) if self._embeds() else "none"
             self._write_locator(embedder=name, dim=dim, created=time.time())
         elif self._embeds():
             # By name only: loading the model (or asking a server) waits until there is

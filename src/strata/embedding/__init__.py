@@ -25,6 +25,7 @@ __all__ = [
     "LOCAL_MODELS",
     "Embedder",
     "configured_name",
+    "known_dim",
     "make_embedder",
     "make_query_embedder",
     "normalise",
@@ -108,6 +109,31 @@ def configured_name(cfg: EmbedConfig) -> str:
     if cfg.provider == "none":
         return "none"
     return f"{cfg.provider}:{cfg.model or DEFAULT_MODELS.get(cfg.provider, '')}"
+
+
+# Local models whose width the packaged files state (the int8 twin has the same width).
+_PACKAGED_WIDTH = ("all-MiniLM-L6-v2", "minilm-int8")
+
+
+def known_dim(cfg: EmbedConfig) -> int | None:
+    """The configured embedder's vector width when it is known without loading a model or
+    asking a server (None: only the loaded embedder can tell). A first index run needs the
+    width to create its table; loading torch for it would hold search back for seconds."""
+    model = cfg.model or DEFAULT_MODELS.get(cfg.provider, "")
+    if cfg.provider == "none":
+        return 0
+    if cfg.provider != "local" or model not in _PACKAGED_WIDTH:
+        return None
+    import json
+
+    from strata.embedding.local import packaged_model_dir
+
+    try:
+        pooling = packaged_model_dir() / "1_Pooling" / "config.json"
+        width = json.loads(pooling.read_text(encoding="utf-8"))["word_embedding_dimension"]
+    except (EmbedderError, OSError, ValueError, KeyError, TypeError):
+        return None
+    return int(width) if isinstance(width, int) and width > 0 else None
 
 
 # Same weights through a lighter route, for one query at a time: int8 ONNX loads in a
