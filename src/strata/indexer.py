@@ -300,11 +300,7 @@ class Indexer:
         total = missing_count(self._store.counts())
         done = 0
         try:
-            while True:
-                if done:
-                    missing = self._store.missing_vectors(step, EMBEDDED_LAYERS)
-                if not missing:
-                    break
+            while missing:
                 texts = {h: t for _, h, t in missing}
                 base = done
 
@@ -320,6 +316,7 @@ class Indexer:
                 report("embed", min(done, total), total, "")
                 if updated == 0:
                     break  # rows changed under us; the next run picks them up
+                missing = self._store.missing_vectors(step, EMBEDDED_LAYERS)
         except EmbedderError as exc:
             summary.embed_error = str(exc)
             raise

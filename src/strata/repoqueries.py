@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from strata.errors import UserError
+from strata.host import EngineParts
 from strata.repos import Repo, all_repos
 from strata.store import Store
 from strata.store.view import RepoView
 
 
-class RepoQueries:
+class RepoQueries(EngineParts):
     """Mixed into `strata.Engine`, which provides the root, the store and the locator."""
-
-    root: Path
-
-    @property
-    def store(self) -> Store:  # provided by Engine
-        raise NotImplementedError
-
-    def _locator(self) -> dict[str, Any]:  # provided by Engine
-        raise NotImplementedError
-
-    def _require(self) -> None:  # provided by Engine
-        raise NotImplementedError
 
     def repo_store(self, name: str | None = None) -> Store:
         """One repository's view of the store (the home repository's by default)."""

@@ -4,41 +4,19 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import Any
 
 from strata import lookup, memory
-from strata.config import Config
-from strata.embedding import Embedder
 from strata.executor import execute
+from strata.host import EngineParts
 from strata.layered import Direct
 from strata.repos import all_repos
 from strata.router import IndexFacts, Plan, route
 from strata.search import Searcher, SearchResult, where_of
-from strata.store import Store
 
 
-class Searching:
+class Searching(EngineParts):
     """Mixed into `strata.Engine`, which provides the root, config, store and embedders."""
-
-    root: Path
-    config: Config
-
-    @property
-    def store(self) -> Store:  # provided by Engine
-        raise NotImplementedError
-
-    def query_embedder(self) -> Embedder:  # provided by Engine
-        raise NotImplementedError
-
-    def _embeds(self) -> bool:  # provided by Engine
-        raise NotImplementedError
-
-    def _locator(self) -> dict[str, Any]:  # provided by Engine
-        raise NotImplementedError
-
-    def _require(self) -> None:  # provided by Engine
-        raise NotImplementedError
 
     def search(
         self,
@@ -57,7 +35,7 @@ class Searching:
         """
         self._require()
         if route and not layers:
-            plan = self._with_flags(self.plan(query, k), filters or {})
+            plan = _with_flags(self.plan(query, k), filters or {})
             return execute(Direct(self), plan, k or self.config.search.k, mode=mode)
         where = where_of(layers, filters or {}, self.store.sources)
         searcher = Searcher(
@@ -87,10 +65,10 @@ class Searching:
         )
         return route(query, facts, k=k or self.config.search.k)
 
-    @staticmethod
-    def _with_flags(plan: Plan, flags: Mapping[str, Any]) -> Plan:
-        """Flags given by the caller narrow the router's own filters."""
-        extra = {key: flags[key] for key in ("path", "lang", "kind", "repo") if flags.get(key)}
-        if flags.get("no_tests"):
-            extra["is_test"] = False
-        return dataclasses.replace(plan, filters={**plan.filters, **extra}) if extra else plan
+
+def _with_flags(plan: Plan, flags: Mapping[str, Any]) -> Plan:
+    """Flags given by the caller narrow the router's own filters."""
+    extra = {key: flags[key] for key in ("path", "lang", "kind", "repo") if flags.get(key)}
+    if flags.get("no_tests"):
+        extra["is_test"] = False
+    return dataclasses.replace(plan, filters={**plan.filters, **extra}) if extra else plan

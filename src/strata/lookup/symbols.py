@@ -61,7 +61,9 @@ class _Rows:
     def __init__(self, table: pa.Table) -> None:
         import pyarrow.compute as pc  # lookups load pyarrow when they first run, not on import
 
-        for name in _REPEATED:  # a few distinct values each: stored once, coded per row
+        from strata.store.schema import REPEATED_COLUMNS
+
+        for name in REPEATED_COLUMNS:  # a few distinct values each: stored once, coded per row
             if name in table.column_names:
                 at = table.column_names.index(name)
                 table = table.set_column(at, name, pc.dictionary_encode(table.column(name)))
@@ -100,7 +102,6 @@ class _Entry:
         return not q or self.parents == q or self.parents.endswith("." + q)
 
 
-_REPEATED = ("session_id", "repo_id", "commit_sha", "path", "layer", "lang", "kind", "file_hash")
 # A tier's find: (entry, how it matched, score).
 _Found = tuple[_Entry, str, float]
 

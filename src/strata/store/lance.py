@@ -22,6 +22,7 @@ from lancedb.index import FTS, Bitmap, IvfPq
 
 from strata.errors import EmbedderMismatchError, NoIndexError, StoreError
 from strata.store import Filter, PerSource, rows, sql
+from strata.store.hot import WarmPassages
 from strata.store.lance_search import LanceSearch
 from strata.store.schema import (
     MIGRATIONS,
@@ -88,7 +89,7 @@ class LanceStore(LanceSearch, PerSource):
         self._counts: tuple[int, dict[str, dict[str, int]]] | None = None
         self._has_ann = False
         self._version = (-VERSION_TTL, -1)  # (when asked, answer)
-        self._warm = self.warm_passages()
+        self._warm = WarmPassages(self._load_hot, lambda: self.version)
         self._db = _connect(self.directory, create)
         if TABLE in _table_names(self._db):
             self._table = self._db.open_table(TABLE)

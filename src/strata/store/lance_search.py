@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
@@ -35,13 +35,10 @@ class LanceSearch:
     _has_ann: bool
     _warm: WarmPassages
 
-    @property
-    def version(self) -> int:  # provided by LanceStore
-        raise NotImplementedError
+    if TYPE_CHECKING:
 
-    def warm_passages(self) -> WarmPassages:
-        """The in-memory copy of the passage layers this store keeps when warm."""
-        return WarmPassages(self._load_hot, lambda: self.version)
+        @property
+        def version(self) -> int: ...
 
     def lexical_search(
         self, terms: Sequence[str], limit: int, where: Filter
@@ -54,19 +51,21 @@ class LanceSearch:
         if predicate == sql.FALSE:
             return []
         hot = self._warm.get() if _passages_only(where) else None
-        builder = self._table.search(match_query(words), query_type="fts")
-        if predicate != sql.TRUE:
-            builder = builder.where(predicate, prefilter=True)
         if hot is not None:  # row ids only: the hits are cut from the copy in memory
-            found = builder.select(["_score"]).with_row_id(True).limit(limit).to_arrow()
-            at = hot.positions(found.column("_rowid").to_pylist())
+            found = self._bm25(words, predicate, limit).select(["_score"]).with_row_id(True)
+            table = found.to_arrow()
+            at = hot.positions(table.column("_rowid").to_pylist())
             if at is not None:
-                return list(zip(hot.records(at), found.column("_score").to_pylist(), strict=True))
-            builder = self._table.search(match_query(words), query_type="fts")  # a commit came
-            if predicate != sql.TRUE:
-                builder = builder.where(predicate, prefilter=True)
-        table = builder.select([*SEARCH_COLUMNS, "_score"]).limit(limit).to_arrow()
+                return list(zip(hot.records(at), table.column("_score").to_pylist(), strict=True))
+            # a commit came between the copy and the query: whole rows from LanceDB
+        found = self._bm25(words, predicate, limit).select([*SEARCH_COLUMNS, "_score"])
+        table = found.to_arrow()
         return list(zip(to_records(table), table.column("_score").to_pylist(), strict=True))
+
+    def _bm25(self, words: list[str], predicate: str, limit: int) -> Any:
+        """The FTS query builder for `words` under `predicate`, top `limit`."""
+        builder = self._table.search(match_query(words), query_type="fts").limit(limit)
+        return builder if predicate == sql.TRUE else builder.where(predicate, prefilter=True)
 
     def vector_search(
         self, vector: Vector, limit: int, where: Filter

@@ -123,7 +123,7 @@ def to_records(table: pa.Table) -> list[Record]:
         row["metadata"] = json.loads(row["metadata"] or "{}")
         for key in ("session_id", "repo_id", "title", "content", "lang", "kind", "embed_text"):
             row[key] = row.get(key) or ""
-        for key in _REPEATED:
+        for key in REPEATED_COLUMNS:
             value = row.get(key)
             if value is not None:
                 row[key] = shared.setdefault(value, value)
@@ -131,7 +131,17 @@ def to_records(table: pa.Table) -> list[Record]:
     return out
 
 
-_REPEATED = ("path", "layer", "lang", "kind", "file_hash", "session_id", "repo_id", "commit_sha")
+# Columns with few distinct values across many rows (one repository, one session, ...).
+REPEATED_COLUMNS = (
+    "path",
+    "layer",
+    "lang",
+    "kind",
+    "file_hash",
+    "session_id",
+    "repo_id",
+    "commit_sha",
+)
 
 
 def _vectors(table: pa.Table) -> list[Vector | None]:
