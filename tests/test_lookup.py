@@ -19,6 +19,7 @@ from strata.lookup import (
     list_entrypoints,
     related,
 )
+from strata.lookup.rows import meta_str
 from strata.lookup.symbols import symbol_index
 from strata.store import Store
 
@@ -287,6 +288,15 @@ def test_symbol_index_is_rebuilt_when_the_index_changes(tmp_path: Path) -> None:
     (root / "shop" / "refunds.py").write_text("def refund(receipt: str) -> None:\n    pass\n")
     eng.index()
     assert found(eng.store, "refund") == [("shop.refunds.refund", "exact")]
+
+
+def test_every_symbol_id_finds_its_own_record(shop: Store) -> None:
+    index = symbol_index(shop)
+    ids = [meta_str(e.record, "symbol_id") for e in index.entries]
+    assert len(ids) > 5 and len(set(ids)) == len(ids)
+    assert [meta_str(index.record_of(i), "symbol_id") for i in ids] == ids  # type: ignore[arg-type]
+    assert index.record_of(ids[0] + "x") is None
+    assert index.record_of("") is None
 
 
 # ---- callers / callees ------------------------------------------------------------------------

@@ -38,8 +38,15 @@ def _libc() -> Any:
 
 @functools.cache
 def return_large_buffers() -> bool:
-    """From now on, buffers of 256 KiB and more go back to the system when freed (once per
-    process; True if the C library took it)."""
+    """From now on, buffers of 256 KiB and more go back to the system when freed, and
+    pyarrow allocates from the C library instead of its own mimalloc pool, which keeps
+    what it freed (once per process; True if the C library took the threshold).
+
+    Measured on a warm searcher of 39k passages: building the symbol catalogue left it
+    ~45 MB larger with pyarrow's pool than with the system's."""
+    import pyarrow as pa
+
+    pa.set_memory_pool(pa.system_memory_pool())
     libc = _libc()
     ok = bool(libc is not None and libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1)
     log.debug("fixed mmap threshold: %s", ok)

@@ -51,6 +51,7 @@ class Searching(EngineParts):
         passage layers are copied into memory, then the query model is loaded, then what
         the loading freed is handed back to the system."""
         self._require()
+        memory.return_large_buffers()
         self.store.keep_warm()
         if self._embeds() and self.store.dim > 0:  # a lexical index never embeds a query
             self.query_embedder()

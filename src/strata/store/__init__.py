@@ -14,7 +14,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from strata.errors import StoreError
+from strata.store.lancedb_import import defer_rest_client
 from strata.types import FileState, Record, Vector
+
+defer_rest_client()  # before any store module imports LanceDB
 
 if TYPE_CHECKING:
     import pyarrow as pa

@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 
 from strata import memory
 from strata.store import Filter
-from strata.store.schema import SEARCH_COLUMNS, to_records
+from strata.store.schema import SEARCH_COLUMNS, encode_repeated, to_records
 from strata.types import Record
 
 __all__ = ["ASKS_BEFORE_BUILD", "MAX_ROWS", "HotPassages", "WarmPassages"]
@@ -99,7 +99,7 @@ class HotPassages:
             columns[name] = coded.indices.to_numpy(zero_copy_only=False).astype(np.intp)
             codes[name] = {str(v): i for i, v in enumerate(coded.dictionary.to_pylist())}
         columns["is_test"] = pc.fill_null(table.column("is_test"), False).to_numpy()
-        table = table.select(list(SEARCH_COLUMNS))
+        table = encode_repeated(table.select(list(SEARCH_COLUMNS)))
         by_row_id = np.argsort(row_ids, kind="stable")
         has_vector = norms[:, 0] > 0
         return cls(version, table, row_ids, matrix, has_vector, columns, codes, by_row_id)

@@ -170,10 +170,29 @@ def check_batch(rows_by_path: Mapping[str, Sequence[Record]], records: list[Reco
 
 
 def sort_rows(table: pa.Table) -> pa.Table:
-    """Rows in path, span (missing first), layer and id order."""
+    """Rows in path, span (missing first), layer and id order.
+
+    Column by column, each original dropped once it is reordered: a copy of the whole
+    table at once would double the memory of a large read for a moment."""
     keys = [("path", "ascending", "at_start"), ("span_start", "ascending", "at_start")]
     keys += [("layer", "ascending", "at_start"), ("id", "ascending", "at_start")]
-    return table.take(pc.sort_indices(table, sort_keys=keys))
+    order = pc.sort_indices(table, sort_keys=keys)
+    schema, columns = table.schema, table.columns
+    del table
+    for i, column in enumerate(columns):
+        columns[i] = pc.take(column, order)
+        del column
+    return pa.Table.from_arrays(columns, schema=schema)
+
+
+def encode_repeated(table: pa.Table) -> pa.Table:
+    """`table` with its `REPEATED_COLUMNS` dictionary-encoded: each distinct value stored
+    once, a small integer per row (for tables a process keeps)."""
+    for name in REPEATED_COLUMNS:
+        if name in table.column_names:
+            at = table.column_names.index(name)
+            table = table.set_column(at, name, pc.dictionary_encode(table.column(name)))
+    return table
 
 
 def read_meta_file(path: Path) -> dict[str, Any]:
