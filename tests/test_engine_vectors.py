@@ -10,6 +10,7 @@ import pyarrow as pa
 import pytest
 
 from strata import EmbedderMismatchError, Engine
+from strata.lookup import rows as lookup_rows
 from tests.embed_server import EmbedServer, serve
 
 
@@ -135,5 +136,6 @@ def test_a_warm_engine_answers_what_a_cold_one_answers(minirepo: Path, server: E
     warm.keep_warm()
     assert warm.store._warm.get() is not None  # type: ignore[attr-defined]
     assert pa.default_memory_pool().backend_name == "system"  # freed Arrow memory goes back
+    assert "symbols" in lookup_rows._memo[warm.store]  # a routed name query finds it built
     assert [answer(warm, q, m) for q, m in asked] == expected
     assert any(expected)

@@ -14,9 +14,11 @@ import ctypes
 import ctypes.util
 import functools
 import logging
+import threading
+import time
 from typing import Any
 
-__all__ = ["release", "return_large_buffers"]
+__all__ = ["release", "release_now_and_then", "return_large_buffers"]
 
 log = logging.getLogger(__name__)
 
@@ -58,3 +60,21 @@ def release() -> None:
     libc = _libc()
     if libc is not None:
         libc.malloc_trim(0)
+
+
+RELEASE_EVERY_S = 1.0
+_last_release = [0.0]
+_release_lock = threading.Lock()
+
+
+def release_now_and_then() -> None:
+    """`release()` at most once every `RELEASE_EVERY_S` seconds: for a process that keeps
+    searching, whose queries free a few MB each that glibc would otherwise keep (measured:
+    300 routed queries left a warm searcher 65 MB larger, 48 MB of it freed; a trim costs
+    ~0.2 ms)."""
+    now = time.monotonic()
+    with _release_lock:
+        if now - _last_release[0] < RELEASE_EVERY_S:
+            return
+        _last_release[0] = now
+    release()

@@ -10,6 +10,8 @@ from strata import lookup, memory
 from strata.executor import execute
 from strata.host import EngineParts
 from strata.layered import Direct
+from strata.layers import C1_SYMBOL_CATALOG
+from strata.lookup.symbols import symbol_index
 from strata.repos import all_repos
 from strata.router import IndexFacts, Plan, route
 from strata.search import Searcher, SearchResult, where_of
@@ -34,24 +36,30 @@ class Searching(EngineParts):
         (or `route=False`) searches those passages directly with hybrid ranking.
         """
         self._require()
-        if route and not layers:
-            plan = _with_flags(self.plan(query, k), filters or {})
-            return execute(Direct(self), plan, k or self.config.search.k, mode=mode)
-        where = where_of(layers, filters or {}, self.store.sources)
-        searcher = Searcher(
-            self.store, self.config, self.query_embedder if self._embeds() else None
-        )
-        no_tests = bool((filters or {}).get("no_tests"))
-        return searcher.search(
-            query, k=k, mode=mode, where=where, include_tests=False if no_tests else None
-        )
+        try:
+            if route and not layers:
+                plan = _with_flags(self.plan(query, k), filters or {})
+                return execute(Direct(self), plan, k or self.config.search.k, mode=mode)
+            where = where_of(layers, filters or {}, self.store.sources)
+            searcher = Searcher(
+                self.store, self.config, self.query_embedder if self._embeds() else None
+            )
+            no_tests = bool((filters or {}).get("no_tests"))
+            return searcher.search(
+                query, k=k, mode=mode, where=where, include_tests=False if no_tests else None
+            )
+        finally:
+            memory.release_now_and_then()
 
     def keep_warm(self) -> None:
         """Ready this process to search again and again (`strata serve` calls it): the
-        passage layers are copied into memory, then the query model is loaded, then what
-        the loading freed is handed back to the system."""
+        symbol catalogue is built, the passage layers are copied into memory, then the
+        query model is loaded, then what the loading freed is handed back to the system."""
         self._require()
         memory.return_large_buffers()
+        # Smallest first: each build's passing peak then sits on less of what is kept.
+        if self.store.counts().get(C1_SYMBOL_CATALOG, {}).get("rows"):
+            symbol_index(self.store)  # what a routed query for a name asks first
         self.store.keep_warm()
         if self._embeds() and self.store.dim > 0:  # a lexical index never embeds a query
             self.query_embedder()
