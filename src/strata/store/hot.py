@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 
 from strata import memory
 from strata.store import Filter
-from strata.store.schema import SEARCH_COLUMNS, encode_repeated, to_records
+from strata.store.schema import REPEATED_COLUMNS, SEARCH_COLUMNS, to_records
 from strata.types import Record
 
 __all__ = ["ASKS_BEFORE_BUILD", "MAX_ROWS", "HotPassages", "WarmPassages"]
@@ -57,6 +57,8 @@ class HotPassages:
     columns: dict[str, np.ndarray]  # integer codes per row (is_test: booleans)
     codes: dict[str, dict[str, int]]  # column -> value -> code
     _by_row_id: np.ndarray  # positions sorting `row_ids`
+    # REPEATED_COLUMNS, not in `table`: per row an index into the column's distinct values
+    repeated: dict[str, tuple[np.ndarray, list[Any]]]
 
     @classmethod
     def load(
@@ -99,10 +101,13 @@ class HotPassages:
             columns[name] = coded.indices.to_numpy(zero_copy_only=False).astype(np.intp)
             codes[name] = {str(v): i for i, v in enumerate(coded.dictionary.to_pylist())}
         columns["is_test"] = pc.fill_null(table.column("is_test"), False).to_numpy()
-        table = encode_repeated(table.select(list(SEARCH_COLUMNS)))
+        repeated = {name: _values_and_indices(table.column(name)) for name in REPEATED_COLUMNS}
+        table = table.select([c for c in SEARCH_COLUMNS if c not in repeated])
         by_row_id = np.argsort(row_ids, kind="stable")
         has_vector = norms[:, 0] > 0
-        return cls(version, table, row_ids, matrix, has_vector, columns, codes, by_row_id)
+        return cls(
+            version, table, row_ids, matrix, has_vector, columns, codes, by_row_id, repeated
+        )
 
     def __len__(self) -> int:
         return int(self.table.num_rows)
@@ -148,7 +153,12 @@ class HotPassages:
         """The records at `positions`, in that order."""
         if len(positions) == 0:
             return []
-        return to_records(self.table.take(pa.array(positions, type=pa.int64())))
+        at = np.asarray(positions, dtype=np.int64)
+        given = {
+            name: [values[i] for i in indices[at].tolist()]
+            for name, (indices, values) in self.repeated.items()
+        }
+        return to_records(self.table.take(pa.array(at)), given)
 
     def _is_in(self, column: str, values: Sequence[str]) -> np.ndarray:
         known = self.codes[column]
@@ -274,6 +284,15 @@ def _one_blas_thread() -> Any:
     OpenBLAS's idle threads spin for milliseconds after it, starving the store's threads
     on a small machine (measured: 14 ms of CPU burnt per warm hybrid query on 2 cores)."""
     return _blas().limit(limits=1, user_api="blas")
+
+
+def _values_and_indices(column: pa.ChunkedArray) -> tuple[np.ndarray, list[Any]]:
+    """A column of few distinct values as (per row: an index into them, the values): the
+    values are Python objects made once, not once per row and record."""
+    coded = pc.dictionary_encode(column.combine_chunks())
+    values = [*coded.dictionary.to_pylist(), None]  # the last one stands for null
+    indices = pc.fill_null(coded.indices, len(values) - 1).to_numpy(zero_copy_only=False)
+    return indices.astype(np.int32), values
 
 
 def _joined(chunks: list[pa.Array], kind: pa.DataType) -> pa.Array:

@@ -112,10 +112,16 @@ def to_arrow(records: Sequence[Record], dim: int) -> pa.Table:
     return pa.table(data, schema=table_schema(dim))
 
 
-def to_records(table: pa.Table) -> list[Record]:
-    """Records rebuilt from rows of `chunks` (vectors included when the column is there)."""
-    names = [n for n in RECORD_COLUMNS if n in table.column_names]
+def to_records(
+    table: pa.Table, given: Mapping[str, Sequence[Any]] | None = None
+) -> list[Record]:
+    """Records rebuilt from rows of `chunks` (vectors included when the column is there);
+    `given` holds a column's values per row when the caller keeps them outside `table`."""
+    names = [n for n in RECORD_COLUMNS if n in table.column_names and n not in (given or {})]
     rows = table.select(names).to_pylist()
+    for key, values in (given or {}).items():
+        for row, value in zip(rows, values, strict=True):
+            row[key] = value
     vectors = _vectors(table) if "vector" in table.column_names else [None] * len(rows)
     shared: dict[str, str] = {}  # one string object per repeated value: lookups hold 100k rows
     out = []
