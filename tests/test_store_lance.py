@@ -14,6 +14,7 @@ import click
 import lancedb
 import numpy as np
 import pytest
+import snowballstemmer  # type: ignore[import-untyped]
 
 from strata.errors import EmbedderMismatchError, NoIndexError, SchemaError, StoreError
 from strata.layers import C0_SOURCE_CHUNKS
@@ -174,15 +175,18 @@ def test_bm25_ranking_agrees_with_bm25s(tmp_path: Path) -> None:
         by_path.setdefault(r.path, []).append(r)
     store.replace_sources(by_path)
     store.optimize()  # fully indexed: corpus statistics are exact
-    # Same tokens on both sides; Lance scores idf*(k1+1)*tf/(tf+k1*norm), bm25s
-    # "lucene" leaves out the constant (k1+1) factor, so rankings are comparable.
+    # Same tokens on both sides (the index stems them, Snowball English); Lance scores
+    # idf*(k1+1)*tf/(tf+k1*norm), bm25s "lucene" leaves out the constant (k1+1) factor,
+    # so rankings are comparable.
+    stem = snowballstemmer.stemmer("english").stemWords
     reference = bm25s.BM25(k1=1.2, b=0.75, method="lucene")
     reference.index(
-        [lexical_text(r.title, r.path, r.content).split() for r in corpus], show_progress=False
+        [stem(lexical_text(r.title, r.path, r.content).split()) for r in corpus],
+        show_progress=False,
     )
     overlaps = []
     for terms in QUERIES:
-        docs, _ = reference.retrieve([terms], k=10, show_progress=False)
+        docs, _ = reference.retrieve([stem(terms)], k=10, show_progress=False)
         expected = [corpus[i].id for i in docs[0]]
         got = [r.id for r, _ in store.lexical_search(terms, 10, Filter())]
         overlaps.append(len(set(expected) & set(got)) / 10)
@@ -247,3 +251,31 @@ def test_own_commits_change_the_version_at_once_others_within_the_ttl(tmp_path: 
     time.sleep(lance.VERSION_TTL * 1.5)
     assert mine.version > seen
     assert [r.path for r, _ in mine.lexical_search(["alpha", "beta"], 5, Filter())] == ["b.py"]
+
+
+def test_bm25_matches_other_forms_of_a_word(tmp_path: Path) -> None:
+    store = LanceStore(tmp_path, 0)
+    store.replace_sources(
+        {
+            "a.py": [rec("a.py", 0, "every entry is logged once")],
+            "b.py": [rec("b.py", 0, "nothing to see here")],
+        }
+    )
+    store.optimize()
+    assert [r.path for r, _ in store.lexical_search(["entries", "log"], 5, Filter())] == ["a.py"]
+
+
+def test_a_full_text_index_built_without_stems_is_rebuilt(tmp_path: Path) -> None:
+    store = LanceStore(tmp_path, 0)
+    store.replace_sources({"a.py": [rec("a.py", 0, "every entry is logged once")]})
+    store.optimize()
+    old = lancedb.index.FTS(base_tokenizer="whitespace", lower_case=False, stem=False)
+    store._table.create_index("lex", config=old, name="lex_idx", replace=True)
+    meta = store.read_meta()
+    del meta["lex_analysis"]
+    store.write_meta(meta)
+    older = LanceStore(tmp_path, 0)  # what an older Strata left behind
+    assert older.lexical_search(["entries"], 5, Filter()) == []
+    older.ensure_indexes()  # what the next `strata index` does, a no-op run included
+    assert [r.path for r, _ in older.lexical_search(["entries"], 5, Filter())] == ["a.py"]
+    assert older.read_meta()["lex_analysis"] == lance.LEX_ANALYSIS
