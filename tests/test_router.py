@@ -257,6 +257,21 @@ def test_route_string_is_not_a_path_filter() -> None:
     assert "path" not in plan.filters
 
 
+def test_a_path_filter_needs_a_path_the_index_holds() -> None:
+    facts = IndexFacts(paths=lambda: ["src/minihttp/client.py", "docs/guide.md"])
+    plan = route("Compute LIMIT/OFFSET in terms of slice start/end", facts)
+    assert "path" not in plan.filters
+    assert any("no path filter LIMIT/OFFSET/**, start/end/**" in r for r in plan.reasons)
+    kept = route("retry logic under src/minihttp/ and/or docs/guide.md", facts)
+    assert kept.filters["path"] == ["src/minihttp/**", "docs/guide.md"]
+
+
+def test_a_sentence_with_a_slash_still_finds_passages(shop: Engine) -> None:
+    query = "how are refunds and/or charges handled"
+    assert "path" not in shop.plan(query).filters
+    assert shop.search(query, k=5, mode="lexical").hits
+
+
 def test_repo_filter_only_among_several_repos() -> None:
     two = IndexFacts(repos=("shop", "ledger-svc"))
     assert route("how are retries done in ledger-svc", two).filters["repo"] == "ledger-svc"

@@ -174,6 +174,10 @@ class KnownNames(Protocol):
     @property
     def domains(self) -> tuple[str, ...]: ...
 
+    def names_a_path(self, glob: str) -> bool:
+        """Whether a path glob matches something in the index."""
+        ...
+
 
 def classify(query: str) -> Classification:
     """The rule-based classification of one question (English and some Russian)."""
@@ -229,11 +233,15 @@ def filters_of(query: str, facts: KnownNames) -> tuple[dict[str, Any], list[str]
     """Filters named in the question: path globs, language, domain, repo, tests."""
     out: dict[str, Any] = {}
     why: list[str] = []
-    paths = [_glob(p) for p in _PATH.findall(_ROUTE.sub(" ", _no_urls(query)))]
-    paths = [p for p in dict.fromkeys(paths) if p]
+    shaped = [_glob(p) for p in _PATH.findall(_ROUTE.sub(" ", _no_urls(query)))]
+    shaped = [p for p in dict.fromkeys(shaped) if p]
+    paths = [p for p in shaped if facts.names_a_path(p)]
     if paths:
         out["path"] = paths
         why.append(f"path filter {', '.join(paths)}: a path in the question")
+    if len(paths) < len(shaped):  # `LIMIT/OFFSET`, `and/or`: words with a slash, not paths
+        unknown = ", ".join(p for p in shaped if p not in paths)
+        why.append(f"no path filter {unknown}: no indexed path matches")
     m = next((m for p in _LANG if (m := p.search(query))), None)
     if m:
         out["lang"] = _LANGS[m.group(1).lower()]

@@ -23,11 +23,12 @@ built here from its answer.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from strata import layers as L
+from strata.globs import select
 from strata.questions import Classification, classify, filters_of
 from strata.tokens import STOP_WORDS, query_terms
 
@@ -67,6 +68,9 @@ class IndexFacts:
     layers: frozenset[str] = frozenset(L.ALL_LAYERS)
     repos: tuple[str, ...] = ()
     domains: tuple[str, ...] = ()
+    # The indexed paths, asked for only when a question holds something path-shaped
+    # (None: not known, and every path-shaped word is taken as a filter).
+    paths: Callable[[], Iterable[str]] | None = field(default=None, compare=False)
 
     @classmethod
     def from_counts(
@@ -74,10 +78,15 @@ class IndexFacts:
         counts: Mapping[str, Mapping[str, int]],
         repos: Iterable[str] = (),
         domains: Iterable[str] = (),
+        paths: Callable[[], Iterable[str]] | None = None,
     ) -> IndexFacts:
         """Facts from `Store.counts()` (layer -> {"rows": n, ...})."""
         have = frozenset(layer for layer, c in counts.items() if c.get("rows", 0) > 0)
-        return cls(have, tuple(repos), tuple(domains))
+        return cls(have, tuple(repos), tuple(domains), paths)
+
+    def names_a_path(self, glob: str) -> bool:
+        """Whether `glob` matches an indexed path (True when the paths are not known)."""
+        return self.paths is None or any(select(self.paths(), [glob]))
 
     def has(self, *layers: str) -> bool:
         """Whether every given layer has rows."""

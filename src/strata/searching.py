@@ -40,7 +40,8 @@ class Searching(EngineParts):
             if route and not layers:
                 plan = _with_flags(self.plan(query, k), filters or {})
                 return execute(Direct(self), plan, k or self.config.search.k, mode=mode)
-            where = where_of(layers, filters or {}, self.store.sources)
+            store = self.store
+            where = where_of(layers, filters or {}, lambda: lookup.indexed_paths(store))
             searcher = Searcher(
                 self.store, self.config, self.query_embedder if self._embeds() else None
             )
@@ -69,8 +70,12 @@ class Searching(EngineParts):
         """The router's retrieval plan for `query` over the layers this index holds."""
         self._require()
         repos = [r.name for r in all_repos(self._locator(), self.root)]
+        store = self.store
         facts = IndexFacts.from_counts(
-            self.store.counts(), repos=repos, domains=lookup.known_domains(self.store)
+            store.counts(),
+            repos=repos,
+            domains=lookup.known_domains(store),
+            paths=lambda: lookup.indexed_paths(store),
         )
         return route(query, facts, k=k or self.config.search.k)
 

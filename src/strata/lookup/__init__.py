@@ -6,6 +6,7 @@ Pure functions of a `Store`'s rows; the Engine and every surface call these.
 from strata.lookup.docs import Related, known_domains, list_docs, related
 from strata.lookup.entrypoints import list_entrypoints
 from strata.lookup.graph import CallLink, CallWalk, Node, callees, callers
+from strata.lookup.rows import indexed_paths
 from strata.lookup.symbols import SymbolMatch, closest, find_symbols
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "callers",
     "closest",
     "find_symbols",
+    "indexed_paths",
     "known_domains",
     "list_docs",
     "list_entrypoints",

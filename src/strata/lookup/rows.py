@@ -13,7 +13,15 @@ from strata.layers import C0_SOURCE_CHUNKS
 from strata.store import Filter, Store
 from strata.types import JSON, Record
 
-__all__ = ["chunk_at", "chunks_of", "derived", "meta_str", "record_json", "store_version"]
+__all__ = [
+    "chunk_at",
+    "chunks_of",
+    "derived",
+    "indexed_paths",
+    "meta_str",
+    "record_json",
+    "store_version",
+]
 
 T = TypeVar("T")
 
@@ -55,6 +63,12 @@ def derived(store: Store, key: str, build: Callable[[Store], T]) -> T:
     with _lock:
         _memo.setdefault(store, {})[key] = (version, value)
     return value
+
+
+def indexed_paths(store: Store) -> tuple[str, ...]:
+    """Every indexed path, sorted (memoised per store version: path filters match globs
+    against it, and reading it means a look at every row)."""
+    return derived(store, "paths", lambda st: tuple(sorted(st.sources())))
 
 
 def meta_str(record: Record, key: str) -> str:
