@@ -54,11 +54,13 @@ class Searching(EngineParts):
 
     def keep_warm(self) -> None:
         """Ready this process to search again and again (`strata serve` calls it): the
-        symbol catalogue is built, the passage layers are copied into memory, then the
-        query model is loaded, then what the loading freed is handed back to the system."""
+        indexed paths are read and the symbol catalogue built, the passage layers are
+        copied into memory, then the query model is loaded, then what the loading freed is
+        handed back to the system."""
         self._require()
         memory.return_large_buffers()
         # Smallest first: each build's passing peak then sits on less of what is kept.
+        lookup.indexed_paths(self.store)  # what a question with a path-shaped word asks
         if self.store.counts().get(C1_SYMBOL_CATALOG, {}).get("rows"):
             symbol_index(self.store)  # what a routed query for a name asks first
         self.store.keep_warm()
