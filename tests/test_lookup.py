@@ -299,6 +299,21 @@ def test_every_symbol_id_finds_its_own_record(shop: Store) -> None:
     assert index.record_of("") is None
 
 
+def test_made_records_are_kept_up_to_a_bound(
+    shop: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from strata.lookup import symbols
+
+    monkeypatch.setattr(symbols, "MADE_RECORDS", 2)
+    index = symbol_index(shop)
+    index.rows._made.clear()  # the catalogue is shared with the tests before
+    first = [e.record for e in index.entries[:3]]
+    assert len(index.rows._made) == 2
+    again = [e.record for e in index.entries[:3]]
+    assert again == first  # remade from the packed rows, metadata and all
+    assert all(meta_str(r, "symbol_id") for r in again)
+
+
 # ---- callers / callees ------------------------------------------------------------------------
 def links(walk: object) -> list[tuple[int, str, str]]:
     return [(x.depth, x.symbol.qname, x.match) for x in walk.links]  # type: ignore[attr-defined]

@@ -6,6 +6,8 @@ import bisect
 import functools
 import heapq
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["MATCHES", "SymbolIndex", "SymbolMatch", "closest", "find_symbols", "symbol_index"]
 
 MATCHES = ("exact", "qualified", "prefix", "fuzzy")
+MADE_RECORDS = 4096  # records kept once made (a call-graph walk asks for the same ones)
 # Score bands keep the tiers apart: exact/qualified >= 0.9 > prefix >= 0.6 > fuzzy.
 # A loosely written exact name (`retry_policy`) scores 0.9-0.92, a dotted suffix 0.95.
 _PREFIX_BASE, _PREFIX_SPAN = 0.6, 0.29
@@ -57,20 +60,34 @@ class SymbolMatch:
 
 
 class _Rows:
-    """The C1 rows as one Arrow table; a `Record` is made only for a row that is asked for."""
+    """The C1 rows as one Arrow table (their JSON metadata packed apart: most of their
+    size, read for matches only); a `Record` is made only for a row that is asked for, and
+    the last `MADE_RECORDS` made are kept."""
 
     def __init__(self, table: pa.Table) -> None:
-        from strata.store.schema import encode_repeated  # pyarrow loads on the first lookup
+        # pyarrow loads on the first lookup, not on import
+        from strata.store.packed import PackedText
+        from strata.store.schema import encode_repeated
 
-        self.table = encode_repeated(table)
-        self._made: dict[int, Record] = {}
+        self.metadata = PackedText(table.column("metadata"))
+        self.table = encode_repeated(table.drop_columns(["metadata"]))
+        self._made: OrderedDict[int, Record] = OrderedDict()
+        self._lock = threading.Lock()  # a server's threads share one catalogue
 
     def record(self, pos: int) -> Record:
-        rec = self._made.get(pos)
-        if rec is None:
-            from strata.store.schema import to_records
+        with self._lock:
+            rec = self._made.get(pos)
+            if rec is not None:
+                self._made.move_to_end(pos)
+                return rec
+        from strata.store.schema import to_records
 
-            rec = self._made[pos] = to_records(self.table.slice(pos, 1))[0]
+        given = {"metadata": [self.metadata.get(pos)]}
+        rec = to_records(self.table.slice(pos, 1), given)[0]
+        with self._lock:
+            self._made[pos] = rec
+            if len(self._made) > MADE_RECORDS:
+                self._made.popitem(last=False)
         return rec
 
 
