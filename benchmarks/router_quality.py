@@ -29,7 +29,7 @@ from pathlib import Path
 from benchmarks.quality import run as harness
 from benchmarks.quality.evaluate import Outcome
 from benchmarks.quality.evaluate import run as score_run
-from benchmarks.quality.indexes import open_index
+from benchmarks.quality.indexes import open_index, strata_build
 from benchmarks.quality.metrics import K, Retrieved
 from benchmarks.quality.model import CORPORA, Corpus, Query, Target, copy_files, tree_hash
 from benchmarks.quality.pydefs import Definition, definitions, python_files
@@ -138,7 +138,8 @@ def open_engine(corpus: Corpus, mode: str) -> Engine:
     quality run's own all-MiniLM-L6-v2 index of the corpus (the same one it scores)."""
     if mode != "lexical":
         return open_index(corpus, "all-MiniLM-L6-v2")[0]
-    index_dir = INDEXES / f"{corpus.name}-{tree_hash(corpus.root)}-lexical"
+    # Keyed by the Strata build too: an index made by older code would measure that code.
+    index_dir = INDEXES / f"{corpus.name}-{tree_hash(corpus.root)}-lexical-{strata_build()}"
     eng = Engine.open(corpus.root, index_dir=index_dir, config={"embed.provider": "none"})
     if not (index_dir / "done").exists():
         eng.index(full=True)
