@@ -302,9 +302,9 @@ def test_every_symbol_id_finds_its_own_record(shop: Store) -> None:
 def test_made_records_are_kept_up_to_a_bound(
     shop: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from strata.lookup import symbols
+    from strata.lookup import rows
 
-    monkeypatch.setattr(symbols, "MADE_RECORDS", 2)
+    monkeypatch.setattr(rows, "MADE_RECORDS", 2)
     index = symbol_index(shop)
     index.rows._made.clear()  # the catalogue is shared with the tests before
     first = [e.record for e in index.entries[:3]]
@@ -407,6 +407,16 @@ def test_callees_guess_by_unique_name_and_resolve_inherited(mini: Store, shop: S
     assert links(callees(shop, "SandboxGateway.submit")) == [
         (1, "shop.gateway.Gateway.sign", "resolved")
     ]
+
+
+def test_the_call_graph_makes_records_only_for_the_edges_a_walk_returns(tmp_path: Path) -> None:
+    from strata.lookup.graph import call_graph
+
+    eng = build(write_shop(tmp_path / "repo"))
+    graph = call_graph(eng.store)
+    assert len(graph.rows) > 10 and not graph.rows._made  # built without a record per edge
+    walk = callers(eng.store, "charge_card")
+    assert walk.links and len(graph.rows._made) == len(walk.links)
 
 
 def test_walk_json_carries_edge_depth_and_chunk(mini: Store) -> None:

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+import json
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from strata.layers import C2_DEPENDENCY_GRAPH
-from strata.lookup.rows import chunk_at, chunks_of, derived, meta_str, record_json
+from strata.lookup.rows import KeptRows, chunk_at, chunks_of, derived, meta_str, record_json
 from strata.lookup.symbols import SymbolIndex, symbol_index
 from strata.store import Filter, Store
 from strata.types import JSON, Record
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 __all__ = ["CallGraph", "CallLink", "CallWalk", "Node", "call_graph", "callees", "callers"]
 
@@ -81,44 +86,72 @@ class CallWalk:
         return [link.to_json() for link in self.links]
 
 
-Step = Callable[[Node], Iterator[tuple[Record, Node, str]]]
+class _Edge(NamedTuple):
+    """What a walk reads of one C2 row (equal strings are one shared object)."""
+
+    pos: int  # the row in the graph's kept rows
+    path: str
+    edge_type: str
+    src_qname: str
+    src_symbol_id: str
+    dst_ref: str
+    dst_qname: str
+    dst_symbol_id: str
+    resolution: str
+
+    @property
+    def ref(self) -> str:
+        """The callee as the edge names it: its qualified name when known, else as written."""
+        return self.dst_qname or self.dst_ref
+
+
+Step = Callable[[Node], Iterator[tuple[_Edge, Node, str]]]
+_BATCH = 4096  # rows whose JSON is parsed at a time while the graph is built
 
 
 class CallGraph:
-    """The `calls` edges of C2, indexed both ways, with module re-exports as aliases."""
+    """The `calls` edges of C2, indexed both ways, with module re-exports as aliases.
 
-    def __init__(self, edges: Iterable[Record], symbols: SymbolIndex) -> None:
+    Built from one Arrow table of the C2 rows: a walk compares small tuples of shared
+    strings, and records are made only for the edges it returns (a `Record` per edge
+    held ~1.2 GB at 125k edges).
+    """
+
+    def __init__(self, table: pa.Table, symbols: SymbolIndex) -> None:
         self.symbols = symbols
+        self.rows = KeptRows(table)
         self.aliases: dict[str, str] = {}
         self.bases: dict[str, list[str]] = {}
-        self.by_dst_id: dict[str, list[Record]] = {}
-        self.by_dst: dict[str, list[Record]] = {}
-        self.by_dst_name: dict[str, list[Record]] = {}
-        self.by_src_id: dict[str, list[Record]] = {}
-        self.by_src: dict[str, list[Record]] = {}
+        self.by_dst_id: dict[str, list[_Edge]] = {}
+        self.by_dst: dict[str, list[_Edge]] = {}
+        self.by_dst_name: dict[str, list[_Edge]] = {}
+        self.by_src_id: dict[str, list[_Edge]] = {}
+        self.by_src: dict[str, list[_Edge]] = {}
         calls = []
-        for e in edges:
-            if meta_str(e, "edge_type") == "imports":
+        for e in _edges(table):
+            if e.edge_type == "imports":
                 self._add_alias(e)
-            elif meta_str(e, "edge_type") == "inherits":
-                base = meta_str(e, "dst_qname") or meta_str(e, "dst_ref")
-                self.bases.setdefault(meta_str(e, "src_qname"), []).append(base)
-            elif meta_str(e, "edge_type") == "calls":
+            elif e.edge_type == "inherits":
+                self.bases.setdefault(e.src_qname, []).append(e.ref)
+            elif e.edge_type == "calls":
                 calls.append(e)
         for e in calls:
-            ref = meta_str(e, "dst_qname") or meta_str(e, "dst_ref")
-            self.by_dst.setdefault(self.canonical(ref), []).append(e)
-            self.by_dst_name.setdefault(_bare(ref), []).append(e)
-            self.by_src.setdefault(meta_str(e, "src_qname"), []).append(e)
-            if meta_str(e, "dst_symbol_id"):
-                self.by_dst_id.setdefault(meta_str(e, "dst_symbol_id"), []).append(e)
-            if meta_str(e, "src_symbol_id"):
-                self.by_src_id.setdefault(meta_str(e, "src_symbol_id"), []).append(e)
+            self.by_dst.setdefault(self.canonical(e.ref), []).append(e)
+            self.by_dst_name.setdefault(_bare(e.ref), []).append(e)
+            self.by_src.setdefault(e.src_qname, []).append(e)
+            if e.dst_symbol_id:
+                self.by_dst_id.setdefault(e.dst_symbol_id, []).append(e)
+            if e.src_symbol_id:
+                self.by_src_id.setdefault(e.src_symbol_id, []).append(e)
 
-    def _add_alias(self, edge: Record) -> None:
+    def record(self, edge: _Edge) -> Record:
+        """The C2 record of an edge."""
+        return self.rows.record(edge.pos)
+
+    def _add_alias(self, edge: _Edge) -> None:
         """`from .client import Client` at a module's top makes `pkg.Client` mean the class."""
-        module, ref = meta_str(edge, "src_qname"), meta_str(edge, "dst_ref")
-        if meta_str(edge, "src_symbol_id") != f"{edge.path}::{module}" or "." not in ref:
+        module, ref = edge.src_qname, edge.dst_ref
+        if edge.src_symbol_id != f"{edge.path}::{module}" or "." not in ref:
             return
         alias = f"{module}.{_bare(ref)}"
         if alias != ref and alias not in self.symbols.by_qname:
@@ -177,16 +210,16 @@ class CallGraph:
         defined = self.symbols.by_qname.get(ref, [])
         return tuple(self.node(e.record) for e in defined) or (Node(ref),)
 
-    def incoming(self, node: Node) -> Iterator[tuple[Record, Node, str]]:
+    def incoming(self, node: Node) -> Iterator[tuple[_Edge, Node, str]]:
         """Each call of `node`: (edge, caller, how the edge was tied to `node`)."""
-        seen: set[str] = set()
+        seen: set[int] = set()
         for edges, how in self._incoming_edges(node):
             for e in edges:
-                if e.id not in seen:
-                    seen.add(e.id)
+                if e.pos not in seen:
+                    seen.add(e.pos)
                     yield e, self._source(e), how
 
-    def _incoming_edges(self, node: Node) -> Iterator[tuple[list[Record], str]]:
+    def _incoming_edges(self, node: Node) -> Iterator[tuple[list[_Edge], str]]:
         if node.symbol_id:
             yield self.by_dst_id.get(node.symbol_id, []), RESOLVED
         yield [e for e in self.by_dst.get(node.qname, []) if self._open(e, node)], QNAME
@@ -194,7 +227,7 @@ class CallGraph:
             guesses = self.by_dst_name.get(_bare(node.qname), [])
             yield [e for e in guesses if self._guessable(e) and self._open(e, node)], NAME
 
-    def outgoing(self, node: Node) -> Iterator[tuple[Record, Node, str]]:
+    def outgoing(self, node: Node) -> Iterator[tuple[_Edge, Node, str]]:
         """Each call `node` makes: (edge, callee, how the callee was found)."""
         if node.symbol_id:
             edges = self.by_src_id.get(node.symbol_id, [])
@@ -204,11 +237,11 @@ class CallGraph:
             callee, how = self._target(e)
             yield e, callee, how
 
-    def _target(self, edge: Record) -> tuple[Node, str]:
-        by_id = self.symbols.record_of(meta_str(edge, "dst_symbol_id"))
+    def _target(self, edge: _Edge) -> tuple[Node, str]:
+        by_id = self.symbols.record_of(edge.dst_symbol_id)
         if by_id is not None:
             return self.node(by_id), RESOLVED
-        ref = self.canonical(meta_str(edge, "dst_qname") or meta_str(edge, "dst_ref"))
+        ref = self.canonical(edge.ref)
         same = self.symbols.by_qname.get(ref, [])
         if same:
             return self.node(same[0].record), QNAME
@@ -217,21 +250,20 @@ class CallGraph:
             return self.node(named[0].record), NAME
         return Node(ref), UNRESOLVED
 
-    def _source(self, edge: Record) -> Node:
-        sid = meta_str(edge, "src_symbol_id")
+    def _source(self, edge: _Edge) -> Node:
+        sid = edge.src_symbol_id
         rec = self.symbols.record_of(sid)
-        return self.node(rec) if rec is not None else Node(meta_str(edge, "src_qname"), sid or None)
+        return self.node(rec) if rec is not None else Node(edge.src_qname, sid or None)
 
-    def _open(self, edge: Record, node: Node) -> bool:
+    def _open(self, edge: _Edge, node: Node) -> bool:
         """False when the edge is resolved to some other symbol than `node`."""
-        dst = meta_str(edge, "dst_symbol_id")
-        return not dst or dst == node.symbol_id
+        return not edge.dst_symbol_id or edge.dst_symbol_id == node.symbol_id
 
-    def _guessable(self, edge: Record) -> bool:
+    def _guessable(self, edge: _Edge) -> bool:
         """Whether a bare-name guess may tie this edge: unresolved and not a known other name."""
-        if meta_str(edge, "dst_symbol_id") or meta_str(edge, "resolution") == "external":
+        if edge.dst_symbol_id or edge.resolution == "external":
             return False
-        return self.canonical(meta_str(edge, "dst_ref")) not in self.symbols.by_qname
+        return self.canonical(edge.dst_ref) not in self.symbols.by_qname
 
 
 def call_graph(store: Store) -> CallGraph:
@@ -264,20 +296,21 @@ def _walk(
 ) -> CallWalk:
     targets = graph.targets(name)
     seen = {n.key for n in targets}
-    found: list[tuple[Record, int, Node, str, str]] = []
+    walked: list[tuple[_Edge, int, Node, str, str]] = []
     frontier, edges_seen = list(targets), set()
     for level in range(1, max(depth, 0) + 1):
         nxt = []
         for node in frontier:
             for edge, other, how in step(node):
-                if edge.id in edges_seen:
+                if edge.pos in edges_seen:
                     continue
-                edges_seen.add(edge.id)
-                found.append((edge, level, other, node.qname, how))
+                edges_seen.add(edge.pos)
+                walked.append((edge, level, other, node.qname, how))
                 if other.record is not None and other.key not in seen:
                     seen.add(other.key)
                     nxt.append(other)
         frontier = nxt
+    found = [(graph.record(e), lv, other, via, how) for e, lv, other, via, how in walked]
     links = _with_chunks(store, found, callers)
     links.sort(key=lambda x: (x.depth, x.edge.path, x.edge.span_start or 0, x.edge.id))
     return CallWalk(name, targets, tuple(links))
@@ -304,9 +337,37 @@ def _with_chunks(
 
 
 def _build(store: Store) -> CallGraph:
-    return CallGraph(
-        store.fetch(Filter(layers=(C2_DEPENDENCY_GRAPH,)), vectors=False), symbol_index(store)
-    )
+    from strata.store.schema import SEARCH_COLUMNS
+
+    table = store.fetch_table(Filter(layers=(C2_DEPENDENCY_GRAPH,)), SEARCH_COLUMNS)
+    return CallGraph(table, symbol_index(store))
+
+
+def _edges(table: pa.Table) -> Iterator[_Edge]:
+    """The rows' walk fields, their JSON parsed a batch at a time."""
+    shared: dict[str, str] = {}
+
+    def text(value: Any) -> str:
+        s = "" if value is None else str(value)
+        return shared.setdefault(s, s)
+
+    for start in range(0, table.num_rows, _BATCH):
+        part = table.slice(start, _BATCH)
+        paths = part.column("path").to_pylist()
+        metas = part.column("metadata").to_pylist()
+        for i, (path, raw) in enumerate(zip(paths, metas, strict=True)):
+            meta = json.loads(raw or "{}")
+            yield _Edge(
+                start + i,
+                text(path),
+                text(meta.get("edge_type")),
+                text(meta.get("src_qname")),
+                text(meta.get("src_symbol_id")),
+                text(meta.get("dst_ref")),
+                text(meta.get("dst_qname")),
+                text(meta.get("dst_symbol_id")),
+                text(meta.get("resolution")),
+            )
 
 
 def _bare(ref: str) -> str:

@@ -5,15 +5,21 @@ from __future__ import annotations
 import hashlib
 import threading
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from strata import memory
 from strata.layers import C0_SOURCE_CHUNKS
 from strata.store import Filter, Store
 from strata.types import JSON, Record
 
+if TYPE_CHECKING:
+    import pyarrow as pa
+
 __all__ = [
+    "MADE_RECORDS",
+    "KeptRows",
     "chunk_at",
     "chunks_of",
     "derived",
@@ -24,6 +30,8 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+MADE_RECORDS = 4096  # records a `KeptRows` keeps once made (lookups ask for the same ones)
 
 # Per store object: the version a value was built at and the value, by key. Entries
 # vanish with their store (a weak key), so nothing outlives the Engine that owns it.
@@ -63,6 +71,52 @@ def derived(store: Store, key: str, build: Callable[[Store], T]) -> T:
     with _lock:
         _memo.setdefault(store, {})[key] = (version, value)
     return value
+
+
+class KeptRows:
+    """One layer's rows kept by a lookup as one Arrow table, their JSON metadata packed
+    apart (most of their size, read only for rows a lookup returns); a `Record` is made
+    only for a row that is asked for, and the last `MADE_RECORDS` made are kept."""
+
+    def __init__(self, table: pa.Table) -> None:
+        # pyarrow loads on the first lookup, not on import
+        from strata.store.packed import PackedText
+        from strata.store.schema import encode_repeated
+
+        self.metadata = PackedText(table.column("metadata"))
+        self.table = encode_repeated(table.drop_columns(["metadata"]))
+        self._made: OrderedDict[int, Record] = OrderedDict()
+        self._lock = threading.Lock()  # a server's threads share one lookup
+
+    def __len__(self) -> int:
+        return int(self.table.num_rows)
+
+    def record(self, pos: int) -> Record:
+        """The record of one row."""
+        with self._lock:
+            rec = self._made.get(pos)
+            if rec is not None:
+                self._made.move_to_end(pos)
+                return rec
+        from strata.store.schema import to_records
+
+        given = {"metadata": [self.metadata.get(pos)]}
+        rec = to_records(self.table.slice(pos, 1), given)[0]
+        with self._lock:
+            self._made[pos] = rec
+            if len(self._made) > MADE_RECORDS:
+                self._made.popitem(last=False)
+        return rec
+
+    def column(self, name: str, start: int = 0, length: int | None = None) -> list[Any]:
+        """One column's values for rows `start`.. as Python objects (metadata as JSON text);
+        a repeated value is one shared object."""
+        if name == "metadata":
+            stop = len(self) if length is None else min(len(self), start + length)
+            return [self.metadata.get(i) for i in range(start, stop)]
+        values = self.table.column(name).slice(start, length)
+        shared: dict[Any, Any] = {}
+        return [shared.setdefault(v, v) for v in values.to_pylist()]
 
 
 def indexed_paths(store: Store) -> tuple[str, ...]:

@@ -6,14 +6,12 @@ import bisect
 import functools
 import heapq
 import json
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from strata.layers import C1_SYMBOL_CATALOG
 from strata.lookup.names import NameIndex, fold, max_typos, split_identifier
-from strata.lookup.rows import derived, meta_str, record_json
+from strata.lookup.rows import KeptRows, derived, meta_str, record_json
 from strata.store import Filter, Store
 from strata.types import JSON, Record
 
@@ -23,7 +21,6 @@ if TYPE_CHECKING:
 __all__ = ["MATCHES", "SymbolIndex", "SymbolMatch", "closest", "find_symbols", "symbol_index"]
 
 MATCHES = ("exact", "qualified", "prefix", "fuzzy")
-MADE_RECORDS = 4096  # records kept once made (a call-graph walk asks for the same ones)
 # Score bands keep the tiers apart: exact/qualified >= 0.9 > prefix >= 0.6 > fuzzy.
 # A loosely written exact name (`retry_policy`) scores 0.9-0.92, a dotted suffix 0.95.
 _PREFIX_BASE, _PREFIX_SPAN = 0.6, 0.29
@@ -59,43 +56,11 @@ class SymbolMatch:
         return record_json(self.record, {"match": self.match, "score": round(self.score, 4)})
 
 
-class _Rows:
-    """The C1 rows as one Arrow table (their JSON metadata packed apart: most of their
-    size, read for matches only); a `Record` is made only for a row that is asked for, and
-    the last `MADE_RECORDS` made are kept."""
-
-    def __init__(self, table: pa.Table) -> None:
-        # pyarrow loads on the first lookup, not on import
-        from strata.store.packed import PackedText
-        from strata.store.schema import encode_repeated
-
-        self.metadata = PackedText(table.column("metadata"))
-        self.table = encode_repeated(table.drop_columns(["metadata"]))
-        self._made: OrderedDict[int, Record] = OrderedDict()
-        self._lock = threading.Lock()  # a server's threads share one catalogue
-
-    def record(self, pos: int) -> Record:
-        with self._lock:
-            rec = self._made.get(pos)
-            if rec is not None:
-                self._made.move_to_end(pos)
-                return rec
-        from strata.store.schema import to_records
-
-        given = {"metadata": [self.metadata.get(pos)]}
-        rec = to_records(self.table.slice(pos, 1), given)[0]
-        with self._lock:
-            self._made[pos] = rec
-            if len(self._made) > MADE_RECORDS:
-                self._made.popitem(last=False)
-        return rec
-
-
 @dataclass(frozen=True, slots=True)
 class _Entry:
     """One C1 row with the names every lookup compares, computed once."""
 
-    rows: _Rows
+    rows: KeptRows
     pos: int
     qname: str
     name: str
@@ -128,7 +93,7 @@ class SymbolIndex:
     """
 
     def __init__(self, table: pa.Table) -> None:
-        self.rows = _Rows(table)
+        self.rows = KeptRows(table)
         self.entries: list[_Entry] = []
         self.by_name: dict[str, list[_Entry]] = {}
         self.by_fold: dict[str, list[_Entry]] = {}
@@ -309,7 +274,7 @@ def _build(store: Store) -> SymbolIndex:
     return SymbolIndex(store.fetch_table(Filter(layers=(C1_SYMBOL_CATALOG,)), SEARCH_COLUMNS))
 
 
-def _entry(rows: _Rows, pos: int, title: str, kind: str, is_test: bool, meta: Any) -> _Entry:
+def _entry(rows: KeptRows, pos: int, title: str, kind: str, is_test: bool, meta: Any) -> _Entry:
     qname = str(meta.get("qname") or title)
     name = qname.rpartition(".")[2]
     kind = str(meta.get("kind") or kind)
