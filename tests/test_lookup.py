@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -410,13 +411,21 @@ def test_callees_guess_by_unique_name_and_resolve_inherited(mini: Store, shop: S
 
 
 def test_the_call_graph_makes_records_only_for_the_edges_a_walk_returns(tmp_path: Path) -> None:
+    from strata.layers import C2_DEPENDENCY_GRAPH
     from strata.lookup.graph import call_graph
+    from strata.store import Filter
+    from strata.types import Record
 
     eng = build(write_shop(tmp_path / "repo"))
     graph = call_graph(eng.store)
     assert len(graph.rows) > 10 and not graph.rows._made  # built without a record per edge
+    edges = [e for found in graph.by_dst.values() for e in found]
+    assert edges and not any(isinstance(e, Record) for e in edges)
     walk = callers(eng.store, "charge_card")
-    assert walk.links and len(graph.rows._made) == len(walk.links)
+    assert walk.links
+    assert all(meta_str(x.edge, "edge_type") == "calls" for x in walk.links)
+    stored = {r.id: r for r in eng.store.fetch(Filter(layers=(C2_DEPENDENCY_GRAPH,)))}
+    assert all(x.edge == dataclasses.replace(stored[x.edge.id], vector=None) for x in walk.links)
 
 
 def test_walk_json_carries_edge_depth_and_chunk(mini: Store) -> None:

@@ -310,7 +310,8 @@ def _walk(
                     seen.add(other.key)
                     nxt.append(other)
         frontier = nxt
-    found = [(graph.record(e), lv, other, via, how) for e, lv, other, via, how in walked]
+    records = graph.rows.records([w[0].pos for w in walked])
+    found = [(r, *w[1:]) for r, w in zip(records, walked, strict=True)]
     links = _with_chunks(store, found, callers)
     links.sort(key=lambda x: (x.depth, x.edge.path, x.edge.span_start or 0, x.edge.id))
     return CallWalk(name, targets, tuple(links))

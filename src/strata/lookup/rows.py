@@ -6,7 +6,7 @@ import hashlib
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from strata import memory
@@ -107,6 +107,21 @@ class KeptRows:
             if len(self._made) > MADE_RECORDS:
                 self._made.popitem(last=False)
         return rec
+
+    def records(self, positions: Sequence[int]) -> list[Record]:
+        """The records of many rows, in order, made together (a walk's edges)."""
+        with self._lock:
+            made = {p: self._made[p] for p in positions if p in self._made}
+        todo = sorted({p for p in positions if p not in made})
+        if todo:
+            import pyarrow as pa
+
+            from strata.store.schema import to_records
+
+            given = {"metadata": [self.metadata.get(p) for p in todo]}
+            fresh = to_records(self.table.take(pa.array(todo, type=pa.int64())), given)
+            made.update(zip(todo, fresh, strict=True))
+        return [made[p] for p in positions]
 
     def column(self, name: str, start: int = 0, length: int | None = None) -> list[Any]:
         """One column's values for rows `start`.. as Python objects (metadata as JSON text);
