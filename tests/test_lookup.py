@@ -300,9 +300,7 @@ def test_every_symbol_id_finds_its_own_record(shop: Store) -> None:
     assert index.record_of("") is None
 
 
-def test_made_records_are_kept_up_to_a_bound(
-    shop: Store, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_made_records_are_kept_up_to_a_bound(shop: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     from strata.lookup import rows
 
     monkeypatch.setattr(rows, "MADE_RECORDS", 2)

@@ -20,7 +20,7 @@ def test_every_row_comes_back(values: list[str | None]) -> None:
 
 
 def test_chunked_and_sliced_columns() -> None:
-    values = [f"{{\"qname\": \"pkg.mod.f{i}\", \"kind\": \"function\"}}" for i in range(200)]
+    values = [f'{{"qname": "pkg.mod.f{i}", "kind": "function"}}' for i in range(200)]
     column = pa.chunked_array([pa.array(values[:70]), pa.array(values[70:])])
     packed = PackedText(column)
     assert [packed.get(i) for i in range(200)] == values

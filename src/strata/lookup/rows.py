@@ -123,16 +123,6 @@ class KeptRows:
             made.update(zip(todo, fresh, strict=True))
         return [made[p] for p in positions]
 
-    def column(self, name: str, start: int = 0, length: int | None = None) -> list[Any]:
-        """One column's values for rows `start`.. as Python objects (metadata as JSON text);
-        a repeated value is one shared object."""
-        if name == "metadata":
-            stop = len(self) if length is None else min(len(self), start + length)
-            return [self.metadata.get(i) for i in range(start, stop)]
-        values = self.table.column(name).slice(start, length)
-        shared: dict[Any, Any] = {}
-        return [shared.setdefault(v, v) for v in values.to_pylist()]
-
 
 def indexed_paths(store: Store) -> tuple[str, ...]:
     """Every indexed path, sorted (memoised per store version: path filters match globs

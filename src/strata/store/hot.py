@@ -105,9 +105,7 @@ class HotPassages:
         table = table.select([c for c in SEARCH_COLUMNS if c not in repeated])
         by_row_id = np.argsort(row_ids, kind="stable")
         has_vector = norms[:, 0] > 0
-        return cls(
-            version, table, row_ids, matrix, has_vector, columns, codes, by_row_id, repeated
-        )
+        return cls(version, table, row_ids, matrix, has_vector, columns, codes, by_row_id, repeated)
 
     def __len__(self) -> int:
         return int(self.table.num_rows)

@@ -112,9 +112,7 @@ def to_arrow(records: Sequence[Record], dim: int) -> pa.Table:
     return pa.table(data, schema=table_schema(dim))
 
 
-def to_records(
-    table: pa.Table, given: Mapping[str, Sequence[Any]] | None = None
-) -> list[Record]:
+def to_records(table: pa.Table, given: Mapping[str, Sequence[Any]] | None = None) -> list[Record]:
     """Records rebuilt from rows of `chunks` (vectors included when the column is there);
     `given` holds a column's values per row when the caller keeps them outside `table`."""
     names = [n for n in RECORD_COLUMNS if n in table.column_names and n not in (given or {})]
