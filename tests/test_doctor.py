@@ -93,6 +93,18 @@ def test_a_missing_lexical_index_is_found_and_rebuilt(eng: Engine) -> None:
     assert fixed.healthy, fixed.problems
 
 
+def test_a_full_text_index_without_stems_is_found_and_rebuilt(eng: Engine) -> None:
+    store = eng.store
+    meta = store.read_meta()  # type: ignore[attr-defined]
+    del meta["lex_analysis"]  # what an index made before BM25 had stems looks like
+    store.write_meta(meta)  # type: ignore[attr-defined]
+    report = check(eng)
+    assert any("older Strata" in p.detail for p in report.problems)
+    fixed = repair(eng, report)
+    assert fixed.healthy, fixed.problems
+    assert store.full_text_current()  # type: ignore[attr-defined]
+
+
 def test_new_files_not_yet_indexed_are_reported(eng: Engine, minirepo: Path) -> None:
     (minirepo / "docs" / "new.md").write_text("# New\n\nNot indexed yet.\n")
     (minirepo / "docs" / "blob.bin").write_bytes(

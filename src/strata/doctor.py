@@ -264,6 +264,10 @@ def _fts_index(engine: Engine) -> list[Problem]:
         return []
     if "lex_idx" not in {ix.name for ix in table.list_indices()}:
         return [Problem("lexical", "", "the full-text index is missing (searches scan every row)")]
+    current = getattr(engine.store, "full_text_current", None)
+    if current is not None and not current():
+        why = "the full-text index was built by an older Strata (no stems)"
+        return [Problem("lexical", "", why)]
     stats = table.index_stats("lex_idx")
     behind = int(getattr(stats, "num_unindexed_rows", 0) or 0)
     if behind > FTS_LAG_ROWS:

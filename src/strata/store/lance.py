@@ -103,7 +103,7 @@ class LanceStore(LanceSearch, PerSource):
             self._upgrade(migrations)
             self._check_dim()
             names = self._index_names()
-            self._fts_ready = {"lex_idx", "layer_idx"} <= names and self._lex_current()
+            self._fts_ready = {"lex_idx", "layer_idx"} <= names and self.full_text_current()
             self._has_ann = "vector_idx" in names
         elif not create:
             raise NoIndexError(f"no index in {self.directory}", hint="run `strata index`")
@@ -337,7 +337,7 @@ class LanceStore(LanceSearch, PerSource):
         if self._fts_ready or self._table.count_rows() == 0:
             return
         names = self._index_names()
-        if "lex_idx" not in names or not self._lex_current():
+        if "lex_idx" not in names or not self.full_text_current():
             log.info("building the full-text index of %s", self.directory)
             self._table.create_index("lex", config=_FTS, name="lex_idx", replace=True)
             self.write_meta({**self.read_meta(), "lex_analysis": LEX_ANALYSIS})
@@ -346,7 +346,8 @@ class LanceStore(LanceSearch, PerSource):
         self._fts_ready = True
         self._committed()
 
-    def _lex_current(self) -> bool:
+    def full_text_current(self) -> bool:
+        """Whether `lex_idx` analyses text as this Strata does (`LEX_ANALYSIS`)."""
         return bool(self.read_meta().get("lex_analysis") == LEX_ANALYSIS)
 
     def _maybe_build_ann(self) -> None:
