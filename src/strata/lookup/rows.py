@@ -81,10 +81,10 @@ class KeptRows:
     def __init__(self, table: pa.Table) -> None:
         # pyarrow loads on the first lookup, not on import
         from strata.store.packed import PackedText
-        from strata.store.schema import encode_repeated
+        from strata.store.schema import code_repeated
 
         self.metadata = PackedText(table.column("metadata"))
-        self.table = encode_repeated(table.drop_columns(["metadata"]))
+        self.table, self._coded = code_repeated(table.drop_columns(["metadata"]))
         self._made: OrderedDict[int, Record] = OrderedDict()
         self._lock = threading.Lock()  # a server's threads share one lookup
 
@@ -98,10 +98,10 @@ class KeptRows:
             if rec is not None:
                 self._made.move_to_end(pos)
                 return rec
-        from strata.store.schema import to_records
+        from strata.store.schema import take_records
 
         given = {"metadata": [self.metadata.get(pos)]}
-        rec = to_records(self.table.slice(pos, 1), given)[0]
+        rec = take_records(self.table, [pos], self._coded, given)[0]
         with self._lock:
             self._made[pos] = rec
             if len(self._made) > MADE_RECORDS:
@@ -114,13 +114,10 @@ class KeptRows:
             made = {p: self._made[p] for p in positions if p in self._made}
         todo = sorted({p for p in positions if p not in made})
         if todo:
-            import pyarrow as pa
-
-            from strata.store.schema import to_records
+            from strata.store.schema import take_records
 
             given = {"metadata": [self.metadata.get(p) for p in todo]}
-            fresh = to_records(self.table.take(pa.array(todo, type=pa.int64())), given)
-            made.update(zip(todo, fresh, strict=True))
+            made.update(zip(todo, take_records(self.table, todo, self._coded, given), strict=True))
         return [made[p] for p in positions]
 
 

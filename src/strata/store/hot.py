@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 
 from strata import memory
 from strata.store import Filter
-from strata.store.schema import REPEATED_COLUMNS, SEARCH_COLUMNS, to_records
+from strata.store.schema import SEARCH_COLUMNS, Coded, code_repeated, take_records
 from strata.types import Record
 
 __all__ = ["ASKS_BEFORE_BUILD", "MAX_ROWS", "HotPassages", "WarmPassages"]
@@ -57,8 +57,7 @@ class HotPassages:
     columns: dict[str, np.ndarray]  # integer codes per row (is_test: booleans)
     codes: dict[str, dict[str, int]]  # column -> value -> code
     _by_row_id: np.ndarray  # positions sorting `row_ids`
-    # REPEATED_COLUMNS, not in `table`: per row an index into the column's distinct values
-    repeated: dict[str, tuple[np.ndarray, list[Any]]]
+    repeated: dict[str, Coded]  # REPEATED_COLUMNS, kept out of `table` (`code_repeated`)
 
     @classmethod
     def load(
@@ -94,18 +93,15 @@ class HotPassages:
             _copy_vectors(taken.column("vector"), matrix[start : start + len(wanted)], dim)
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         np.divide(matrix, norms, out=matrix, where=norms > 0)
+        rest, repeated = code_repeated(table.select(list(SEARCH_COLUMNS)))
         columns: dict[str, np.ndarray] = {}
         codes: dict[str, dict[str, int]] = {}
-        for name in _CODED:
-            coded = pc.dictionary_encode(pc.fill_null(table.column(name), "")).combine_chunks()
-            columns[name] = coded.indices.to_numpy(zero_copy_only=False).astype(np.intp)
-            codes[name] = {str(v): i for i, v in enumerate(coded.dictionary.to_pylist())}
+        for name in _CODED:  # all repeated: their filter codes come from the same encoding
+            columns[name], codes[name] = _filter_codes(*repeated[name])
         columns["is_test"] = pc.fill_null(table.column("is_test"), False).to_numpy()
-        repeated = {name: _values_and_indices(table.column(name)) for name in REPEATED_COLUMNS}
-        table = table.select([c for c in SEARCH_COLUMNS if c not in repeated])
         by_row_id = np.argsort(row_ids, kind="stable")
         has_vector = norms[:, 0] > 0
-        return cls(version, table, row_ids, matrix, has_vector, columns, codes, by_row_id, repeated)
+        return cls(version, rest, row_ids, matrix, has_vector, columns, codes, by_row_id, repeated)
 
     def __len__(self) -> int:
         return int(self.table.num_rows)
@@ -151,12 +147,7 @@ class HotPassages:
         """The records at `positions`, in that order."""
         if len(positions) == 0:
             return []
-        at = np.asarray(positions, dtype=np.int64)
-        given = {
-            name: [values[i] for i in indices[at].tolist()]
-            for name, (indices, values) in self.repeated.items()
-        }
-        return to_records(self.table.take(pa.array(at)), given)
+        return take_records(self.table, positions, self.repeated)
 
     def _is_in(self, column: str, values: Sequence[str]) -> np.ndarray:
         known = self.codes[column]
@@ -284,13 +275,12 @@ def _one_blas_thread() -> Any:
     return _blas().limit(limits=1, user_api="blas")
 
 
-def _values_and_indices(column: pa.ChunkedArray) -> tuple[np.ndarray, list[Any]]:
-    """A column of few distinct values as (per row: an index into them, the values): the
-    values are Python objects made once, not once per row and record."""
-    coded = pc.dictionary_encode(column.combine_chunks())
-    values = [*coded.dictionary.to_pylist(), None]  # the last one stands for null
-    indices = pc.fill_null(coded.indices, len(values) - 1).to_numpy(zero_copy_only=False)
-    return indices.astype(np.int32), values
+def _filter_codes(indices: np.ndarray, values: list[Any]) -> tuple[np.ndarray, dict[str, int]]:
+    """Per row a filter code, and the codes by value, for a column coded by
+    `code_repeated`; a null counts as "" (what a filter on it would name)."""
+    codes: dict[str, int] = {}
+    remap = [codes.setdefault("" if v is None else str(v), len(codes)) for v in values]
+    return np.asarray(remap, dtype=np.intp)[indices], codes
 
 
 def _joined(chunks: list[pa.Array], kind: pa.DataType) -> pa.Array:

@@ -189,14 +189,35 @@ def sort_rows(table: pa.Table) -> pa.Table:
     return pa.Table.from_arrays(columns, schema=schema)
 
 
-def encode_repeated(table: pa.Table) -> pa.Table:
-    """`table` with its `REPEATED_COLUMNS` dictionary-encoded: each distinct value stored
-    once, a small integer per row (for tables a process keeps)."""
+# A repeated column kept apart from its table: per row an index into the distinct values.
+Coded = tuple[np.ndarray, list[Any]]
+
+
+def code_repeated(table: pa.Table) -> tuple[pa.Table, dict[str, Coded]]:
+    """`table` without its `REPEATED_COLUMNS`, and those columns coded (for tables a
+    process keeps): each distinct value is one Python object made once, and a record
+    built with `take_records` reuses it instead of making a string per row."""
+    coded: dict[str, Coded] = {}
     for name in REPEATED_COLUMNS:
         if name in table.column_names:
-            at = table.column_names.index(name)
-            table = table.set_column(at, name, pc.dictionary_encode(table.column(name)))
-    return table
+            column = pc.dictionary_encode(table.column(name).combine_chunks())
+            values = [*column.dictionary.to_pylist(), None]  # the last one stands for null
+            at = pc.fill_null(column.indices, len(values) - 1).to_numpy(zero_copy_only=False)
+            coded[name] = (at.astype(np.int32), values)
+    return table.drop_columns(list(coded)), coded
+
+
+def take_records(
+    table: pa.Table,
+    positions: Sequence[int] | np.ndarray,
+    coded: Mapping[str, Coded],
+    given: Mapping[str, Sequence[Any]] | None = None,
+) -> list[Record]:
+    """The records of rows `positions` of a table split by `code_repeated`; `given` holds
+    other columns' values for those rows, kept elsewhere by the caller."""
+    at = np.asarray(positions, dtype=np.int64)
+    values = {name: [vals[i] for i in idx[at].tolist()] for name, (idx, vals) in coded.items()}
+    return to_records(table.take(pa.array(at)), {**values, **(given or {})})
 
 
 def read_meta_file(path: Path) -> dict[str, Any]:
