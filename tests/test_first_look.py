@@ -3,10 +3,12 @@ between leaves rows marked unfinished, which the next run completes."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
+import strata.engine
 import strata.indexer
 from strata import Engine
 from strata.layers import C0_SOURCE_CHUNKS, C1_SYMBOL_CATALOG
@@ -70,3 +72,49 @@ def test_a_run_killed_after_the_first_look_is_completed_next_time(
     assert all(r.file_hash for r in eng.records([C0_SOURCE_CHUNKS]))
     assert eng.store.count(C1_SYMBOL_CATALOG) == FILES
     assert eng.status()["files_pending"] == 0
+
+
+def test_a_second_repository_gets_its_first_look_under_its_own_ids(
+    many: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The workers' prepared rows pass through the repository's view: ids prefixed,
+    `repo_id` set, and the home repository's rows of the same paths untouched."""
+    other = tmp_path / "other"
+    shutil.copytree(many, other)
+    eng = Engine.open(many, config=LEXICAL)
+    eng.index()
+    home = sorted((r.id, r.content_hash) for r in eng.records([C0_SOURCE_CHUNKS]))
+    seen: list[set[str]] = []
+    real = strata.indexer.process_batch
+
+    def full_pass(files: list, cfg: object) -> list:  # type: ignore[type-arg]
+        if not seen:  # the first look of `other` is written, its full pass not begun
+            seen.append({r.id for r in eng.records([C0_SOURCE_CHUNKS]) if r.repo_id == "other"})
+        return real(files, cfg)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(strata.indexer, "process_batch", full_pass)
+    eng.index(other, repo="other")
+    assert len(seen[0]) >= FILES and all(i.startswith("other//") for i in seen[0])
+    rows = eng.records([C0_SOURCE_CHUNKS])
+    assert sorted((r.id, r.content_hash) for r in rows if r.repo_id != "other") == home
+    assert {r.path for r in rows if r.repo_id == "other"} == {f"pkg/m{i}.py" for i in range(FILES)}
+
+
+def test_a_first_run_starts_its_workers_before_the_store_opens(
+    many: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    eng = Engine.open(many, config={**LEXICAL, "index.workers": 2})
+    asked: list[tuple[int, bool]] = []
+    real = strata.engine.worker_pool
+
+    def spy(workers: int):  # type: ignore[no-untyped-def]
+        asked.append((workers, eng._store is None))
+        return real(workers)
+
+    monkeypatch.setattr(strata.engine, "worker_pool", spy)
+    first = eng.index()
+    (many / "pkg" / "m0.py").write_text("def changed():\n    return 0\n")
+    again = eng.index()
+    assert asked == [(2, True), (1, False)]  # ahead on the first run only
+    assert (first.workers, first.indexed, again.indexed) == (2, FILES, 1)
+    assert eng.search("field_7", route=False, mode="lexical").hits[0].record.path == "pkg/m7.py"

@@ -21,7 +21,7 @@ from strata.layers import C0_SOURCE_CHUNKS
 from strata.records import make_record
 from strata.store import Filter, lance, open_store
 from strata.store.lance import LanceStore
-from strata.store.schema import Migration, table_schema
+from strata.store.schema import Migration, joined, prepare, table_schema, with_repo
 from strata.tokens import lexical_text
 from strata.types import Record
 
@@ -90,6 +90,33 @@ def test_duplicate_ids_or_wrong_path_are_refused_before_writing(tmp_path: Path) 
     with pytest.raises(StoreError, match="dimensions"):
         store.replace_sources({"a.py": [rec("a.py", 0, "x", vector=np.ones(3, np.float32))]})
     assert store.sources() == {}
+
+
+def test_prepared_rows_write_like_records_and_join_without_overlap(tmp_path: Path) -> None:
+    """Rows prepared elsewhere (an indexing worker) replace paths as `replace_sources` does."""
+    store = LanceStore(tmp_path, 4)
+    store.replace_sources({"a.py": [rec("a.py", i, "old") for i in range(3)]})
+    parts = [
+        prepare({"a.py": [rec("a.py", 0, "new a")]}, 4),
+        prepare({"b.py": [rec("b.py", 0, "new b")], "c.py": []}, 4),
+    ]
+    before = store._table.version
+    store.write_prepared(joined(parts))
+    assert store._table.version == before + 1
+    assert {p: s.rows for p, s in store.sources().items()} == {"a.py": 1, "b.py": 1}
+    assert [h.path for h, _ in store.lexical_search(["new"], 5, Filter())] == ["a.py", "b.py"]
+    with pytest.raises(StoreError, match="twice"):
+        joined([parts[0], parts[0]])
+    with pytest.raises(StoreError, match="has path"):
+        prepare({"a.py": [rec("b.py", 0, "x")]}, 4)
+
+
+def test_prepared_rows_move_into_a_repository(tmp_path: Path) -> None:
+    rows = prepare({"a.py": [rec("a.py", i, "x") for i in range(2)]}, 0)
+    moved = with_repo(rows, "spec", "spec//").table
+    assert moved.column("id").to_pylist() == ["spec//a.py:0", "spec//a.py:1"]
+    assert moved.column("repo_id").to_pylist() == ["spec", "spec"]
+    assert with_repo(rows, "", "").table.equals(rows.table)  # home: nothing to change
 
 
 def _reader(directory: str, stop: str, out: str) -> None:

@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from strata.errors import ConfigError
 
 
@@ -196,6 +194,8 @@ def _build(flat: Mapping[str, Any], sources: Mapping[str, str]) -> Config:
 def _read_yaml(path: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
+    import yaml  # only when there is a file: every worker process imports this module
+
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:

@@ -6,13 +6,14 @@ import logging
 import os
 import time
 from collections.abc import Iterable, Mapping
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
 from strata.config import Config, load_config
 from strata.corpus import FILE_NAME as ARTIFACTS_FILE
 from strata.corpus import ArtifactCache
-from strata.discovery import IgnoreRules, discover, discover_one
+from strata.discovery import Discovery, IgnoreRules, discover, discover_one
 from strata.embedding import (
     Embedder,
     configured_name,
@@ -34,6 +35,7 @@ from strata.searching import Searching
 from strata.status import pending_files, report_status
 from strata.store import Filter, Store, open_store, recreate_store
 from strata.types import Record, Skip, SkipReason, SourceFile
+from strata.workers import worker_pool, workers_for
 
 log = logging.getLogger(__name__)
 
@@ -173,9 +175,23 @@ class Engine(Searching, RepoQueries, LayerQueries):
 
     def _index_repo(self, r: Repo, target: Path, progress: ProgressFn | None) -> IndexSummary:
         """Bring one repository (or the part of it under `target`) up to date; lock held."""
+        first = "last_index" not in r.entry(self._locator())
         self._write_locator(**recorded(self._locator(), r))
+        disc = discover(r.root, self.config.index)  # needs no store
+        # A first run reads every file: its workers start while the store opens.
+        ahead = workers_for(self.config.index, len(disc.files)) if first else 1
+        with worker_pool(ahead) as ready:
+            return self._apply(r, target, disc, progress, ready)
+
+    def _apply(
+        self,
+        r: Repo,
+        target: Path,
+        disc: Discovery,
+        progress: ProgressFn | None,
+        ready: Executor | None,
+    ) -> IndexSummary:
         view = self.repo_store(r.name)
-        disc = discover(r.root, self.config.index)
         files, skips = disc.files, disc.skips
         indexed = view.sources()
         scope = None
@@ -194,7 +210,7 @@ class Engine(Searching, RepoQueries, LayerQueries):
             log.warning(skip.line())
             summary.skips.append(skip)
         try:
-            self._indexer(r).run(plan, indexed, summary, progress)
+            self._indexer(r).run(plan, indexed, summary, progress, ready)
         finally:
             done = {"last_index": time.time(), "skipped": _skipped_stats(files, summary)}
             self._write_locator(**recorded(self._locator(), r, **done))

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
@@ -26,12 +25,14 @@ from strata.embedding import Embedder
 from strata.embedding.cache import EmbeddingCache, embed_with_cache
 from strata.errors import EmbedderError
 from strata.layers import EMBEDDED_LAYERS, missing_count
-from strata.pipeline import FileOutcome, chunk_batch, process_batch
+from strata.passages import FileOutcome, first_look_rows, unique_ids
+from strata.pipeline import process_batch
 from strata.plan import Plan
 from strata.runinfo import CorpusHook, IndexSummary, Session
 from strata.store import Store
+from strata.store.schema import PreparedRows, joined
 from strata.types import FileState, Record, SourceFile, Vector, bytes_hash
-from strata.workers import outcomes, worker_pool
+from strata.workers import batches, outcomes, worker_pool, workers_for
 
 __all__ = ["CorpusHook", "IndexSummary", "Indexer", "ProgressFn", "Session"]
 
@@ -40,24 +41,9 @@ log = logging.getLogger(__name__)
 ProgressFn = Callable[[str, int, int, str], None]
 """progress(phase, done, total, item): phases `chunk` and `index` (files), `embed` (chunks)."""
 
-PARALLEL_MIN_FILES = 200
 RACY_NS = 2_000_000_000  # a file modified this recently may change again within one mtime tick
 # A run with this many new files writes their passage rows first (see `_first_look`).
 LEXICAL_FIRST_MIN_FILES = 200
-
-
-def _unique_ids(records: Sequence[Record], rel: str) -> list[Record]:
-    """The records with repeated ids dropped (first kept): one bad extractor result must
-    not make the whole batch's commit fail."""
-    seen: set[str] = set()
-    out = []
-    for r in records:
-        if r.id in seen:
-            log.debug("%s: dropped a second record with id %s", rel, r.id)
-            continue
-        seen.add(r.id)
-        out.append(r)
-    return out
 
 
 class Indexer:
@@ -94,11 +80,14 @@ class Indexer:
         known: Mapping[str, FileState],
         summary: IndexSummary,
         progress: ProgressFn | None = None,
+        ready: Executor | None = None,
     ) -> IndexSummary:
         """Apply `plan`, filling `summary`; raises EmbedderError after writing what it safely can.
 
         `known` is the index's view before the run: a changed stat whose content hash
         is unchanged counts as unchanged (its rows are rewritten only to record the stat).
+        `ready`: worker processes the caller already started, used if the plan needs any
+        and shut down once every file is read.
         """
         started = time.monotonic()
         self._now_ns = time.time_ns()
@@ -111,12 +100,15 @@ class Indexer:
         to_read = plan.new + changed
         previously_indexed = {f.rel for f in changed}
         fresh: dict[str, Artifact] = {}
-        summary.workers = self._workers(len(to_read))
-        with worker_pool(summary.workers) as pool:
+        summary.workers = workers_for(self._cfg.index, len(to_read))
+        with worker_pool(summary.workers if ready is None else 1) as own:
+            pool = ready if ready is not None and summary.workers > 1 else own
             if len(plan.new) >= LEXICAL_FIRST_MIN_FILES:
                 self._first_look(plan.new, pool, report)
                 summary.searchable_seconds = time.monotonic() - started
             self._build(to_read, known, previously_indexed, fresh, summary, pool, report)
+        if ready is not None:
+            ready.shutdown()  # idle from here on, and embedding may take minutes
         if not summary.searchable_seconds:
             summary.searchable_seconds = time.monotonic() - started
         if self._corpus is not None and (fresh or plan.removed or self._corpus.force):
@@ -132,32 +124,22 @@ class Indexer:
     ) -> None:
         """Write the passage rows (C0/D0) of many new files first, so BM25 answers while the
         other layers are built. The rows are marked unfinished (no file hash, mtime 0): a run
-        killed before the full pass redoes those files, and the full pass replaces them."""
-        pending: dict[str, list[Record]] = {}
-        rows = 0
-        s = self._session
-        for i, outcome in enumerate(outcomes(files, chunk_batch, self._cfg, pool), 1):
-            report("chunk", i, len(files), outcome.file.rel)
-            if outcome.skip is not None or not outcome.records:
-                continue  # the full pass reports it
-            pending[outcome.file.rel] = [
-                dataclasses.replace(
-                    r,
-                    file_hash="",
-                    file_size=outcome.file.size,
-                    file_mtime_ns=0,
-                    session_id=s.session_id,
-                    repo_id=s.repo_id,
-                    commit_sha=s.commit_sha,
-                )
-                for r in _unique_ids(outcome.records, outcome.file.rel)
-            ]
-            rows += len(pending[outcome.file.rel])
-            if rows >= self._cfg.index.commit_rows:
-                self._store.replace_sources(pending)
-                pending, rows = {}, 0
-        if pending:
-            self._store.replace_sources(pending)
+        killed before the full pass redoes those files, and the full pass replaces them.
+        The workers hand back rows ready to write (`first_look_rows`): this process, which
+        also writes, would otherwise be the bottleneck."""
+        parts: list[PreparedRows] = []
+        rows = done = 0
+        args = (self._cfg, self._session, self._store.dim)
+        for task, part, waiting in batches(files, first_look_rows, args, pool):
+            done += len(task)
+            report("chunk", done, len(files), task[-1].rel)
+            parts.append(part)
+            rows += part.rows
+            if rows >= self._cfg.index.commit_rows or waiting:  # else this process would idle
+                self._store.write_prepared(joined(parts))
+                parts, rows = [], 0
+        if parts:
+            self._store.write_prepared(joined(parts))
 
     def _build(
         self,
@@ -220,12 +202,6 @@ class Indexer:
             summary.unchanged += len(stats)
         return tuple(rest)
 
-    def _workers(self, files: int) -> int:
-        """Processes for extraction: one per core by default, and 1 when too few files to pay."""
-        if files < PARALLEL_MIN_FILES:
-            return 1
-        return max(1, self._cfg.index.workers or (os.cpu_count() or 1))
-
     def _racy(self, f: SourceFile) -> bool:
         return self._now_ns - f.mtime_ns < RACY_NS
 
@@ -241,7 +217,7 @@ class Indexer:
             summary.skips.append(outcome.skip)
             return None
         f, s = outcome.file, self._session
-        records = _unique_ids(outcome.records, f.rel)
+        records = unique_ids(outcome.records, f.rel)
         mtime = 0 if self._racy(f) else f.mtime_ns  # 0: re-check the content next run
         rows = [
             dataclasses.replace(

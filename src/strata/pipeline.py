@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from dataclasses import dataclass
 
-from strata.chunking import Chunker, chunk, register
-from strata.code import grammars, ts_chunker, ts_symbols
+from strata.chunking import chunk
+from strata.code import grammars, ts_symbols
 from strata.code.entrypoints import compose_entrypoints, scan_entrypoints
 from strata.code.layer_records import edge_records, entrypoint_records, role_records, symbol_records
 from strata.code.model import Edge, Entrypoint, Symbol
 from strata.code.py_edges import extract_edges, module_scope
 from strata.code.py_symbols import extract_symbols
 from strata.code.roles import assign_roles
-from strata.config import ChunkConfig, Config
+from strata.config import Config
 from strata.corpus.artifacts import (
     NONE,
     Artifact,
@@ -30,14 +29,12 @@ from strata.corpus.artifacts import (
 )
 from strata.docs import document_records
 from strata.extraction import extract
+from strata.passages import MINIFIED, FileOutcome, is_minified
 from strata.records import chunk_records
-from strata.types import Chunk, Extracted, Record, Skip, SkipReason, SourceFile
+from strata.types import Extracted, Record, Skip, SkipReason, SourceFile
 
 log = logging.getLogger(__name__)
 
-MINIFIED = "minified"  # no chunker registered: line and column windows
-MINIFIED_MIN_CHARS = 20_000
-MINIFIED_LINE_CHARS = 1_000
 DOC_LANGS = {
     "markdown": "markdown",
     "rst": "rst",
@@ -45,30 +42,6 @@ DOC_LANGS = {
     "text": "text",
     "pdf": "text",
 }
-
-
-def _ts_chunker(lang: str) -> Chunker:
-    def chunker(text: str, cfg: ChunkConfig) -> list[Chunk]:
-        return ts_chunker.chunk(text, lang, cfg)
-
-    return chunker
-
-
-for _lang in grammars.supported():
-    if _lang != "python":  # Python keeps its stdlib-ast chunker (see docs/benchmarks.md)
-        register(_lang, _ts_chunker(_lang))
-
-
-@dataclass(frozen=True, slots=True)
-class FileOutcome:
-    """What processing one file gave: its records, or the reason it was skipped."""
-
-    file: SourceFile
-    records: tuple[Record, ...] = ()
-    skip: Skip | None = None
-    warnings: tuple[str, ...] = ()
-    file_hash: str = ""
-    artifact: Artifact | None = None  # what the corpus pass needs of this file
 
 
 def build_records(doc: Extracted, cfg: Config) -> tuple[list[Record], tuple[str, ...]]:
@@ -103,13 +76,6 @@ def build_records_and_artifact(
     return records, (), artifact
 
 
-def is_minified(text: str) -> bool:
-    """Machine-written code: a few very long lines (minified JS/CSS, bundles, data blobs)."""
-    if len(text) < MINIFIED_MIN_CHARS:
-        return False
-    return len(text) / (text.count("\n") + 1) > MINIFIED_LINE_CHARS
-
-
 def _code_items(doc: Extracted) -> tuple[list[Symbol], list[Edge], list[Entrypoint], Artifact]:
     if doc.lang == "python":
         symbols = extract_symbols(doc.text, doc.rel)
@@ -142,25 +108,6 @@ def process_file(f: SourceFile, cfg: Config) -> FileOutcome:
     return FileOutcome(
         f, records=tuple(records), warnings=warnings, file_hash=got.file_hash, artifact=artifact
     )
-
-
-def chunk_file(f: SourceFile, cfg: Config) -> FileOutcome:
-    """Only the passage rows (C0 source or D0 doc chunks) of one file: the quick first look
-    a cold run writes before it builds every layer. Bad input is left to `process_file`."""
-    got = extract(f)
-    if isinstance(got, Skip):
-        return FileOutcome(f, skip=got)
-    try:
-        doc = dataclasses.replace(got, lang=MINIFIED) if is_minified(got.text) else got
-        records = chunk_records(got, chunk(doc, cfg.chunk))
-    except (RecursionError, MemoryError, ValueError, SyntaxError) as exc:
-        return FileOutcome(f, skip=Skip(f.rel, SkipReason.UNREADABLE, f"could not parse: {exc}"))
-    return FileOutcome(f, records=tuple(records), file_hash=got.file_hash)
-
-
-def chunk_batch(files: list[SourceFile], cfg: Config) -> list[FileOutcome]:
-    """`chunk_file` over a list (a worker's unit of work in the first pass)."""
-    return [chunk_file(f, cfg) for f in files]
 
 
 def process_batch(files: list[SourceFile], cfg: Config) -> list[FileOutcome]:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from strata.corpus import ArtifactCache
 from strata.types import Skip
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from strata.corpus import ArtifactCache
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,8 @@ defer_rest_client()  # before any store module imports LanceDB
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from strata.store.schema import PreparedRows
+
 __all__ = ["Filter", "Store", "open_store"]
 
 
@@ -52,6 +54,11 @@ class Store(Protocol):
         stored without a vector (lexically searchable, filled in later). With `repo`,
         only that repository's rows of those paths are replaced (paths are per repository).
         """
+        ...
+
+    def write_prepared(self, rows: PreparedRows, *, repo: str | None = None) -> None:
+        """`replace_sources` for rows already in the store's row format (`schema.prepare`,
+        which indexing workers run so that the writer only commits)."""
         ...
 
     def replace_source(self, path: str, rows: Sequence[Record]) -> None:

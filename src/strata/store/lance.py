@@ -31,12 +31,12 @@ from strata.store.schema import (
     SEARCH_COLUMNS,
     TABLE,
     Migration,
-    check_batch,
+    PreparedRows,
     migrate,
+    prepare,
     read_meta_file,
     sort_rows,
     table_schema,
-    to_arrow,
     to_records,
     vector_array,
     vector_dim,
@@ -120,23 +120,25 @@ class LanceStore(LanceSearch, PerSource):
         self, rows_by_path: Mapping[str, Sequence[Record]], *, repo: str | None = None
     ) -> None:
         """Replace all rows of each given path (of `repo`, if given) in one commit."""
-        if not rows_by_path:
+        if rows_by_path:
+            self.write_prepared(prepare(rows_by_path, self.dim), repo=repo)
+
+    def write_prepared(self, rows: PreparedRows, *, repo: str | None = None) -> None:
+        """`replace_sources` for rows already in the store's format (made by `prepare`)."""
+        if not rows.paths:
             return
-        records = [r for rows in rows_by_path.values() for r in rows]
-        check_batch(rows_by_path, records)
-        data = to_arrow(records, self.dim)
-        scope = sql.conjunction([sql.in_list("path", rows_by_path), sql.repo_is(repo)])
+        scope = sql.conjunction([sql.in_list("path", rows.paths), sql.repo_is(repo)])
         try:
             (
                 self._table.merge_insert("id")
                 .when_matched_update_all()
                 .when_not_matched_insert_all()
                 .when_not_matched_by_source_delete(scope)
-                .execute(data, on_bad_vectors="null")
+                .execute(rows.table, on_bad_vectors="null")
             )
         except (OSError, RuntimeError, ValueError) as exc:
             raise StoreError(
-                f"cannot write {len(rows_by_path)} files to {self.directory}: {exc}"
+                f"cannot write {len(rows.paths)} files to {self.directory}: {exc}"
             ) from exc
         finally:
             self._committed()

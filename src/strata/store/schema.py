@@ -160,6 +160,50 @@ def _vectors(table: pa.Table) -> list[Vector | None]:
     return [flat[i].copy() if valid[i] else None for i in range(len(column))]
 
 
+@dataclass(frozen=True, slots=True)
+class PreparedRows:
+    """Some files' rows in the store's row format (`to_arrow`), checked, ready to write.
+
+    Made where the work runs in parallel (an indexing worker computes `lex` and the Arrow
+    columns), so the process that writes only concatenates and commits them.
+    """
+
+    paths: tuple[str, ...]  # every file whose rows these replace (none: delete its rows)
+    table: pa.Table
+
+    @property
+    def rows(self) -> int:
+        return int(self.table.num_rows)
+
+
+def prepare(rows_by_path: Mapping[str, Sequence[Record]], dim: int) -> PreparedRows:
+    """The rows of each path, checked (`check_batch`) and in the store's row format."""
+    records = [r for rows in rows_by_path.values() for r in rows]
+    check_batch(rows_by_path, records)
+    return PreparedRows(tuple(rows_by_path), to_arrow(records, dim))
+
+
+def joined(parts: Sequence[PreparedRows]) -> PreparedRows:
+    """Several prepared batches as one write (their paths must not overlap)."""
+    paths = tuple(p for part in parts for p in part.paths)
+    if len(set(paths)) != len(paths):
+        raise StoreError("one write names a file twice")
+    return PreparedRows(paths, pa.concat_tables([part.table for part in parts]))
+
+
+def with_repo(rows: PreparedRows, repo: str, prefix: str) -> PreparedRows:
+    """`rows` as rows of repository `repo` in a shared table: `repo_id` set, ids prefixed."""
+    table = rows.table
+    n = table.num_rows
+    if prefix:
+        ids = pc.binary_join_element_wise(pa.scalar(prefix), table.column("id"), "")
+        table = table.set_column(table.schema.get_field_index("id"), table.schema.field("id"), ids)
+    if n and pc.all(pc.equal(table.column("repo_id"), repo)).as_py() is not True:
+        i = table.schema.get_field_index("repo_id")
+        table = table.set_column(i, table.schema.field(i), pa.array([repo] * n, pa.string()))
+    return PreparedRows(rows.paths, table)
+
+
 def check_batch(rows_by_path: Mapping[str, Sequence[Record]], records: list[Record]) -> None:
     """Refuse a write whose records sit under another path or repeat an id."""
     for path, rows in rows_by_path.items():

@@ -24,6 +24,8 @@ from strata.types import FileState, Record, Vector
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from strata.store.schema import PreparedRows
+
 __all__ = ["RepoView", "check_repo_name", "id_prefix"]
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -70,6 +72,13 @@ class RepoView(PerSource):
         self._same(repo)
         rows = {path: [self._out(r) for r in recs] for path, recs in rows_by_path.items()}
         self.base.replace_sources(rows, repo=self.repo)
+
+    def write_prepared(self, rows: PreparedRows, *, repo: str | None = None) -> None:
+        """Replace this repository's rows of the prepared paths, in one atomic commit."""
+        from strata.store.schema import with_repo  # Arrow: only where rows are written
+
+        self._same(repo)
+        self.base.write_prepared(with_repo(rows, self.repo, self.prefix), repo=self.repo)
 
     def restat(self, stats: Mapping[str, tuple[int, int]], *, repo: str | None = None) -> int:
         """Record new stats for this repository's rows of the given paths."""
