@@ -126,16 +126,19 @@ class Indexer:
         other layers are built. The rows are marked unfinished (no file hash, mtime 0): a run
         killed before the full pass redoes those files, and the full pass replaces them.
         The workers hand back rows ready to write (`first_look_rows`): this process, which
-        also writes, would otherwise be the bottleneck."""
+        also writes, would otherwise be the bottleneck. It commits `index.commit_rows`
+        rows at a time, or a quarter of that when it would only wait for the next result:
+        the first files answer early, and a run makes few commits."""
         parts: list[PreparedRows] = []
         rows = done = 0
         args = (self._cfg, self._session, self._store.dim)
+        commit = self._cfg.index.commit_rows
         for task, part, waiting in batches(files, first_look_rows, args, pool):
             done += len(task)
             report("chunk", done, len(files), task[-1].rel)
             parts.append(part)
             rows += part.rows
-            if rows >= self._cfg.index.commit_rows or waiting:  # else this process would idle
+            if rows >= commit or (waiting and rows >= commit // 4):
                 self._store.write_prepared(joined(parts))
                 parts, rows = [], 0
         if parts:

@@ -22,6 +22,7 @@ from strata.passages import FileOutcome
 from strata.types import SourceFile
 
 FILES_PER_TASK = 32
+TASK_BYTES = 256 * 1024
 PARALLEL_MIN_FILES = 200
 PARSING_GC_THRESHOLD = 20_000  # allocations between collections (Python's default: 700)
 
@@ -70,7 +71,7 @@ def _started() -> None:
 def outcomes(
     files: Sequence[SourceFile], batch: Batch, cfg: Config, pool: Executor | None
 ) -> Iterator[FileOutcome]:
-    """`batch` over `files` in tasks of `FILES_PER_TASK`, in order, in the pool if any."""
+    """`batch` over `files` (see `batches`): each file's outcome, task by task."""
     for _task, result, _waiting in batches(files, batch, (cfg,), pool):
         yield from result
 
@@ -81,14 +82,16 @@ def batches(
     args: tuple[Any, ...],
     pool: Executor | None,
 ) -> Iterator[tuple[list[SourceFile], T, bool]]:
-    """Each task of `FILES_PER_TASK` files with `fn(task, *args)`, in order, in the pool if
-    any; with whether the next result is still being made (the caller would only wait for
-    it: a good moment for its own work)."""
-    tasks = [list(files[i : i + FILES_PER_TASK]) for i in range(0, len(files), FILES_PER_TASK)]
+    """Each task of files with `fn(task, *args)`: in the pool, if any, `balanced_tasks` in
+    order; else tasks of `FILES_PER_TASK` in the files' order. With whether the next
+    result is still being made (the caller would only wait for it: a good moment for its
+    own work)."""
     if pool is None:
-        for task in tasks:
+        for i in range(0, len(files), FILES_PER_TASK):
+            task = list(files[i : i + FILES_PER_TASK])
             yield task, fn(task, *args), False
         return
+    tasks = balanced_tasks(files)
     futures = [pool.submit(fn, task, *args) for task in tasks]
     try:
         for i, (task, future) in enumerate(zip(tasks, futures, strict=True)):
@@ -97,6 +100,21 @@ def batches(
     finally:
         for future in futures:
             future.cancel()
+
+
+def balanced_tasks(files: Sequence[SourceFile]) -> list[list[SourceFile]]:
+    """`files` in tasks for a pool: largest files first, each task at most `FILES_PER_TASK`
+    files and `TASK_BYTES` bytes (a larger file alone). Taken in order, such tasks keep the
+    workers equally busy to the end: one task of big files last would leave one working."""
+    tasks: list[list[SourceFile]] = []
+    size = 0
+    for f in sorted(files, key=lambda f: f.size, reverse=True):
+        if not tasks or len(tasks[-1]) >= FILES_PER_TASK or size + f.size > TASK_BYTES:
+            tasks.append([])
+            size = 0
+        tasks[-1].append(f)
+        size += f.size
+    return tasks
 
 
 @contextlib.contextmanager
