@@ -53,3 +53,19 @@ def test_store_works_with_the_client_deferred(tmp_path: object) -> None:
         """
     )
     assert out == "a True"
+
+
+def test_lancedb_imports_with_overrides_as_on_python_312_and_leaves_the_real_one() -> None:
+    out = _run(
+        """
+        import sys
+        import strata.store.lance
+        from lancedb.db import DBConnection
+        shimmed = "overrides" not in sys.modules
+        import overrides
+        base = DBConnection.__mro__[-2]
+        real = hasattr(overrides, "overrides") and overrides.EnforceOverrides is not base
+        print(sys.version_info >= (3, 12) or shimmed, real)
+        """
+    )
+    assert out == "True True"

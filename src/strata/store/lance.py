@@ -16,14 +16,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import lancedb
 import pyarrow as pa
-from lancedb.index import FTS, Bitmap, IvfPq
 
 from strata.errors import EmbedderMismatchError, NoIndexError, StoreError
 from strata.store import Filter, PerSource, rows, sql
 from strata.store.hot import WarmPassages
 from strata.store.lance_search import LanceSearch
+from strata.store.lancedb_loaded import FTS, Bitmap, IvfPq, lancedb
 from strata.store.schema import (
     MIGRATIONS,
     RECORD_COLUMNS,

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
-from lancedb.query import FullTextOperator, MatchQuery
 
 from strata.layers import PASSAGE_LAYERS
 from strata.store import Filter, sql
 from strata.store.hot import MAX_ROWS as HOT_MAX_ROWS
 from strata.store.hot import HotPassages, WarmPassages
+from strata.store.lancedb_loaded import FullTextOperator, MatchQuery
 from strata.store.schema import SEARCH_COLUMNS, check_vector, to_records
 from strata.types import Record, Vector
 
