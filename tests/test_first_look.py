@@ -12,6 +12,7 @@ import strata.engine
 import strata.indexer
 from strata import Engine
 from strata.layers import C0_SOURCE_CHUNKS, C1_SYMBOL_CATALOG
+from tests.embed_server import serve
 
 LEXICAL = {"embed.provider": "none", "index.workers": 1}
 FILES = strata.indexer.LEXICAL_FIRST_MIN_FILES + 10
@@ -118,3 +119,31 @@ def test_a_first_run_starts_its_workers_before_the_store_opens(
     assert asked == [(2, True), (1, False)]  # ahead on the first run only
     assert (first.workers, first.indexed, again.indexed) == (2, FILES, 1)
     assert eng.search("field_7", route=False, mode="lexical").hits[0].record.path == "pkg/m7.py"
+
+
+def test_a_first_look_with_an_embedder_writes_null_vectors_that_fill_in(
+    many: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first look leaves the vector column out (the store keeps nulls); the full pass
+    and the embedding that follows give every passage its vector."""
+    running = serve()
+    server = next(running)
+    config = {"embed.provider": "ollama", "embed.base_url": server.url, "embed.model": "m1"}
+    eng = Engine.open(many, config={**config, "index.workers": 1})
+    seen: list[dict[str, int]] = []
+    real = strata.indexer.process_batch
+
+    def full_pass(files: list, cfg: object) -> list:  # type: ignore[type-arg]
+        if not seen:
+            seen.append(eng.store.counts()[C0_SOURCE_CHUNKS])
+        return real(files, cfg)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(strata.indexer, "process_batch", full_pass)
+    try:
+        eng.index()
+        assert seen == [{"rows": FILES, "vectors": 0}]
+        assert eng.store.counts()[C0_SOURCE_CHUNKS] == {"rows": FILES, "vectors": FILES}
+        result = eng.search("field_7", route=False)
+        assert result.mode == "hybrid" and result[0].record.path == "pkg/m7.py"
+    finally:
+        running.close()

@@ -104,11 +104,25 @@ def test_prepared_rows_write_like_records_and_join_without_overlap(tmp_path: Pat
     store.write_prepared(joined(parts))
     assert store._table.version == before + 1
     assert {p: s.rows for p, s in store.sources().items()} == {"a.py": 1, "b.py": 1}
-    assert [h.path for h, _ in store.lexical_search(["new"], 5, Filter())] == ["a.py", "b.py"]
+    assert sorted(h.path for h, _ in store.lexical_search(["new"], 5, Filter())) == ["a.py", "b.py"]
     with pytest.raises(StoreError, match="twice"):
         joined([parts[0], parts[0]])
     with pytest.raises(StoreError, match="has path"):
         prepare({"a.py": [rec("b.py", 0, "x")]}, 4)
+
+
+def test_prepared_rows_without_a_vector_column_store_nulls(tmp_path: Path) -> None:
+    store = LanceStore(tmp_path, 4)
+    store.write_prepared(
+        prepare({"a.py": [rec("a.py", i, "first look") for i in range(2)]}, 4, vectors=False)
+    )
+    assert store.counts()[C0_SOURCE_CHUNKS] == {"rows": 2, "vectors": 0}
+    assert [r.vector for r in store.fetch(Filter())] == [None, None]
+    one = np.ones(4, np.float32)
+    store.replace_sources({"a.py": [rec("a.py", 0, "full pass", vector=one)]})
+    assert store.counts()[C0_SOURCE_CHUNKS] == {"rows": 1, "vectors": 1}
+    with pytest.raises(StoreError, match="have a vector"):
+        prepare({"b.py": [rec("b.py", 0, "x", vector=one)]}, 4, vectors=False)
 
 
 def test_prepared_rows_move_into_a_repository(tmp_path: Path) -> None:

@@ -115,4 +115,4 @@ def first_look_rows(
             )
             for r in unique_ids(outcome.records, f.rel)
         ]
-    return prepare(rows, dim)
+    return prepare(rows, dim, vectors=False)  # new paths: nothing to replace

@@ -97,8 +97,14 @@ def vector_array(vectors: Sequence[Vector | None], dim: int, ids: Sequence[str])
     return pa.FixedSizeListArray.from_arrays(values, dim, mask=pa.array(missing))
 
 
-def to_arrow(records: Sequence[Record], dim: int) -> pa.Table:
-    """Rows of `chunks` for `records`, with `lex` computed and vectors validated."""
+def to_arrow(records: Sequence[Record], dim: int, *, vectors: bool = True) -> pa.Table:
+    """Rows of `chunks` for `records`, with `lex` computed and vectors validated.
+
+    `vectors=False` is for rows that have no vector yet, of paths that have no rows (a
+    first look): the `vector` column is left out and the store fills it with nulls. That
+    is a fifth less work to build, move between processes and write. (A row that replaces
+    another must carry the column, or the old row's vector would stay.)
+    """
     columns: dict[str, list[Any]] = {name: [] for name in RECORD_COLUMNS}
     for r in records:
         for name in RECORD_COLUMNS:
@@ -106,10 +112,16 @@ def to_arrow(records: Sequence[Record], dim: int) -> pa.Table:
             columns[name].append(json.dumps(dict(value)) if name == "metadata" else value)
     data: dict[str, Any] = dict(columns)
     data["lex"] = [lexical_text(r.title, r.path, r.content) for r in records]
-    if dim > 0:
+    schema = table_schema(dim)
+    if dim > 0 and vectors:
         data["vector"] = vector_array([r.vector for r in records], dim, [r.id for r in records])
         data["has_vector"] = [r.vector is not None for r in records]
-    return pa.table(data, schema=table_schema(dim))
+    elif dim > 0:
+        if any(r.vector is not None for r in records):
+            raise StoreError("rows written without their vector column have a vector")
+        data["has_vector"] = [False] * len(records)
+        schema = schema.remove(schema.get_field_index("vector"))
+    return pa.table(data, schema=schema)
 
 
 def to_records(table: pa.Table, given: Mapping[str, Sequence[Any]] | None = None) -> list[Record]:
@@ -165,7 +177,8 @@ class PreparedRows:
     """Some files' rows in the store's row format (`to_arrow`), checked, ready to write.
 
     Made where the work runs in parallel (an indexing worker computes `lex` and the Arrow
-    columns), so the process that writes only concatenates and commits them.
+    columns), so the process that writes only concatenates and commits them. Batches
+    joined into one write must agree on their columns (see `to_arrow`'s `vectors`).
     """
 
     paths: tuple[str, ...]  # every file whose rows these replace (none: delete its rows)
@@ -176,11 +189,14 @@ class PreparedRows:
         return int(self.table.num_rows)
 
 
-def prepare(rows_by_path: Mapping[str, Sequence[Record]], dim: int) -> PreparedRows:
-    """The rows of each path, checked (`check_batch`) and in the store's row format."""
+def prepare(
+    rows_by_path: Mapping[str, Sequence[Record]], dim: int, *, vectors: bool = True
+) -> PreparedRows:
+    """The rows of each path, checked (`check_batch`) and in the store's row format
+    (`vectors`: see `to_arrow`)."""
     records = [r for rows in rows_by_path.values() for r in rows]
     check_batch(rows_by_path, records)
-    return PreparedRows(tuple(rows_by_path), to_arrow(records, dim))
+    return PreparedRows(tuple(rows_by_path), to_arrow(records, dim, vectors=vectors))
 
 
 def joined(parts: Sequence[PreparedRows]) -> PreparedRows:
