@@ -111,18 +111,20 @@ def test_prepared_rows_write_like_records_and_join_without_overlap(tmp_path: Pat
         prepare({"a.py": [rec("b.py", 0, "x")]}, 4)
 
 
-def test_prepared_rows_without_a_vector_column_store_nulls(tmp_path: Path) -> None:
+def test_new_prepared_rows_are_appended_without_a_vector_column(tmp_path: Path) -> None:
     store = LanceStore(tmp_path, 4)
     store.write_prepared(
-        prepare({"a.py": [rec("a.py", i, "first look") for i in range(2)]}, 4, vectors=False)
+        prepare({"a.py": [rec("a.py", i, "first look") for i in range(2)]}, 4, new=True)
     )
     assert store.counts()[C0_SOURCE_CHUNKS] == {"rows": 2, "vectors": 0}
     assert [r.vector for r in store.fetch(Filter())] == [None, None]
     one = np.ones(4, np.float32)
     store.replace_sources({"a.py": [rec("a.py", 0, "full pass", vector=one)]})
     assert store.counts()[C0_SOURCE_CHUNKS] == {"rows": 1, "vectors": 1}
-    with pytest.raises(StoreError, match="have a vector"):
-        prepare({"b.py": [rec("b.py", 0, "x", vector=one)]}, 4, vectors=False)
+    with pytest.raises(StoreError, match="must not have vectors"):
+        prepare({"b.py": [rec("b.py", 0, "x", vector=one)]}, 4, new=True)
+    with pytest.raises(StoreError, match="mixes new"):
+        joined([prepare({"c.py": []}, 4, new=True), prepare({"d.py": []}, 4)])
 
 
 def test_prepared_rows_move_into_a_repository(tmp_path: Path) -> None:

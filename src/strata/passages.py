@@ -97,7 +97,8 @@ def first_look_rows(
 ) -> PreparedRows:
     """The passage rows of new files, ready to write: a worker's unit of work in the
     first look (see `Indexer._first_look`). They are marked unfinished (no file hash,
-    mtime 0). A file that cannot be read or chunked is left to the full pass, which says why."""
+    mtime 0), and prepared as `new` (the plan's new files hold no rows: they are appended).
+    A file that cannot be read or chunked is left to the full pass, which says why."""
     rows: dict[str, list[Record]] = {}
     for f in files:
         outcome = chunk_file(f, cfg)
@@ -115,4 +116,4 @@ def first_look_rows(
             )
             for r in unique_ids(outcome.records, f.rel)
         ]
-    return prepare(rows, dim, vectors=False)  # new paths: nothing to replace
+    return prepare(rows, dim, new=True)

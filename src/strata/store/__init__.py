@@ -58,7 +58,9 @@ class Store(Protocol):
 
     def write_prepared(self, rows: PreparedRows, *, repo: str | None = None) -> None:
         """`replace_sources` for rows already in the store's row format (`schema.prepare`,
-        which indexing workers run so that the writer only commits)."""
+        which indexing workers run so that the writer only commits). Rows prepared as
+        `new` are appended: the caller (holding the write lock) knows their paths hold
+        no rows."""
         ...
 
     def replace_source(self, path: str, rows: Sequence[Record]) -> None:

@@ -128,13 +128,16 @@ class LanceStore(LanceSearch, PerSource):
             return
         scope = sql.conjunction([sql.in_list("path", rows.paths), sql.repo_is(repo)])
         try:
-            (
-                self._table.merge_insert("id")
-                .when_matched_update_all()
-                .when_not_matched_insert_all()
-                .when_not_matched_by_source_delete(scope)
-                .execute(rows.table, on_bad_vectors="null")
-            )
+            if rows.new:  # nothing to replace: no join, no scan for rows to delete
+                self._table.add(rows.table)
+            else:
+                (
+                    self._table.merge_insert("id")
+                    .when_matched_update_all()
+                    .when_not_matched_insert_all()
+                    .when_not_matched_by_source_delete(scope)
+                    .execute(rows.table, on_bad_vectors="null")
+                )
         except (OSError, RuntimeError, ValueError) as exc:
             raise StoreError(
                 f"cannot write {len(rows.paths)} files to {self.directory}: {exc}"

@@ -98,13 +98,8 @@ def vector_array(vectors: Sequence[Vector | None], dim: int, ids: Sequence[str])
 
 
 def to_arrow(records: Sequence[Record], dim: int, *, vectors: bool = True) -> pa.Table:
-    """Rows of `chunks` for `records`, with `lex` computed and vectors validated.
-
-    `vectors=False` is for rows that have no vector yet, of paths that have no rows (a
-    first look): the `vector` column is left out and the store fills it with nulls. That
-    is a fifth less work to build, move between processes and write. (A row that replaces
-    another must carry the column, or the old row's vector would stay.)
-    """
+    """Rows of `chunks` for `records`, with `lex` computed and vectors validated
+    (`vectors=False`: no `vector` column, every `has_vector` false; see `prepare`)."""
     columns: dict[str, list[Any]] = {name: [] for name in RECORD_COLUMNS}
     for r in records:
         for name in RECORD_COLUMNS:
@@ -117,8 +112,6 @@ def to_arrow(records: Sequence[Record], dim: int, *, vectors: bool = True) -> pa
         data["vector"] = vector_array([r.vector for r in records], dim, [r.id for r in records])
         data["has_vector"] = [r.vector is not None for r in records]
     elif dim > 0:
-        if any(r.vector is not None for r in records):
-            raise StoreError("rows written without their vector column have a vector")
         data["has_vector"] = [False] * len(records)
         schema = schema.remove(schema.get_field_index("vector"))
     return pa.table(data, schema=schema)
@@ -177,12 +170,12 @@ class PreparedRows:
     """Some files' rows in the store's row format (`to_arrow`), checked, ready to write.
 
     Made where the work runs in parallel (an indexing worker computes `lex` and the Arrow
-    columns), so the process that writes only concatenates and commits them. Batches
-    joined into one write must agree on their columns (see `to_arrow`'s `vectors`).
+    columns), so the process that writes only concatenates and commits them.
     """
 
     paths: tuple[str, ...]  # every file whose rows these replace (none: delete its rows)
     table: pa.Table
+    new: bool = False  # the paths hold no rows yet: append, with no vector column
 
     @property
     def rows(self) -> int:
@@ -190,13 +183,21 @@ class PreparedRows:
 
 
 def prepare(
-    rows_by_path: Mapping[str, Sequence[Record]], dim: int, *, vectors: bool = True
+    rows_by_path: Mapping[str, Sequence[Record]], dim: int, *, new: bool = False
 ) -> PreparedRows:
-    """The rows of each path, checked (`check_batch`) and in the store's row format
-    (`vectors`: see `to_arrow`)."""
+    """The rows of each path, checked (`check_batch`) and in the store's row format.
+
+    `new` is for paths that hold no rows yet, whose rows have no vector yet (a first look
+    at new files): the store appends them, with no replacement to look for, and leaves
+    their vector column out (it keeps nulls). That is a fifth less to build, move between
+    processes and write. A row that replaces another must carry the column, or the old
+    row's vector would stay.
+    """
     records = [r for rows in rows_by_path.values() for r in rows]
     check_batch(rows_by_path, records)
-    return PreparedRows(tuple(rows_by_path), to_arrow(records, dim, vectors=vectors))
+    if new and any(r.vector is not None for r in records):
+        raise StoreError("rows prepared as new must not have vectors yet")
+    return PreparedRows(tuple(rows_by_path), to_arrow(records, dim, vectors=not new), new)
 
 
 def joined(parts: Sequence[PreparedRows]) -> PreparedRows:
@@ -204,7 +205,10 @@ def joined(parts: Sequence[PreparedRows]) -> PreparedRows:
     paths = tuple(p for part in parts for p in part.paths)
     if len(set(paths)) != len(paths):
         raise StoreError("one write names a file twice")
-    return PreparedRows(paths, pa.concat_tables([part.table for part in parts]))
+    if len({part.new for part in parts}) > 1:
+        raise StoreError("one write mixes new paths with replaced ones")
+    table = pa.concat_tables([part.table for part in parts])
+    return PreparedRows(paths, table, all(part.new for part in parts))
 
 
 def with_repo(rows: PreparedRows, repo: str, prefix: str) -> PreparedRows:
@@ -217,7 +221,7 @@ def with_repo(rows: PreparedRows, repo: str, prefix: str) -> PreparedRows:
     if n and pc.all(pc.equal(table.column("repo_id"), repo)).as_py() is not True:
         i = table.schema.get_field_index("repo_id")
         table = table.set_column(i, table.schema.field(i), pa.array([repo] * n, pa.string()))
-    return PreparedRows(rows.paths, table)
+    return PreparedRows(rows.paths, table, rows.new)
 
 
 def check_batch(rows_by_path: Mapping[str, Sequence[Record]], records: list[Record]) -> None:
