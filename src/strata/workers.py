@@ -3,7 +3,8 @@
 Spawn, not fork: LanceDB's threads are running by the time files are read. A spawned
 worker imports the parent's main module unless it cannot find it, and an API user's
 unguarded script would index again in every worker; the workers only need
-`strata.pipeline`, so the main module's file and spec are hidden while they start.
+`strata.passages` and `strata.pipeline`, so the main module's file and spec are hidden
+while they start.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def parsing_gc() -> None:
 
 
 def _started() -> None:
-    """A worker's first task: nothing beyond importing this module (and so the pipeline)."""
+    """A worker's first task: nothing beyond importing this module (and `strata.passages`)."""
 
 
 def outcomes(

@@ -70,9 +70,9 @@ def _run_init_on_first_use(module: ModuleType) -> object:
 
 @contextlib.contextmanager
 def overrides_as_on_312() -> Iterator[None]:
-    """While LanceDB imports: `overrides` is what LanceDB uses on Python 3.12+ (see the
-    module doc). The real package is back in `sys.modules` afterwards; a no-op once
-    LanceDB or `overrides` is imported, and on 3.12+."""
+    """While LanceDB imports, `overrides` is what LanceDB uses on Python 3.12+ (see the
+    module doc); afterwards `import overrides` loads the real package. A no-op on 3.12+
+    and once LanceDB or `overrides` is imported."""
     if sys.version_info >= (3, 12) or "overrides" in sys.modules or "lancedb" in sys.modules:
         yield
         return
