@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import ast
 import math
+import os
 import textwrap
 from pathlib import Path
 
 import pytest
+from benchmarks.quality import indexes
 from benchmarks.quality.baseline import Bm25Baseline, plain_tokens
 from benchmarks.quality.blanking import blank_spans, first_sentence
 from benchmarks.quality.devqs import parse_target
@@ -230,3 +232,22 @@ def test_baseline_uses_plain_lowercase_words() -> None:
     assert [r.path for r in base.search("render a template")] == ["b.py"]
     assert base.search("parse header") == []  # no identifier splitting in the baseline
     assert base.search("nothing matches") == []
+
+
+def test_cached_indexes_keep_the_newest_builds_of_one_corpus_and_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(indexes, "INDEXES", tmp_path)
+    stem = "docstring-jinja2-abc-all-MiniLM-L6-v2"
+    made = []
+    for i in range(5):
+        d = tmp_path / f"{stem}-0.1.0+{i:08x}"
+        d.mkdir()
+        os.utime(d, (1000 + i, 1000 + i))
+        made.append(d)
+    other_model = tmp_path / f"{stem}-int8-0.1.0+00000000"  # another model, same prefix
+    other_model.mkdir()
+    assert indexes.builds(stem) == made[::-1]
+    gone = indexes.prune_builds(stem, keep=made[0])  # the one just built may be the oldest
+    assert sorted(gone) == [made[1], made[2]]
+    assert sorted(p for p in tmp_path.iterdir()) == sorted([made[0], made[3], made[4], other_model])

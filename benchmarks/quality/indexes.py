@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 
 INDEXES = CACHE / "quality" / "indexes"
 DONE = "bench-index.json"
+KEEP_BUILDS = 3  # per corpus and model: the newest builds, enough to compare a few side by side
 
 
 @functools.cache
@@ -71,7 +72,28 @@ def open_index(
         "seconds": round(time.perf_counter() - started, 1),
     }
     done.write_text(json.dumps(facts, indent=2), encoding="utf-8")
+    prune_builds(key.rsplit("-", 1)[0], keep=index_dir)
     return eng, {**facts, "reused": False}
+
+
+def builds(stem: str) -> list[Path]:
+    """The cached indexes of one corpus and model (`stem`), one per Strata build, newest
+    first (a build never holds `-`, so `stem` cannot match another model's name)."""
+    found = [
+        d for d in INDEXES.glob(f"{stem}-*") if d.is_dir() and d.name.rsplit("-", 1)[0] == stem
+    ]
+    return sorted(found, key=lambda d: d.stat().st_mtime, reverse=True)
+
+
+def prune_builds(stem: str, keep: Path) -> list[Path]:
+    """Remove all but the `KEEP_BUILDS` newest builds of `stem` (`keep` always stays): an
+    index is hundreds of MB, and one is made for every Strata change measured."""
+    others = [d for d in builds(stem) if d != keep]
+    gone = others[KEEP_BUILDS - 1 :]
+    for d in gone:
+        log.info("removing the cached index of an older build: %s", d.name)
+        shutil.rmtree(d, ignore_errors=True)
+    return gone
 
 
 def _seed_embedding_cache(index_dir: Path, stem: str) -> None:
@@ -79,9 +101,7 @@ def _seed_embedding_cache(index_dir: Path, stem: str) -> None:
     model. The cache is keyed by (model, chunk hash), so its vectors are exactly what the
     model gives for those chunks: a new Strata build re-embeds only chunks it changed."""
     cache = "embed_cache.sqlite"
-    earlier = [
-        d / cache for d in INDEXES.glob(f"{stem}-*") if d != index_dir and (d / cache).is_file()
-    ]
+    earlier = [d / cache for d in builds(stem) if d != index_dir and (d / cache).is_file()]
     if earlier and not (index_dir / cache).exists():
         newest = max(earlier, key=lambda p: p.stat().st_mtime)
         index_dir.mkdir(parents=True, exist_ok=True)
