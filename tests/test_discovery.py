@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from strata.config import IndexConfig, load_config
-from strata.discovery import Discovery, IgnoreRules, discover, discover_one
+from strata.discovery import Discovery, IgnoreRules, discover, discover_one, is_under
 from strata.errors import UserError
 from strata.ignore import DENY_DIRS
 from strata.types import Skip, SkipReason, SourceFile
@@ -222,3 +222,18 @@ def test_discover_one_classifies_a_single_path(tmp_path: Path) -> None:
     assert isinstance(gone, Skip) and gone.reason is SkipReason.VANISHED
     fifo = discover_one(tmp_path, tmp_path / "fifo", cfg, rules)
     assert isinstance(fifo, Skip) and fifo.reason is SkipReason.NOT_A_FILE
+
+
+def test_a_walk_narrowed_to_a_subtree_keeps_what_lies_under_it(tmp_path: Path) -> None:
+    assert is_under("src/a.py", "src") and is_under("src", "src/") and is_under("src", "src")
+    assert not is_under("srcs/a.py", "src") and not is_under("a/src/b.py", "src")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "srcs").mkdir()
+    for rel in ("src/a.py", "srcs/b.py", "c.py"):
+        (tmp_path / rel).write_text("x = 1\n")
+    (tmp_path / "src" / "big.py").write_text("x" * 100)
+    (tmp_path / "big.py").write_text("x" * 100)
+    whole = discover(tmp_path, config(max_file_bytes=50))
+    part = whole.under("src")
+    assert [f.rel for f in part.files] == ["src/a.py"]
+    assert [s.rel for s in part.skips] == ["src/big.py"] and part.root == whole.root

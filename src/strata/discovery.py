@@ -16,7 +16,13 @@ from strata.types import Skip, SkipReason, SourceFile
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Discovery", "IgnoreRules", "discover", "discover_one"]
+__all__ = ["Discovery", "IgnoreRules", "discover", "discover_one", "is_under"]
+
+
+def is_under(path: str, rel: str) -> bool:
+    """Whether the POSIX path `path` is `rel` or lies below it (both relative to a root)."""
+    rel = rel.rstrip("/")
+    return path == rel or path.startswith(rel + "/")
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +32,11 @@ class Discovery:
     root: Path
     files: tuple[SourceFile, ...]
     skips: tuple[Skip, ...]
+
+    def under(self, rel: str) -> Discovery:
+        """Only what lies at or below `rel` (a POSIX path relative to the root)."""
+        files = tuple(f for f in self.files if is_under(f.rel, rel))
+        return Discovery(self.root, files, tuple(s for s in self.skips if is_under(s.rel, rel)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from typing import Any
 from strata.config import Config, load_config
 from strata.corpus import FILE_NAME as ARTIFACTS_FILE
 from strata.corpus import ArtifactCache
-from strata.discovery import Discovery, IgnoreRules, discover, discover_one
+from strata.discovery import Discovery, IgnoreRules, discover, discover_one, is_under
 from strata.embedding import (
     Embedder,
     configured_name,
@@ -177,33 +177,25 @@ class Engine(Searching, RepoQueries, LayerQueries):
         """Bring one repository (or the part of it under `target`) up to date; lock held."""
         first = "last_index" not in r.entry(self._locator())
         self._write_locator(**recorded(self._locator(), r))
+        rel = None if target == r.root else target.relative_to(r.root).as_posix()
         disc = discover(r.root, self.config.index)  # needs no store
+        disc = disc if rel is None else disc.under(rel)
         # A first run reads every file: its workers start while the store opens.
         ahead = workers_for(self.config.index, len(disc.files)) if first else 1
         with worker_pool(ahead) as ready:
-            return self._apply(r, target, disc, progress, ready)
+            return self._apply(r, disc, rel, progress, ready)
 
     def _apply(
         self,
         r: Repo,
-        target: Path,
         disc: Discovery,
+        rel: str | None,
         progress: ProgressFn | None,
         ready: Executor | None,
     ) -> IndexSummary:
-        view = self.repo_store(r.name)
+        indexed = self.repo_store(r.name).sources()
+        scope = None if rel is None else [p for p in indexed if is_under(p, rel)]
         files, skips = disc.files, disc.skips
-        indexed = view.sources()
-        scope = None
-        if target != r.root:
-            rel = target.relative_to(r.root).as_posix()
-
-            def inside(p: str, rel: str = rel) -> bool:
-                return p == rel or p.startswith(rel + "/")
-
-            files = tuple(f for f in files if inside(f.rel))
-            skips = tuple(s for s in skips if inside(s.rel))
-            scope = [p for p in indexed if inside(p)]
         plan = make_plan(files, indexed, scope=scope)
         summary = IndexSummary(root=str(r.root), files_seen=len(files) + len(skips))
         for skip in skips:
@@ -246,7 +238,7 @@ class Engine(Searching, RepoQueries, LayerQueries):
             skips: list[Skip] = []
             scope: set[str] = set()
             for rel in wanted:
-                scope.update(p for p in indexed if p == rel or p.startswith(rel.rstrip("/") + "/"))
+                scope.update(p for p in indexed if is_under(p, rel))
                 found = discover_one(r.root, r.root / rel, self.config.index, rules)
                 if isinstance(found, SourceFile):
                     files.append(found)

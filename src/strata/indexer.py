@@ -12,6 +12,7 @@ Order of work, chosen so a user can search as early as possible and nothing is l
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import time
@@ -101,8 +102,12 @@ class Indexer:
         previously_indexed = {f.rel for f in changed}
         fresh: dict[str, Artifact] = {}
         summary.workers = workers_for(self._cfg.index, len(to_read))
-        with worker_pool(summary.workers if ready is None else 1) as own:
-            pool = ready if ready is not None and summary.workers > 1 else own
+        workers: contextlib.AbstractContextManager[Executor | None]
+        if ready is None:
+            workers = worker_pool(summary.workers)
+        else:  # the caller's pool, or none if the plan turned out too small for one
+            workers = contextlib.nullcontext(ready if summary.workers > 1 else None)
+        with workers as pool:
             if len(plan.new) >= LEXICAL_FIRST_MIN_FILES:
                 self._first_look(plan.new, pool, report)
                 summary.searchable_seconds = time.monotonic() - started

@@ -126,11 +126,11 @@ class LanceStore(LanceSearch, PerSource):
         """`replace_sources` for rows already in the store's format (made by `prepare`)."""
         if not rows.paths:
             return
-        scope = sql.conjunction([sql.in_list("path", rows.paths), sql.repo_is(repo)])
         try:
             if rows.new:  # nothing to replace: no join, no scan for rows to delete
                 self._table.add(rows.table)
             else:
+                scope = sql.conjunction([sql.in_list("path", rows.paths), sql.repo_is(repo)])
                 (
                     self._table.merge_insert("id")
                     .when_matched_update_all()
