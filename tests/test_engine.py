@@ -9,6 +9,8 @@ import pytest
 from strata import Engine, NoIndexError, QueryError
 from strata.layers import C0_SOURCE_CHUNKS, D0_DOC_CHUNKS
 
+pytestmark = pytest.mark.usefixtures("both_stores")
+
 LEXICAL = {"embed.provider": "none"}
 
 
@@ -243,20 +245,6 @@ def test_a_touched_file_gets_its_stat_recorded_not_re_extracted(
     read.clear()
     again = eng.index()  # the recorded stats match the disk now: a plain no-op
     assert read == [] and again.indexed == 0 and again.unchanged == files
-
-
-def test_a_no_op_run_gives_an_older_index_the_search_indexes_it_lacks(minirepo: Path) -> None:
-    eng = Engine.open(minirepo, config=LEXICAL)
-    eng.index()
-    table = eng.store._table  # type: ignore[attr-defined]
-    table.drop_index("layer_idx")  # as an index written before the layer bitmap existed
-    older = Engine.open(minirepo, config=LEXICAL)
-    before = [h.record.id for h in older.search("header values", k=5, route=False)]
-    assert "layer_idx" not in {ix.name for ix in older.store._table.list_indices()}  # type: ignore[attr-defined]
-    assert older.index().indexed == 0
-    assert "layer_idx" in {ix.name for ix in older.store._table.list_indices()}  # type: ignore[attr-defined]
-    assert [h.record.id for h in older.search("header values", k=5, route=False)] == before
-    assert before
 
 
 def test_a_first_run_answers_lexically_before_it_loads_the_model(

@@ -23,13 +23,15 @@ def lance_store(tmp: Path, dim: int) -> Store:
     return open_store(f"lancedb://{tmp / 'index'}", dim)
 
 
-# A PostgreSQL factory joins this list when that backend exists.
-FACTORIES: list[StoreFactory] = [lance_store]
+BACKENDS = ["lancedb", "postgresql"]
 
 
-@pytest.fixture(params=FACTORIES, ids=lambda f: f.__name__)
+@pytest.fixture(params=BACKENDS)
 def factory(request: pytest.FixtureRequest) -> StoreFactory:
-    return request.param  # type: ignore[no-any-return]
+    if request.param == "lancedb":
+        return lance_store
+    uri = request.getfixturevalue("pg_uri")  # one fresh schema per test: reopen finds it
+    return lambda _tmp, dim: open_store(uri, dim)
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 import snowballstemmer  # type: ignore[import-untyped]
 
+from strata import Engine
 from strata.errors import EmbedderMismatchError, NoIndexError, SchemaError, StoreError
 from strata.layers import C0_SOURCE_CHUNKS
 from strata.records import make_record
@@ -48,8 +49,8 @@ def version_rows(k: int) -> list[Record]:
 def test_open_store_by_scheme(tmp_path: Path) -> None:
     assert isinstance(open_store(f"lancedb://{tmp_path / 'a'}", 4), LanceStore)
     assert isinstance(open_store(str(tmp_path / "b"), 4), LanceStore)
-    with pytest.raises(StoreError, match="not available yet"):
-        open_store("postgresql://localhost/strata", 4)
+    with pytest.raises(StoreError, match="cannot reach PostgreSQL at postgresql://u:\\*\\*\\*@"):
+        open_store("postgresql://u:secret@127.0.0.1:1/strata", 4)  # nothing listens on port 1
     with pytest.raises(StoreError, match="unknown store scheme"):
         open_store("s4://bucket", 4)
     with pytest.raises(NoIndexError):
@@ -322,3 +323,17 @@ def test_a_full_text_index_built_without_stems_is_rebuilt(tmp_path: Path) -> Non
     older.ensure_indexes()  # what the next `strata index` does, a no-op run included
     assert [r.path for r, _ in older.lexical_search(["entries"], 5, Filter())] == ["a.py"]
     assert older.read_meta()["lex_analysis"] == lance.LEX_ANALYSIS
+
+
+def test_a_no_op_run_gives_an_older_index_the_search_indexes_it_lacks(minirepo: Path) -> None:
+    eng = Engine.open(minirepo, config={"embed.provider": "none"})
+    eng.index()
+    table = eng.store._table  # type: ignore[attr-defined]
+    table.drop_index("layer_idx")  # as an index written before the layer bitmap existed
+    older = Engine.open(minirepo, config={"embed.provider": "none"})
+    before = [h.record.id for h in older.search("header values", k=5, route=False)]
+    assert "layer_idx" not in {ix.name for ix in older.store._table.list_indices()}  # type: ignore[attr-defined]
+    assert older.index().indexed == 0
+    assert "layer_idx" in {ix.name for ix in older.store._table.list_indices()}  # type: ignore[attr-defined]
+    assert [h.record.id for h in older.search("header values", k=5, route=False)] == before
+    assert before

@@ -202,7 +202,7 @@ def open_store(uri: str, dim: int, *, create: bool = True) -> Store:
     """Open the store a URI names: `lancedb://DIR` or a plain path (embedded LanceDB).
 
     Args:
-        uri: `lancedb://DIR`, a directory path, or `postgresql://...` (not yet available).
+        uri: `lancedb://DIR`, a directory path, or `postgresql://...` (a libpq URI).
         dim: vector width of the configured embedder (0 = lexical-only index).
         create: create an empty store if there is none (else raise `NoIndexError`).
 
@@ -219,12 +219,25 @@ def open_store(uri: str, dim: int, *, create: bool = True) -> Store:
         from strata.store.lance import LanceStore  # heavy import, only when used
 
         return LanceStore(rest, dim, create=create)
-    if scheme in ("postgresql", "postgres"):
-        raise StoreError(
-            "the PostgreSQL store is not available yet",
-            hint="leave store.uri empty to use the embedded LanceDB store",
-        )
+    if scheme in POSTGRES_SCHEMES:
+        store: Store = _postgres().PgStore(uri, dim, create=create)
+        return store
     raise StoreError(f"unknown store scheme {scheme!r} in {uri!r}", hint="use lancedb://DIR")
+
+
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+
+def _postgres() -> Any:
+    """The PostgreSQL backend's module, imported on first use (with a hint if not installed)."""
+    try:
+        from strata.store.postgres import store
+    except ImportError as exc:
+        raise StoreError(
+            f"the PostgreSQL store needs {exc.name or 'psycopg'}",
+            hint="pip install 'strata-index[postgres]'",
+        ) from None
+    return store
 
 
 def recreate_store(uri: str, dim: int) -> Store:
@@ -237,6 +250,8 @@ def recreate_store(uri: str, dim: int) -> Store:
         from pathlib import Path
 
         shutil.rmtree(Path(rest), ignore_errors=True)
+    elif scheme.lower() in POSTGRES_SCHEMES:
+        _postgres().drop_store(uri)
     else:
         open_store(uri, dim).delete_all()
     return open_store(uri, dim)

@@ -1,0 +1,367 @@
+"""`PgStore`: the Store core on PostgreSQL + pgvector, shared by many writers and readers.
+
+Every write is one transaction: a file's old rows are deleted and its new rows COPYed
+in together, so a reader (or a killed writer, or a dropped connection, which rolls the
+transaction back) sees each file fully old or fully new. Readers never block writers
+(MVCC). Writers of one repository are serialised by `writer_lock` (a session advisory
+lock per repository, held for a whole `strata index` run, released by the server if the
+writer dies); different repositories write in parallel.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+import psycopg
+import pyarrow as pa
+from psycopg import sql
+
+from strata.errors import LockError, NoIndexError, StoreError
+from strata.store import Filter, PerSource
+from strata.store.postgres import filters, search
+from strata.store.postgres.connect import (
+    connect,
+    connect_error,
+    ensure_vector_extension,
+    open_pool,
+    redact,
+)
+from strata.store.postgres.filters import Where
+from strata.store.postgres.migrations import migrate
+from strata.store.postgres.rows import COPY_COLUMNS, arrow_of, copy_rows, record_of
+from strata.store.schema import RECORD_COLUMNS, SEARCH_COLUMNS, PreparedRows, check_vector, prepare
+from strata.types import FileState, Record, Vector
+
+__all__ = ["PgStore", "drop_store"]
+
+log = logging.getLogger(__name__)
+
+_ORDER = "path, span_start NULLS FIRST, layer, id"
+_TABLES = ("rag_chunks", "strata_meta", "strata_migrations")
+
+
+class PgStore(PerSource):
+    """A `Store` on a PostgreSQL database with the pgvector extension."""
+
+    def __init__(self, uri: str, dim: int, *, create: bool = True) -> None:
+        """Open (or create) the store in the database `uri` names, for `dim`-d vectors.
+
+        Raises:
+            StoreError: the server is down, refuses the credentials or lacks pgvector.
+            NoIndexError: the database holds no store and `create` is False.
+            SchemaError: the database holds a newer Strata schema.
+            EmbedderMismatchError: the stored vectors have another width.
+        """
+        self.uri = uri
+        self.dim = dim
+        self.location = redact(uri)
+        self._corpus = search.Corpus()
+        with connect(uri) as conn:
+            ensure_vector_extension(conn, uri)
+            self.schema_version, fresh = migrate(conn, dim, create=create)
+            if self.schema_version == 0:
+                raise NoIndexError(f"no index in {self.location}", hint="run `strata index`")
+        self._pool = open_pool(uri)
+        if fresh:
+            self.write_meta({"created_at": _now(), "dim": dim})
+
+    # -- writing --------------------------------------------------------------
+
+    def replace_sources(
+        self, rows_by_path: Mapping[str, Sequence[Record]], *, repo: str | None = None
+    ) -> None:
+        """Replace all rows of each given path (of `repo`, if given) in one transaction."""
+        if rows_by_path:
+            self.write_prepared(prepare(rows_by_path, self.dim), repo=repo)
+
+    def write_prepared(self, rows: PreparedRows, *, repo: str | None = None) -> None:
+        """Delete the paths' rows and COPY the new ones in, in one transaction."""
+        if not rows.paths:
+            return
+        cols = [*COPY_COLUMNS, *(["embedding"] if self.dim > 0 else [])]
+        copy = sql.SQL("COPY rag_chunks ({}) FROM STDIN").format(
+            sql.SQL(", ").join(sql.Identifier(c) for c in cols)
+        )
+        with self._write(f"write {len(rows.paths)} files") as conn:
+            if not rows.new:
+                scope = filters.where(Filter(paths=rows.paths), repo=repo)
+                conn.execute(_sql("DELETE FROM rag_chunks WHERE {}", scope), scope.params)
+            with conn.cursor() as cur, cur.copy(copy) as out:
+                for row in copy_rows(rows.table, self.dim):
+                    out.write_row(row)
+
+    def restat(self, stats: Mapping[str, tuple[int, int]], *, repo: str | None = None) -> int:
+        """Set `file_size`/`file_mtime_ns` on every row of each path, in one transaction."""
+        if not stats:
+            return 0
+        paths = list(stats)
+        scope = filters.where(Filter(), repo=repo)
+        text = _sql(
+            "UPDATE rag_chunks c SET file_size = s.size, file_mtime_ns = s.mtime "
+            "FROM unnest(%s::text[], %s::bigint[], %s::bigint[]) AS s(path, size, mtime) "
+            "WHERE c.path = s.path AND {}",
+            scope,
+        )
+        params = (paths, [stats[p][0] for p in paths], [stats[p][1] for p in paths])
+        with self._write("record file stats") as conn:
+            return conn.execute(text, (*params, *scope.params)).rowcount
+
+    def set_vectors(self, vectors: Mapping[str, tuple[str, Vector]]) -> int:
+        """Fill in vectors by id where the content hash still matches; one transaction."""
+        if self.dim == 0 or not vectors:
+            return 0
+        ids = list(vectors)
+        given = [check_vector(vectors[i][1], self.dim, i) for i in ids]
+        text = (
+            "UPDATE rag_chunks c SET embedding = s.v::vector FROM "
+            "unnest(%s::text[], %s::text[], %s::text[]) AS s(id, hash, v) "
+            "WHERE c.id = s.id AND c.content_hash = s.hash"
+        )
+        literals = [_vector_text(v) for v in given]
+        with self._write("store vectors") as conn:
+            return conn.execute(text, (ids, [vectors[i][0] for i in ids], literals)).rowcount
+
+    def delete_all(self, *, repo: str | None = None) -> None:
+        """Remove every row (of `repo`, if given), in one transaction."""
+        scope = filters.where(Filter(), repo=repo)
+        with self._write("delete rows") as conn:
+            conn.execute(_sql("DELETE FROM rag_chunks WHERE {}", scope), scope.params)
+
+    def optimize(self) -> None:
+        """Refresh the planner's statistics (the indexes are kept current by every write)."""
+        with self._pool.connection() as conn:
+            conn.autocommit = True
+            try:
+                conn.execute("ANALYZE rag_chunks")
+            finally:
+                conn.autocommit = False
+
+    def ensure_indexes(self) -> None:
+        """Nothing to do: the migrations made every index, and writes keep them current."""
+
+    def keep_warm(self) -> None:
+        """Nothing to do: the server keeps its own cache of hot pages."""
+
+    # -- reading --------------------------------------------------------------
+
+    def lexical_search(
+        self, terms: Sequence[str], limit: int, where: Filter
+    ) -> list[tuple[Record, float]]:
+        """BM25 over the stemmed code-aware tokens (OR of the terms), best first."""
+        lexemes = search.query_lexemes(terms)
+        scope = filters.where(where)
+        if not lexemes or limit <= 0 or scope.never:
+            return []
+        with self._read() as conn:
+            return search.bm25(conn, lexemes, limit, scope, self._corpus, SEARCH_COLUMNS)
+
+    def vector_search(
+        self, vector: Vector, limit: int, where: Filter
+    ) -> list[tuple[Record, float]]:
+        """Cosine similarity over rows with a vector, best first."""
+        if self.dim == 0 or limit <= 0:
+            return []
+        query = check_vector(vector, self.dim, "query")
+        scope = filters.where(where)
+        if not np.any(query) or scope.never:
+            return []
+        with self._read() as conn:
+            return search.nearest(conn, query, limit, scope, SEARCH_COLUMNS)
+
+    def sources(self, *, repo: str | None = None) -> dict[str, FileState]:
+        """Each indexed path (of `repo`, if given) with its file hash, size, mtime, row count."""
+        scope = filters.where(Filter(), repo=repo)
+        text = _sql(
+            "SELECT path, (array_agg(file_hash ORDER BY span_start NULLS FIRST, id))[1], "
+            "(array_agg(file_size ORDER BY span_start NULLS FIRST, id))[1], "
+            "(array_agg(file_mtime_ns ORDER BY span_start NULLS FIRST, id))[1], count(*) "
+            "FROM rag_chunks WHERE {} GROUP BY path",
+            scope,
+        )
+        with self._read() as conn:
+            found = conn.execute(text, scope.params).fetchall()
+        return {p: FileState(h, int(s), int(m), int(n)) for p, h, s, m, n in found}
+
+    def missing_vectors(
+        self, limit: int, layers: Sequence[str] | None = None, *, repo: str | None = None
+    ) -> list[tuple[str, str, str]]:
+        """Up to `limit` rows (of `layers`, of `repo`) without a vector: (id, hash, text)."""
+        if self.dim == 0 or limit <= 0:
+            return []
+        scope = filters.where(
+            Filter(layers=None if layers is None else tuple(layers), has_vector=False), repo=repo
+        )
+        if scope.never:
+            return []
+        text = _sql(
+            "SELECT id, content_hash, coalesce(nullif(embed_text, ''), content) "
+            "FROM rag_chunks WHERE {} LIMIT %s",
+            scope,
+        )
+        with self._read() as conn:
+            return [tuple(r) for r in conn.execute(text, (*scope.params, limit)).fetchall()]
+
+    def fetch(
+        self,
+        where: Filter,
+        limit: int | None = None,
+        ids: Iterable[str] | None = None,
+        *,
+        vectors: bool = True,
+    ) -> list[Record]:
+        """Rows matching `where` (and `ids`), in path and span order."""
+        scope = filters.where(where, ids=ids)
+        if scope.never or (limit is not None and limit <= 0):
+            return []
+        cols = list(RECORD_COLUMNS if vectors else SEARCH_COLUMNS)
+        cols += ["embedding"] if self.dim > 0 and vectors else []
+        found = self._select(cols, scope, limit)
+        return [record_of(r, cols) for r in found]
+
+    def fetch_table(self, where: Filter, columns: Sequence[str]) -> pa.Table:
+        """Rows matching `where` as Arrow (`columns` only), in path and span order."""
+        scope = filters.where(where)
+        found = [] if scope.never else self._select(list(columns), scope, None, json_text=True)
+        return arrow_of(found, columns, self.dim)
+
+    def counts(self, *, repo: str | None = None) -> dict[str, dict[str, int]]:
+        """Per layer (of `repo`, if given): `rows` and `vectors` (rows that have one)."""
+        scope = filters.where(Filter(), repo=repo)
+        text = _sql(
+            "SELECT layer, count(*), count(embedding) FROM rag_chunks WHERE {} GROUP BY layer",
+            scope,
+        )
+        with self._read() as conn:
+            found = conn.execute(text, scope.params).fetchall()
+        return {layer: {"rows": int(n), "vectors": int(v)} for layer, n, v in found}
+
+    def sessions(self) -> list[dict[str, Any]]:
+        """Each indexing session with rows in the store: its repository, commit, rows, files."""
+        with self._read() as conn:
+            found = conn.execute(
+                "SELECT session_id, repo_id, commit_sha, count(*), count(DISTINCT path) "
+                "FROM rag_chunks GROUP BY session_id, repo_id, commit_sha "
+                "ORDER BY repo_id, session_id"
+            ).fetchall()
+        keys = ("session_id", "repo", "commit_sha", "rows", "files")
+        return [dict(zip(keys, row, strict=True)) for row in found]
+
+    # -- metadata -------------------------------------------------------------
+
+    def read_meta(self) -> dict[str, Any]:
+        """The index's metadata ({} if none), with the schema version the database records."""
+        with self._read() as conn:
+            row = conn.execute("SELECT value FROM strata_meta WHERE key = 'meta'").fetchone()
+        meta = dict(row[0]) if row else {}
+        return {**meta, "schema_version": self.schema_version} if meta else {}
+
+    def write_meta(self, meta: Mapping[str, Any]) -> None:
+        """Replace the index's metadata in one statement."""
+        data = json.dumps({k: v for k, v in meta.items() if k != "schema_version"})
+        with self._write("write the metadata") as conn:
+            conn.execute(
+                "INSERT INTO strata_meta (key, value) VALUES ('meta', %s::jsonb) "
+                "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                (data,),
+            )
+
+    @contextlib.contextmanager
+    def writer_lock(self, repo: str, *, wait: float = 10.0) -> Iterator[None]:
+        """Hold the database's write lock of one repository for the block.
+
+        A session advisory lock on a connection of its own: the server frees it when the
+        holder disconnects or dies, so no stale lock outlives a killed writer.
+        """
+        conn = connect(self.uri, autocommit=True)
+        key = f"strata:write:{repo}"
+        try:
+            deadline = time.monotonic() + wait
+            while not conn.execute(
+                "SELECT pg_try_advisory_lock(hashtextextended(current_schema() || %s, 0))", (key,)
+            ).fetchone()[0]:  # type: ignore[index]
+                if time.monotonic() >= deadline:
+                    raise LockError(
+                        f"another strata process is writing repository {repo!r} in {self.location}",
+                        hint="wait for it to finish, or stop it",
+                    )
+                time.sleep(0.1)
+            yield
+        finally:
+            conn.close()  # ends the session, and with it the lock
+
+    def close(self) -> None:
+        """Close the pool's connections."""
+        self._pool.close()
+
+    # -- internals ------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _read(self) -> Iterator[psycopg.Connection[Any]]:
+        try:
+            with self._pool.connection() as conn:
+                yield conn
+        except psycopg.OperationalError as exc:
+            raise connect_error(self.uri, exc) from None
+
+    @contextlib.contextmanager
+    def _write(self, what: str) -> Iterator[psycopg.Connection[Any]]:
+        """A connection in one transaction: committed at the end, rolled back on error."""
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                yield conn
+        except psycopg.OperationalError as exc:
+            raise connect_error(self.uri, exc) from None
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot {what} in {self.location}: {_line(exc)}") from None
+        finally:
+            self._corpus.forget()
+
+    def _select(
+        self, cols: list[str], scope: Where, limit: int | None, *, json_text: bool = False
+    ) -> list[tuple[Any, ...]]:
+        names = [
+            sql.SQL("metadata::text") if c == "metadata" and json_text else sql.Identifier(c)
+            for c in cols
+        ]
+        text = sql.SQL("SELECT {} FROM rag_chunks WHERE {} ORDER BY {} {}").format(
+            sql.SQL(", ").join(names),
+            sql.SQL(scope.text),
+            sql.SQL(_ORDER),
+            sql.SQL("LIMIT %s" if limit is not None else ""),
+        )
+        params = (*scope.params, limit) if limit is not None else scope.params
+        with self._read() as conn:
+            return conn.execute(text, params).fetchall()
+
+
+def drop_store(uri: str) -> None:
+    """Drop every table of the store in `uri`'s database (`index --full` with a new width)."""
+    with connect(uri) as conn, conn.transaction():
+        conn.execute(
+            sql.SQL("DROP TABLE IF EXISTS {} CASCADE").format(
+                sql.SQL(", ").join(sql.Identifier(t) for t in _TABLES)
+            )
+        )
+
+
+def _sql(template: str, scope: Where) -> sql.Composed:
+    return sql.SQL(template).format(sql.SQL(scope.text))
+
+
+def _vector_text(v: np.ndarray[Any, Any]) -> str:
+    return "[" + ",".join(repr(float(x)) for x in v) + "]"
+
+
+def _line(exc: BaseException) -> str:
+    return next((ln.strip() for ln in str(exc).splitlines() if ln.strip()), type(exc).__name__)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
