@@ -136,3 +136,42 @@ def test_cli_exit_codes_and_json(eng: Engine, minirepo: Path) -> None:
     assert fixed.exit_code == 0, fixed.output
     data = json.loads(fixed.stdout)
     assert data["healthy"] and data["backup"] and any("dropped" in a for a in data["actions"])
+
+
+def test_an_embedded_index_is_healthy_as_status_says(minirepo: Path) -> None:
+    from tests.embed_server import serve
+
+    for server in serve():
+        cfg = {
+            "embed.provider": "ollama",
+            "embed.base_url": server.url,
+            "embed.model": "test-model",
+        }
+        e = Engine.open(minirepo, config=cfg)
+        e.index()
+        assert e.status()["healthy"]
+        report = check(e, deep=True)
+        assert report.healthy, report.problems  # layers never embedded are not missing vectors
+        runner = CliRunner()
+        args = ["doctor", "--index-dir", str(e.index_dir), "--json"]
+        env = {f"STRATA_EMBED_{k.split('.')[1].upper()}": v for k, v in cfg.items()}
+        done = runner.invoke(app, [*args, "--repair"], env=env)
+        assert done.exit_code == 0, done.output
+        assert json.loads(done.stdout)["backup"] is None
+        assert not list(minirepo.glob(".strata.bak-*"))
+
+
+def test_repair_backs_up_only_with_something_to_fix_and_prunes_old_backups(
+    eng: Engine, minirepo: Path
+) -> None:
+    assert repair(eng, check(eng)).backup is None
+    assert not list(minirepo.glob(".strata.bak-*"))
+    keep = Engine.open(minirepo, config={**LEXICAL, "doctor.keep_backups": 2})
+    made = []
+    for n in range(4):
+        (minirepo / "docs" / f"late{n}.md").write_text(f"# Late {n}\n\nAdded behind its back.\n")
+        fixed = repair(keep, check(keep))
+        assert fixed.healthy and fixed.backup, fixed.problems
+        made.append(Path(fixed.backup).name)
+    left = sorted(p.name for p in minirepo.glob(".strata.bak-*"))
+    assert left == sorted(made[-2:])

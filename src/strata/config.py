@@ -56,6 +56,7 @@ KEYS: dict[str, Key] = {
     "search.include_tests": Key(
         bool, False, "rank test files like other files (False = rank them lower)"
     ),
+    "doctor.keep_backups": Key(int, 3, "backups `doctor --repair` keeps (older ones removed)"),
 }
 
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -110,6 +111,11 @@ class SearchConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class DoctorConfig:
+    keep_backups: int
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The effective configuration; `sources` says where each dotted key came from."""
 
@@ -118,6 +124,7 @@ class Config:
     embed: EmbedConfig
     store: StoreConfig
     search: SearchConfig
+    doctor: DoctorConfig
     sources: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     def value(self, dotted: str) -> Any:
@@ -187,6 +194,7 @@ def _build(flat: Mapping[str, Any], sources: Mapping[str, str]) -> Config:
         embed=EmbedConfig(**section("embed")),
         store=StoreConfig(**section("store")),
         search=SearchConfig(**section("search")),
+        doctor=DoctorConfig(**section("doctor")),
         sources=dict(sources),
     )
 

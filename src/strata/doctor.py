@@ -26,7 +26,7 @@ from typing import Any
 from strata.discovery import discover
 from strata.engine import Engine
 from strata.errors import EmbedderError, EmbedderMismatchError, StrataError
-from strata.layers import PASSAGE_LAYERS
+from strata.layers import EMBEDDED_LAYERS, PASSAGE_LAYERS
 from strata.locate import META_NAME
 from strata.lock import LOCK_NAME, holder, is_locked, write_lock
 from strata.pipeline import process_file
@@ -44,6 +44,7 @@ FTS_LAG_ROWS = 10_000  # rows outside the full-text index before `optimize` is s
 # Problems `repair` fixes by re-indexing the path from disk (after dropping its rows).
 _REINDEX = ("stale", "unindexed", "rows", "mixed", "duplicate")
 _DROP = ("orphan", "duplicate", "mixed", "rows")
+_REBUILD = "schema/embedder mismatch needs a rebuild: run `strata index --full`"
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,10 +195,13 @@ def _rows(rows: list[Record], dim: int) -> list[Problem]:
         for p, h in sorted(versions.items())
         if len(h) > 1
     ]
-    if dim:
-        missing = sum(1 for r in rows if r.vector is None)
+    if dim:  # only the embedded layers get vectors (as `status` counts them)
+        embedded = [r for r in rows if r.layer in EMBEDDED_LAYERS]
+        missing = sum(1 for r in embedded if r.vector is None)
         if missing:
-            found.append(Problem("vectors", "", f"{missing} of {len(rows)} rows have no vector"))
+            found.append(
+                Problem("vectors", "", f"{missing} of {len(embedded)} rows have no vector")
+            )
     return found
 
 
@@ -320,12 +324,19 @@ def _locator(index_dir: Path) -> dict[str, Any]:
 
 # ---- repair -----------------------------------------------------------------------------------
 def repair(engine: Engine, report: Report) -> Report:
-    """Back the index up, fix what `report` found, and return a fresh check with the actions."""
-    if report.healthy and not report.problems:
+    """Back the index up, fix what `report` found, and return a fresh check with the actions.
+
+    Nothing is backed up (or touched) when nothing `report` found is something repair
+    fixes; older backups beyond `doctor.keep_backups` are removed after a new one.
+    """
+    if not _fixable(report):
+        if _needs_rebuild(report):
+            report.actions = [_REBUILD]
         return report
     actions: list[str] = []
     backup = _backup(engine.index_dir)
     actions.append(f"backed up {engine.index_dir} to {backup}")
+    actions += [f"removed old backup {p.name}" for p in _prune_backups(engine)]
     drop = sorted(report.paths(*_DROP))
     if drop:
         with write_lock(engine.index_dir):
@@ -337,11 +348,48 @@ def repair(engine: Engine, report: Report) -> Report:
         engine.store.optimize()
     actions.append("rebuilt the lexical index (optimize)")
     actions += _clean_leftovers(engine.index_dir, report)
-    if any(p.kind in ("schema", "embedder") and p.severity == ERROR for p in report.problems):
-        actions.append("schema/embedder mismatch needs a rebuild: run `strata index --full`")
+    if _needs_rebuild(report):
+        actions.append(_REBUILD)
     after = check(engine)
     after.actions, after.backup = actions, str(backup)
     return after
+
+
+def _fixable(report: Report) -> bool:
+    """Whether repair would change anything for these problems."""
+    for p in report.problems:
+        if p.kind in _REINDEX or p.kind in _DROP or p.kind in ("vectors", "lexical"):
+            return True
+        if p.kind == "lock" and p.path != LOCK_NAME:
+            return True
+    return False
+
+
+def _needs_rebuild(report: Report) -> bool:
+    return any(p.kind in ("schema", "embedder") and p.severity == ERROR for p in report.problems)
+
+
+def _backups(index_dir: Path) -> list[Path]:
+    """This index's backups, oldest first (their names carry the time they were made)."""
+    found = [p for p in index_dir.parent.glob(f"{index_dir.name}.bak-*") if p.is_dir()]
+    return sorted(found, key=_backup_order)
+
+
+def _backup_order(path: Path) -> tuple[str, int]:
+    """`<name>.bak-<date>-<time>[-<n>]` -> (date-time, n): copies keep the index's mtime."""
+    parts = path.name.rsplit(".bak-", 1)[-1].split("-")
+    n = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else 0
+    return "-".join(parts[:2]), n
+
+
+def _prune_backups(engine: Engine) -> list[Path]:
+    """Remove all but the newest `doctor.keep_backups` backups; the removed ones."""
+    keep = engine.config.doctor.keep_backups
+    backups = _backups(engine.index_dir)
+    old = backups[: max(0, len(backups) - keep)]
+    for path in old:
+        shutil.rmtree(path, ignore_errors=True)
+    return old
 
 
 def _backup(index_dir: Path) -> Path:
