@@ -118,7 +118,9 @@ def test_config_lists_every_key_with_its_source(minirepo: Path) -> None:
     rows = {r["key"]: r for r in json.loads(out.stdout)}
     assert rows["search.k"]["value"] == 7 and rows["search.k"]["source"].endswith("config.yaml")
     assert rows["chunk.max_lines"]["value"] == 50 and rows["chunk.max_lines"]["source"] == "env"
-    assert rows["embed.provider"]["source"] == "default"
+    assert rows["embed.provider"]["source"] == "index"  # the embedder the index recorded
+    assert rows["embed.provider"]["value"] == "none"
+    assert rows["search.mode"]["source"] == "default"
 
 
 def test_max_file_bytes_flag_takes_effect(tmp_path: Path) -> None:

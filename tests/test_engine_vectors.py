@@ -139,3 +139,27 @@ def test_a_warm_engine_answers_what_a_cold_one_answers(minirepo: Path, server: E
     assert {"symbols", "paths"} <= set(lookup_rows._memo[warm.store])  # found built
     assert [answer(warm, q, m) for q, m in asked] == expected
     assert any(expected)
+
+
+def test_the_recorded_embedder_is_used_without_a_flag(minirepo: Path, server: EmbedServer) -> None:
+    from click.testing import CliRunner
+
+    from strata.cli import app
+    from strata.cli.ops import attach
+
+    attach(app)
+    runner = CliRunner()
+    first = runner.invoke(app, ["index", str(minirepo), "--embedder", "none", "--json"])
+    assert first.exit_code == 0, first.output
+    (minirepo / "docs" / "later.md").write_text("# Later\n\nThe quokkabridge note.\n")
+    again = runner.invoke(app, ["index", str(minirepo), "--json"])  # config default: local
+    assert again.exit_code == 0, again.output
+    idx = ["--index-dir", str(minirepo / ".strata")]
+    assert runner.invoke(app, ["doctor", *idx, "--json"]).exit_code == 0
+    found = runner.invoke(app, ["search", "quokkabridge", *idx, "--json"])
+    assert found.exit_code == 0 and "docs/later.md" in found.stdout
+    assert Engine.open(minirepo).config.sources["embed.provider"] == "index"
+    # an explicit choice still meets the mismatch error
+    env = {"STRATA_EMBED_BASE_URL": server.url}
+    other = runner.invoke(app, ["index", str(minirepo), "--embedder", "ollama"], env=env)
+    assert other.exit_code == 2 and "strata index --full" in other.output

@@ -20,6 +20,7 @@ from strata.embedding import (
     known_dim,
     make_embedder,
     make_query_embedder,
+    recorded_embedder,
 )
 from strata.embedding.cache import EmbeddingCache
 from strata.errors import EmbedderMismatchError, NoIndexError
@@ -76,7 +77,7 @@ class Engine(Searching, RepoQueries, LayerQueries):
         if store:
             flags["store.uri"] = store
         root, idx = resolve(path, index_dir)
-        cfg = load_config(idx, flags)
+        cfg = recorded_embedder(load_config(idx, flags), read_locator(idx).get("embedder"))
         uri = cfg.store.uri or f"lancedb://{idx / 'lance'}"
         return cls(root, idx, cfg, uri)
 

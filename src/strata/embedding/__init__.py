@@ -15,7 +15,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from strata.config import EmbedConfig
+from strata.config import Config, EmbedConfig
 from strata.errors import ConfigError, EmbedderError
 from strata.types import Vector
 
@@ -32,6 +32,7 @@ __all__ = [
     "make_query_embedder",
     "models_dir",
     "normalise",
+    "recorded_embedder",
 ]
 
 LOCAL_MODELS: dict[str, str] = {
@@ -112,6 +113,16 @@ def configured_name(cfg: EmbedConfig) -> str:
     if cfg.provider == "none":
         return "none"
     return f"{cfg.provider}:{cfg.model or DEFAULT_MODELS.get(cfg.provider, '')}"
+
+
+def recorded_embedder(cfg: Config, recorded: object) -> Config:
+    """`cfg` with the embedder an index recorded (`configured_name`'s form) where neither
+    `embed.provider` nor `embed.model` was chosen (both at their defaults)."""
+    chosen = {cfg.sources.get(k, "default") for k in ("embed.provider", "embed.model")}
+    if not isinstance(recorded, str) or not recorded or chosen != {"default"}:
+        return cfg
+    provider, _, model = recorded.partition(":")
+    return cfg.with_values({"embed.provider": provider, "embed.model": model}, source="index")
 
 
 # Local models whose width the packaged files state (the int8 twin has the same width).
