@@ -157,3 +157,33 @@ def test_watcher_survives_a_flaky_embedder_and_keeps_the_paths_queued(
         stop.set()
         thread.join(timeout=10)
     assert not thread.is_alive()
+
+
+def test_a_first_index_with_the_embedder_down_is_lexically_searchable(
+    minirepo: Path, server: EmbedServer
+) -> None:
+    down = {**settings(server, "ollama"), "embed.base_url": "http://127.0.0.1:9"}
+    eng = Engine.open(minirepo, config=down)
+    with pytest.raises(EmbedderError, match="indexed lexically"):
+        eng.index()
+    fresh = Engine.open(minirepo, config=down)  # a later process: nothing reaches the embedder
+    status = fresh.status()
+    assert status["embedder"]["vectors_pending"] and not status["healthy"]
+    assert fresh.search("RetryPolicy", k=3, mode="lexical").hits
+    hybrid = fresh.search("how are retries configured", k=3)
+    assert hybrid.hits and any("no vectors yet" in n for n in hybrid.notes), hybrid.notes
+    runner = CliRunner()
+    env = {f"STRATA_{k.replace('.', '_').upper()}": str(v) for k, v in down.items()}
+    env["STRATA_NO_SERVER"] = "1"
+    idx = ["--index-dir", str(minirepo / ".strata")]
+    cli = runner.invoke(app, ["search", "how are retries configured", *idx, "--json"], env=env)
+    assert cli.exit_code == 0, cli.output
+    assert runner.invoke(app, ["status", *idx, "--json"], env=env).exit_code == 0
+    up = Engine.open(minirepo, config=settings(server, "ollama"))
+    up.index()  # the embedder answers: the vectors come
+    status = up.status()
+    assert status["healthy"] and status["vectors"]["done"] == status["vectors"]["total"] > 0
+    assert up.search("how are retries configured", k=3).mode == "hybrid"
+    down_now = Engine.open(minirepo, config=down).search("how are retries configured", k=3)
+    assert down_now.mode == "lexical" and down_now.hits
+    assert any("did not answer" in n for n in down_now.notes), down_now.notes

@@ -81,6 +81,7 @@ def test_packaged_local_model_end_to_end(minirepo: Path) -> None:
         "name": status["embedder"]["name"],
         "dim": 384,
         "lexical_only": False,
+        "vectors_pending": None,
     }
     # symbols are embedded from "qname (kind): words, signature, summary"
     symbols = eng.search(

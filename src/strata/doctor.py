@@ -138,6 +138,9 @@ def _schema(engine: Engine) -> list[Problem]:
 def _embedder(engine: Engine) -> list[Problem]:
     meta = _locator(engine.index_dir)
     dim = int(meta.get("dim", 0))
+    if meta.get("vectors_pending"):
+        why = f"no vectors yet ({meta['vectors_pending']}): run `strata index` when it answers"
+        return [Problem("embedder", "", why)]
     if dim != engine.store.dim:
         return [Problem("embedder", "", f"locator says {dim}-d, store holds {engine.store.dim}-d")]
     if engine.config.embed.provider == "none":

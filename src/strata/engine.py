@@ -15,15 +15,17 @@ from strata.corpus import FILE_NAME as ARTIFACTS_FILE
 from strata.corpus import ArtifactCache
 from strata.discovery import Discovery, IgnoreRules, discover, discover_one, is_under
 from strata.embedding import (
+    RETRY_HINT,
     Embedder,
     configured_name,
+    first_dim,
     known_dim,
     make_embedder,
     make_query_embedder,
     recorded_embedder,
 )
 from strata.embedding.cache import EmbeddingCache
-from strata.errors import EmbedderMismatchError, NoIndexError
+from strata.errors import EmbedderError, EmbedderMismatchError, NoIndexError
 from strata.git import changed_since, head_commit
 from strata.indexer import CorpusHook, Indexer, IndexSummary, ProgressFn, Session
 from strata.layered import LayerQueries
@@ -166,13 +168,22 @@ class Engine(Searching, RepoQueries, LayerQueries):
         if since is not None:
             return self.refresh(changed_since(r.root, since), progress=progress, repo=r.name)
         with write_lock(self.index_dir):
-            rebuilt = self._reset(r) if full else []
+            rebuilt = self._reset(r) if full or self._pending_now_reachable() else []
             self._check_embedder()
             summary = self._index_repo(r, target, progress)
             for other in rebuilt:
                 log.info("re-indexing repository %s for the new embedder", other.name)
                 self._index_repo(other, other.root, progress)
-            return summary
+        if why := self._locator().get("vectors_pending"):
+            raise EmbedderError(f"indexed lexically; no vectors yet: {why}", hint=RETRY_HINT)
+        return summary
+
+    def _pending_now_reachable(self) -> bool:
+        """Whether a first index made without its (unreachable) embedder can now get vectors."""
+        return (
+            bool(self._locator().get("vectors_pending"))
+            and first_dim(self._configured_dim)[1] is None
+        )
 
     def _index_repo(self, r: Repo, target: Path, progress: ProgressFn | None) -> IndexSummary:
         """Bring one repository (or the part of it under `target`) up to date; lock held."""
@@ -296,7 +307,7 @@ class Engine(Searching, RepoQueries, LayerQueries):
             store = recreate_store(self.store_uri, dim)
         self._store = store
         # The locator is rewritten, never removed: a killed rebuild stays openable.
-        self._write_locator(embedder=name, dim=dim, created=time.time())
+        self._write_locator(embedder=name, dim=dim, created=time.time(), vectors_pending=None)
         return [o for o in all_repos(meta, self.root) if o.name != r.name]
 
     def _check_embedder(self) -> None:
@@ -304,9 +315,9 @@ class Engine(Searching, RepoQueries, LayerQueries):
         if not meta.get("embedder"):
             # Named and sized from the configuration where that is known: the model loads
             # when there is something to embed, after BM25 already answers.
-            dim = self._configured_dim()
+            dim, why = first_dim(self._configured_dim)  # unreachable: lexical until it answers
             name = configured_name(self.config.embed) if self._embeds() else "none"
-            self._write_locator(embedder=name, dim=dim, created=time.time())
+            self._write_locator(embedder=name, dim=dim, created=time.time(), vectors_pending=why)
         elif self._embeds():
             # By name only: loading the model (or asking a server) waits until there is
             # something to embed, so a no-op run stays instant. `embedder()` checks the dim.

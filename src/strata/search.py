@@ -13,7 +13,7 @@ from typing import Any
 from strata import ranking
 from strata.config import Config
 from strata.embedding import Embedder
-from strata.errors import QueryError
+from strata.errors import EmbedderError, EmbedderMismatchError, QueryError
 from strata.fusion import fused_order, rrf
 from strata.globs import select
 from strata.layers import PASSAGE_LAYERS, embedded_count, normalise
@@ -79,7 +79,13 @@ class Searcher:
         if mode in ("lexical", "hybrid"):
             lists["lexical"] = self._store.lexical_search(terms, n, where)
         if semantic is not None:
-            lists["semantic"] = semantic.result()
+            try:
+                lists["semantic"] = semantic.result()
+            except EmbedderError as exc:
+                if mode != "hybrid" or isinstance(exc, EmbedderMismatchError):
+                    raise
+                notes.append(f"lexical only: the query embedder did not answer ({exc.message})")
+                mode = "lexical"
         hits = self._rank(query, terms, lists, k, include_tests)
         plan = {"mode": mode, "layers": list(where.layers or ()), "candidates": n, "terms": terms}
         return SearchResult(tuple(hits), mode, tuple(notes), plan)
@@ -106,8 +112,13 @@ class Searcher:
     def _effective_mode(self, mode: str, notes: list[str]) -> str:
         if mode == "lexical":
             return mode
-        if self._embedder_factory is None or self._store.dim == 0:
+        if self._embedder_factory is None:
             notes.append("lexical only: the index has no vectors (embedder 'none')")
+            return "lexical"
+        if self._store.dim == 0:
+            notes.append(
+                "lexical only: no vectors yet (the embedder did not answer at the first index)"
+            )
             return "lexical"
         vecs, rows = embedded_count(self._store.counts())
         if vecs == 0:

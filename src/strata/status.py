@@ -50,6 +50,7 @@ def report_status(
             "name": locator.get("embedder", "none"),
             "dim": dim,
             "lexical_only": dim == 0,
+            "vectors_pending": locator.get("vectors_pending"),  # why a first index has none yet
         },
         "layers": {layer: dict(c) for layer, c in counts.items()},
         "rows": sum(c.get("rows", 0) for c in counts.values()),
@@ -57,7 +58,10 @@ def report_status(
         "last_index": locator.get("last_index"),
         "files_pending": pending,
         "writer_active": is_locked(index_dir),
-        "healthy": bool(locator) and (dim == 0 or vecs == embeddable) and not pending,
+        "healthy": bool(locator)
+        and (dim == 0 or vecs == embeddable)
+        and not pending
+        and not locator.get("vectors_pending"),
     }
 
 

@@ -201,6 +201,8 @@ def status(data: Mapping[str, Any]) -> None:
     mode = (
         "lexical only (embedder none)" if emb["lexical_only"] else f"{emb['name']} ({emb['dim']}-d)"
     )
+    if emb.get("vectors_pending"):
+        mode = f"{emb['name']}: lexical until it answers ({emb['vectors_pending']})"
     out.print(f"[bold]embedder[/]  {mode}")
     v = data["vectors"]
     if not emb["lexical_only"]:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from strata.config import Config, EmbedConfig
-from strata.errors import ConfigError, EmbedderError
+from strata.errors import ConfigError, EmbedderError, EmbedderMismatchError
 from strata.types import Vector
 
 log = logging.getLogger(__name__)
@@ -25,8 +25,10 @@ __all__ = [
     "DEFAULT_MODELS",
     "DEFAULT_URLS",
     "LOCAL_MODELS",
+    "RETRY_HINT",
     "Embedder",
     "configured_name",
+    "first_dim",
     "known_dim",
     "make_embedder",
     "make_query_embedder",
@@ -123,6 +125,21 @@ def recorded_embedder(cfg: Config, recorded: object) -> Config:
         return cfg
     provider, _, model = recorded.partition(":")
     return cfg.with_values({"embed.provider": provider, "embed.model": model}, source="index")
+
+
+RETRY_HINT = "start the embedding server (or fix embed.base_url), then run `strata index` again"
+
+
+def first_dim(dim_of: Callable[[], int]) -> tuple[int, str | None]:
+    """(width, None) from `dim_of`, or (0, why) when the embedder cannot be reached: a first
+    index is then written lexically and gets its vectors once the embedder answers."""
+    try:
+        return dim_of(), None
+    except EmbedderMismatchError:
+        raise
+    except EmbedderError as exc:
+        log.warning("the embedder did not answer (%s): indexing lexically for now", exc.message)
+        return 0, exc.message
 
 
 # Local models whose width the packaged files state (the int8 twin has the same width).
