@@ -139,7 +139,7 @@ def test_sniffing_lets_text_with_escapes_and_form_feeds_through() -> None:
 def test_a_path_that_is_not_a_regular_file_is_never_opened_blocking(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "was_a_file.py")  # swapped for a FIFO after discovery
     got = extract(SourceFile(tmp_path / "was_a_file.py", "was_a_file.py", 10, 0))
-    assert got == Skip("was_a_file.py", SkipReason.NOT_A_FILE, "no longer a regular file")
+    assert got == Skip("was_a_file.py", SkipReason.NOT_A_FILE, "no longer a regular file (FIFO)")
     (tmp_path / "dir.py").mkdir()
     got = extract(SourceFile(tmp_path / "dir.py", "dir.py", 10, 0))
     assert isinstance(got, Skip) and got.reason is SkipReason.NOT_A_FILE

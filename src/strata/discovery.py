@@ -11,10 +11,13 @@ from pathlib import Path
 
 from strata.config import IndexConfig
 from strata.errors import UserError
+from strata.fileread import file_kind
 from strata.ignore import IgnoreRules
 from strata.types import Skip, SkipReason, SourceFile
 
 log = logging.getLogger(__name__)
+
+_BAD_NAME = "file name is not valid UTF-8; rename it to index it"
 
 __all__ = ["Discovery", "IgnoreRules", "discover", "discover_one", "is_under"]
 
@@ -74,6 +77,10 @@ def discover(target: Path, cfg: IndexConfig) -> Discovery:
 
 
 def _discover_file(path: Path, cfg: IndexConfig) -> Discovery:
+    if not _valid_name(path.name):
+        return Discovery(
+            path.parent, (), (Skip(printable(path.name), SkipReason.UNREADABLE, _BAD_NAME),)
+        )
     found = _inspect(path.parent, _real(path.parent), path.name, cfg)
     if isinstance(found, SourceFile):
         return Discovery(path.parent, (found,), ())
@@ -104,6 +111,8 @@ def discover_one(
         return None
     if rel == ".":
         return None
+    if not _valid_name(rel):
+        return Skip(printable(rel), SkipReason.UNREADABLE, _BAD_NAME)
     is_dir = os.path.isdir(root / rel)
     if rules.ignored(rel, is_dir):
         return None
@@ -150,6 +159,9 @@ class _Walk:
             self.rules.load(dir_rel, (e.name for e in entries))
             for entry in entries:
                 rel = f"{dir_rel}/{entry.name}" if dir_rel else entry.name
+                if not _valid_name(entry.name):
+                    self.skips.append(Skip(printable(rel), SkipReason.UNREADABLE, _BAD_NAME))
+                    continue
                 self._entry(entry, rel, stack)
 
     def _entry(self, entry: os.DirEntry[str], rel: str, stack: list[str]) -> None:
@@ -225,25 +237,29 @@ def _follow(
 def _from_stat(root: Path, rel: str, st: os.stat_result, cfg: IndexConfig) -> SourceFile | Skip:
     """A SourceFile, or a Skip for what must never be opened (FIFO, socket, device, too large)."""
     if not stat.S_ISREG(st.st_mode):
-        return Skip(rel, SkipReason.NOT_A_FILE, _file_type(st.st_mode))
+        return Skip(rel, SkipReason.NOT_A_FILE, file_kind(st.st_mode))
     if st.st_size > cfg.max_file_bytes:
         limit = f"{_mib(st.st_size)} > index.max_file_bytes {_mib(cfg.max_file_bytes)}"
         return Skip(rel, SkipReason.TOO_LARGE, limit)
     return SourceFile(root / rel, rel, st.st_size, st.st_mtime_ns)
 
 
+def _valid_name(name: str) -> bool:
+    """Whether a name decoded from the file system is real text (no surrogate escapes)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def printable(rel: str) -> str:
+    """A path that is not valid UTF-8, with its bad bytes shown as `\\xNN` (for messages)."""
+    return os.fsencode(rel).decode("utf-8", errors="backslashreplace")
+
+
 def _join(base: str, sub: str) -> str:
     return f"{base.rstrip(os.sep)}{os.sep}{sub}" if sub else base
-
-
-def _file_type(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "FIFO"
-    if stat.S_ISSOCK(mode):
-        return "socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "device"
-    return "special file"
 
 
 def _mib(size: int) -> str:

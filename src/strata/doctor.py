@@ -26,6 +26,7 @@ from typing import Any
 from strata.discovery import discover
 from strata.engine import Engine
 from strata.errors import EmbedderError, EmbedderMismatchError, StrataError
+from strata.fileread import file_hash
 from strata.layers import EMBEDDED_LAYERS, PASSAGE_LAYERS
 from strata.locate import META_NAME
 from strata.lock import LOCK_NAME, holder, is_locked, write_lock
@@ -33,7 +34,7 @@ from strata.pipeline import process_file
 from strata.store import Filter
 from strata.store.schema import SCHEMA_VERSION
 from strata.tokens import STOP_WORDS, tokens
-from strata.types import Record, SourceFile, bytes_hash
+from strata.types import Record, SourceFile
 
 __all__ = ["Problem", "Report", "check", "repair"]
 
@@ -226,7 +227,7 @@ def _files(
     ]
     current: list[str] = []
     for rel in sorted(set(by_path) & on_disk.keys()):
-        digest = _hash(on_disk[rel].abspath)
+        digest = file_hash(on_disk[rel])
         if digest not in {r.file_hash for r in by_path[rel]}:
             found.append(Problem("stale", rel, "file changed on disk since it was indexed"))
         else:
@@ -298,13 +299,6 @@ def _expected(engine: Engine, f: SourceFile) -> set[tuple[str, str]] | None:
 def _rare(record: Record) -> str | None:
     words = [w for w in tokens(record.content or "") if len(w) >= 5 and w not in STOP_WORDS]
     return max(words, key=len) if words else None
-
-
-def _hash(path: Path) -> str:
-    try:
-        return bytes_hash(path.read_bytes())
-    except OSError:
-        return ""
 
 
 def _alive(text: str) -> bool:

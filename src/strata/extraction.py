@@ -5,14 +5,13 @@ from __future__ import annotations
 import codecs
 import io
 import logging
-import os
-import stat
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import PurePosixPath
 from typing import Final
 
+from strata.fileread import read_source
 from strata.htmltext import html_to_text
 from strata.langs import BINARY_EXTENSIONS, IMAGE_EXTENSIONS, language_of
 from strata.types import Extracted, Skip, SkipReason, SourceFile, bytes_hash
@@ -37,13 +36,14 @@ _BOMS: Final = (
 _PROSE: Final = frozenset({"markdown", "rst", "text"})
 
 
-def extract(f: SourceFile) -> Extracted | Skip:
+def extract(f: SourceFile, max_bytes: int | None = None) -> Extracted | Skip:
     """Read a file once and return its text, or a Skip saying why it has none.
 
-    Never raises for a bad file: vanished, unreadable, empty, image, binary, broken
-    or scanned PDF all become a Skip; a decoding fallback becomes a warning.
+    Never raises for a bad file: vanished, unreadable, swapped for a FIFO or a link out
+    of the root, grown past `max_bytes`, empty, image, binary, broken or scanned PDF all
+    become a Skip; a decoding fallback becomes a warning.
     """
-    raw = _read(f)
+    raw = read_source(f, max_bytes)
     if isinstance(raw, Skip):
         return raw
     if not raw:
@@ -110,26 +110,6 @@ def decode(raw: bytes) -> tuple[str, tuple[str, ...]]:
 def normalise_newlines(text: str) -> str:
     """CRLF and lone CR become LF, so line numbers mean the same everywhere."""
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
-
-
-def _read(f: SourceFile) -> bytes | Skip:
-    # O_NONBLOCK: a path swapped for a FIFO since discovery must not hang the run.
-    try:
-        fd = os.open(f.abspath, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except FileNotFoundError:
-        return Skip(f.rel, SkipReason.VANISHED, "deleted before it was read")
-    except OSError as exc:
-        return Skip(f.rel, SkipReason.UNREADABLE, exc.strerror or str(exc))
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return Skip(f.rel, SkipReason.NOT_A_FILE, "no longer a regular file")
-        os.set_blocking(fd, True)
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read()
-    except OSError as exc:
-        return Skip(f.rel, SkipReason.UNREADABLE, exc.strerror or str(exc))
-    finally:
-        os.close(fd)
 
 
 def _pdf(rel: str, raw: bytes) -> Extracted | Skip:

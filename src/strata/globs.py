@@ -1,14 +1,21 @@
-"""Path globs (`src/**`, `*.py`, `tests/**/test_*.py`) matched against POSIX paths (pure)."""
+"""Path globs (`src/**`, `*.py`, `tests/**/test_*.py`) matched against POSIX paths (pure).
+
+Globs compile to RE2, which matches in time linear in the path: a glob such as `*?*?*?…!`
+sends a backtracking engine (Python's `re`) exponential, and a search must never hang on it.
+"""
 
 from __future__ import annotations
 
 import functools
 import re
 from collections.abc import Iterable
+from typing import Any
+
+import re2
 
 
 @functools.lru_cache(maxsize=256)
-def glob_regex(pattern: str) -> re.Pattern[str]:
+def glob_regex(pattern: str) -> Any:
     """Compile a glob: `**` spans directories, `*` and `?` stay within one segment.
 
     A pattern without a `/` matches the file name at any depth (as in .gitignore);
@@ -45,7 +52,7 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
         else:
             out.append(re.escape(c))
         i += 1
-    return re.compile("".join(out) + "(?:/.*)?", re.DOTALL)
+    return re2.compile("(?s)" + "".join(out) + "(?:/.*)?")
 
 
 def matches(path: str, patterns: Iterable[str]) -> bool:

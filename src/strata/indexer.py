@@ -25,6 +25,7 @@ from strata.corpus.apply import refresh_corpus
 from strata.embedding import Embedder
 from strata.embedding.cache import EmbeddingCache, embed_with_cache
 from strata.errors import EmbedderError
+from strata.fileread import file_hash
 from strata.layers import EMBEDDED_LAYERS, missing_count
 from strata.passages import FileOutcome, first_look_rows, unique_ids
 from strata.pipeline import process_batch
@@ -32,7 +33,7 @@ from strata.plan import Plan
 from strata.runinfo import CorpusHook, IndexSummary, Session
 from strata.store import Store
 from strata.store.schema import PreparedRows, joined
-from strata.types import FileState, Record, SourceFile, Vector, bytes_hash
+from strata.types import FileState, Record, SourceFile, Vector
 from strata.workers import batches, outcomes, worker_pool, workers_for
 
 __all__ = ["CorpusHook", "IndexSummary", "Indexer", "ProgressFn", "Session"]
@@ -197,10 +198,8 @@ class Indexer:
         rest: list[SourceFile] = []
         for f in changed:
             state = known.get(f.rel)
-            try:
-                same = state is not None and bytes_hash(f.abspath.read_bytes()) == state.file_hash
-            except OSError:
-                same = False  # extraction says why, in one line
+            # a file that cannot be read safely is not the same: extraction says why
+            same = state is not None and file_hash(f) == state.file_hash
             if same:
                 stats[f.rel] = (f.size, 0 if self._racy(f) else f.mtime_ns)
             else:

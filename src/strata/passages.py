@@ -81,7 +81,7 @@ def is_minified(text: str) -> bool:
 def chunk_file(f: SourceFile, cfg: Config) -> FileOutcome:
     """Only the passage rows (C0 source or D0 doc chunks) of one file: the quick first look
     a cold run writes before it builds every layer. Bad input is left to `process_file`."""
-    got = extract(f)
+    got = extract(f, cfg.index.max_file_bytes)
     if isinstance(got, Skip):
         return FileOutcome(f, skip=got)
     try:

@@ -93,7 +93,7 @@ def _code_items(doc: Extracted) -> tuple[list[Symbol], list[Edge], list[Entrypoi
 
 def process_file(f: SourceFile, cfg: Config) -> FileOutcome:
     """Read, extract and build records for one file; never raises for bad input."""
-    got = extract(f)
+    got = extract(f, cfg.index.max_file_bytes)
     if isinstance(got, Skip):
         return FileOutcome(f, skip=got)
     try:

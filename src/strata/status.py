@@ -8,11 +8,11 @@ from typing import Any
 
 from strata.config import IndexConfig
 from strata.discovery import discover
+from strata.fileread import file_hash
 from strata.layers import embedded_count
 from strata.lock import is_locked
 from strata.plan import make_plan
 from strata.store import Store
-from strata.types import SourceFile, bytes_hash
 
 
 def pending_files(root: Path, cfg: IndexConfig, store: Store, locator: Mapping[str, Any]) -> int:
@@ -27,7 +27,7 @@ def pending_files(root: Path, cfg: IndexConfig, store: Store, locator: Mapping[s
         return len(indexed)
     plan = make_plan(discover(root, cfg).files, indexed)
     new = [f for f in plan.new if skipped.get(f.rel) != [f.size, f.mtime_ns]]
-    changed = [f for f in plan.changed if _content_hash(f) != indexed[f.rel].file_hash]
+    changed = [f for f in plan.changed if file_hash(f) != indexed[f.rel].file_hash]
     return len(new) + len(changed) + len(plan.removed)
 
 
@@ -63,10 +63,3 @@ def report_status(
         and not pending
         and not locator.get("vectors_pending"),
     }
-
-
-def _content_hash(f: SourceFile) -> str:
-    try:
-        return bytes_hash(f.abspath.read_bytes())
-    except OSError:
-        return ""
