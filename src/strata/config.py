@@ -57,12 +57,21 @@ KEYS: dict[str, Key] = {
         bool, False, "rank test files like other files (False = rank them lower)"
     ),
     "doctor.keep_backups": Key(int, 3, "backups `doctor --repair` keeps (older ones removed)"),
+    # `strata ask`: the local LLM that answers from the retrieved hits.
+    "llm.provider": Key(str, "ollama", "ollama | openai | none"),
+    "llm.base_url": Key(str, "", "server URL (empty = the provider's default)"),
+    "llm.model": Key(str, "", "model name (empty = the provider's default)"),
+    "llm.api_key_env": Key(str, "OPENAI_API_KEY", "environment variable holding the API key"),
+    "llm.timeout": Key(float, 60.0, "seconds the LLM server may stay silent before giving up"),
+    "llm.max_context_tokens": Key(int, 3000, "token budget of the retrieved context in a prompt"),
+    "llm.temperature": Key(float, 0.1, "sampling temperature of the answer"),
 }
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "embed.provider": ("local", "ollama", "openai", "none"),
     "embed.precision": ("auto", "fp32", "bf16"),
     "search.mode": ("hybrid", "lexical", "semantic"),
+    "llm.provider": ("ollama", "openai", "none"),
 }
 
 
@@ -116,6 +125,17 @@ class DoctorConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class LlmConfig:
+    provider: str
+    base_url: str
+    model: str
+    api_key_env: str
+    timeout: float
+    max_context_tokens: int
+    temperature: float
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The effective configuration; `sources` says where each dotted key came from."""
 
@@ -125,6 +145,7 @@ class Config:
     store: StoreConfig
     search: SearchConfig
     doctor: DoctorConfig
+    llm: LlmConfig
     sources: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     def value(self, dotted: str) -> Any:
@@ -195,6 +216,7 @@ def _build(flat: Mapping[str, Any], sources: Mapping[str, str]) -> Config:
         store=StoreConfig(**section("store")),
         search=SearchConfig(**section("search")),
         doctor=DoctorConfig(**section("doctor")),
+        llm=LlmConfig(**section("llm")),
         sources=dict(sources),
     )
 

@@ -10,7 +10,8 @@
         │   └── EmbedderMismatchError  index built with another model or dimension
         ├── StoreError               the store could not be read or written
         │   └── SchemaError          the store's schema is newer than this Strata
-        └── LockError                another writer holds the index
+        ├── LockError                another writer holds the index
+        └── LlmError                 the answering LLM is unreachable, slow or broken
 
 Per-file trouble (unreadable, binary, too large) is not an exception: it is a
 `Skip` value with a one-line reason, counted in the run's summary.
@@ -73,3 +74,7 @@ class SchemaError(StoreError):
 
 class LockError(EngineError):
     """Another process holds the index's write lock."""
+
+
+class LlmError(EngineError):
+    """The LLM that answers `strata ask` is unreachable, too slow, or answered nonsense."""
