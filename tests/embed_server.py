@@ -25,7 +25,11 @@ DIM = 32
 
 @dataclass
 class Faults:
-    """How many of the next requests each fault spoils (`slow` sleeps `delay` seconds)."""
+    """How many of the next requests each fault spoils (`slow` sleeps `delay` seconds).
+
+    `hang` accepts the request and never answers (until the server stops); `trickle`
+    sends a valid answer one byte every `delay` seconds.
+    """
 
     slow: int = 0
     delay: float = 0.0
@@ -36,6 +40,8 @@ class Faults:
     partial: int = 0
     malformed: int = 0
     drop: int = 0
+    hang: int = 0
+    trickle: int = 0
 
     def take(self, name: str) -> bool:
         """True (and one fewer left) if fault `name` spoils this request."""
@@ -105,6 +111,12 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(404, {"error": f"no route {self.path}"})
         if spoil["slow"]:
             time.sleep(state.faults.delay)
+        if spoil["hang"]:
+            self.server.stopped.wait()
+            self.close_connection = True
+            return None
+        if spoil["trickle"]:
+            return self._trickle(state)
         if spoil["drop"]:
             self.close_connection = True
             return None
@@ -121,6 +133,26 @@ class _Handler(BaseHTTPRequestHandler):
             vectors = vectors[:-1]
         return self._send(200, _answer(self.path, body.get("model", ""), vectors))
 
+    def _trickle(self, state: EmbedServer) -> None:
+        texts = [str(t) for t in self._last_input(state)]
+        data = json.dumps(_answer(self.path, "", [vector(t, state.dim) for t in texts])).encode()
+        head = f"HTTP/1.1 200 OK\r\nContent-Length: {len(data)}\r\n\r\n".encode()
+        self.close_connection = True
+        for i in range(len(head + data)):
+            if self.server.stopped.wait(state.faults.delay):
+                return
+            try:
+                self.wfile.write((head + data)[i : i + 1])
+                self.wfile.flush()
+            except OSError:
+                return  # the client gave up, as it should
+
+    @staticmethod
+    def _last_input(state: EmbedServer) -> list[Any]:
+        with state.lock:
+            texts = state.requests[-1].body.get("input", [])
+        return [texts] if isinstance(texts, str) else list(texts)
+
     def _send(self, code: int, payload: dict[str, Any] | bytes) -> None:
         data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
         self.send_response(code)
@@ -133,7 +165,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 _FAULT_ORDER = (
-    *("slow", "drop", "error_500", "error_429", "error_400"),
+    *("slow", "hang", "trickle", "drop", "error_500", "error_429", "error_400"),
     *("malformed", "wrong_dim", "partial"),
 )
 
@@ -149,6 +181,7 @@ def _answer(path: str, model: str, vectors: list[list[float]]) -> dict[str, Any]
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     state: EmbedServer
+    stopped: threading.Event
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that gave up (timeout tests) is expected; stay quiet about it."""
@@ -159,11 +192,13 @@ def serve(dim: int = DIM) -> Iterator[EmbedServer]:
     httpd = _Server(("127.0.0.1", 0), _Handler)
     host, port = httpd.server_address[:2]
     httpd.state = EmbedServer(str(host), int(port), dim=dim)
+    httpd.stopped = threading.Event()
     thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield httpd.state
     finally:
+        httpd.stopped.set()  # hanging and trickling handlers end
         httpd.shutdown()
         httpd.server_close()
         thread.join(timeout=5)

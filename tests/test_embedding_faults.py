@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import socket
+import time
 from collections.abc import Iterator
 
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 
 from strata.config import load_config
 from strata.embedding import make_embedder
-from strata.embedding.http import HttpEmbedder
+from strata.embedding.http import RETRY_BUDGET, HttpEmbedder
 from strata.errors import EmbedderError
 from tests.embed_server import DIM, EmbedServer, serve, vector
 
@@ -151,3 +152,27 @@ def test_model_name_from_config_is_sent(server: EmbedServer) -> None:
     emb.embed_documents(TEXTS)
     assert emb.name == "ollama:mxbai"
     assert server.requests[-1].body["model"] == "mxbai"
+
+
+@pytest.mark.parametrize("fault", ["hang", "trickle"])
+def test_timeout_is_a_deadline_for_the_whole_call(
+    server: EmbedServer, kind: str, fault: str
+) -> None:
+    """A server that accepts and never answers, or answers a byte every 0.2 s (each read
+    well inside the timeout), costs at most 2 x timeout, every retry included."""
+    setattr(server.faults, fault, 100)
+    server.faults.delay = 0.2
+    emb = client(server, kind, timeout=1.0, retries=3)
+    started = time.monotonic()
+    with pytest.raises(EmbedderError, match="timed out"):
+        emb.embed_documents(TEXTS)
+    took = time.monotonic() - started
+    assert took < 1.0 * RETRY_BUDGET + 0.5, took
+    setattr(server.faults, fault, 0)
+    np.testing.assert_allclose(emb.embed_documents(TEXTS), expected(TEXTS), atol=1e-6)
+
+
+def test_a_trickled_answer_inside_the_deadline_is_read(server: EmbedServer, kind: str) -> None:
+    server.faults.trickle, server.faults.delay = 1, 0.0005
+    got = client(server, kind, timeout=5.0, retries=0).embed_documents(TEXTS)
+    np.testing.assert_allclose(got, expected(TEXTS), atol=1e-6)

@@ -41,7 +41,9 @@ KEYS: dict[str, Key] = {
     "embed.base_url": Key(str, "", "server URL for ollama/openai (empty = the provider's default)"),
     "embed.api_key_env": Key(str, "OPENAI_API_KEY", "environment variable holding the API key"),
     "embed.batch_size": Key(int, 64, "texts per embedding call"),
-    "embed.timeout": Key(float, 60.0, "seconds before an embedding call is abandoned"),
+    "embed.timeout": Key(
+        float, 60.0, "seconds one embedding request may take; with its retries a call ends in 2x"
+    ),
     "embed.retries": Key(int, 3, "retries (with backoff) of a failed embedding call"),
     "embed.precision": Key(str, "auto", "local model precision: auto | fp32 | bf16"),
     "store.uri": Key(str, "", "store URI (empty = lancedb inside the index directory)"),

@@ -65,6 +65,7 @@ class Indexer:
         self._store = store
         self._embedder_factory = embedder
         self._embedder: Embedder | None = None
+        self._down: EmbedderError | None = None  # the embedder failed earlier in this run
         self._cache = cache
         self._session = session
         self._corpus = corpus
@@ -120,6 +121,10 @@ class Indexer:
         if self._corpus is not None and (fresh or plan.removed or self._corpus.force):
             done = refresh_corpus(self._store, self._corpus.cache, self._corpus.root, fresh)
             summary.corpus_rewritten = len(done.rewritten)
+        if self._down is not None:  # the changed files went in lexically; no second wait
+            summary.vectors_missing = missing_count(self._store.counts())
+            summary.seconds = time.monotonic() - started
+            raise self._down
         if self.embeds:
             self._fill_vectors(summary, report)
         summary.seconds = time.monotonic() - started
@@ -254,7 +259,11 @@ class Indexer:
     def _attach_vectors(
         self, batch: dict[str, list[Record]], previously_indexed: set[str], summary: IndexSummary
     ) -> dict[str, list[Record]]:
-        """Vectors from the cache for all rows; from the model for rows replacing old ones."""
+        """Vectors from the cache for all rows; from the model for rows replacing old ones.
+
+        With the embedder down, the rows go in without the vectors it owes (lexically
+        searchable at once; rows whose text did not change keep theirs, from the cache),
+        and the run raises its error once everything is written."""
         hashes = {
             r.content_hash for rows in batch.values() for r in rows if r.layer in EMBEDDED_LAYERS
         }
@@ -266,9 +275,14 @@ class Indexer:
             for r in rows
             if r.content_hash not in known and r.layer in EMBEDDED_LAYERS
         }
-        if urgent:
-            known.update(self._embed(urgent, None))
-            summary.vectors_embedded += len(urgent)
+        if urgent and self._down is None:
+            try:
+                known.update(self._embed(urgent, None))
+                summary.vectors_embedded += len(urgent)
+            except EmbedderError as exc:
+                log.warning("embedder failed (%s): changed files indexed lexically", exc)
+                self._down = exc
+                summary.embed_error = str(exc)
         return {
             path: [dataclasses.replace(r, vector=known.get(r.content_hash)) for r in rows]
             for path, rows in batch.items()

@@ -2,20 +2,25 @@
 
 Transient trouble (timeouts, dropped connections, 429, 5xx, answers that do not parse
 or do not fit the batch) is retried with capped, jittered exponential backoff; other
-4xx answers fail at once. Every answer is checked: one vector per input, all of the
+4xx answers fail at once. `timeout` is a deadline, not a per-read limit: one attempt ends
+`timeout` seconds after it began (a server that trickles a byte at a time is cut off),
+and a whole call, every retry and backoff included, ends within `RETRY_BUDGET` times
+`timeout` (`2 x embed.timeout`). Every answer is checked: one vector per input, all of the
 same dimension, equal to the dimension learned from the first answer.
 """
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import logging
 import os
 import random
+import socket
+import threading
 import time
-import urllib.error
-import urllib.request
+import urllib.parse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +36,8 @@ log = logging.getLogger(__name__)
 
 BACKOFF_CAP = 20.0
 PROBE = "dimension probe"
+RETRY_BUDGET = 2.0  # a call with its retries ends within this many times `timeout`
+MIN_ATTEMPT = 0.05  # seconds: less left than this before the deadline and no retry starts
 
 
 class _Retryable(Exception):
@@ -134,44 +141,38 @@ class HttpEmbedder:
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
         attempts = self.retries + 1
+        deadline = time.monotonic() + self.timeout * RETRY_BUDGET
         for attempt in range(attempts):
             try:
-                return self._validate(self._dialect.parse(self._post(texts)), len(texts))
+                answer = self._post(texts, min(deadline, time.monotonic() + self.timeout))
+                return self._validate(self._dialect.parse(answer), len(texts))
             except _Retryable as exc:
-                if attempt + 1 == attempts:
-                    raise self._error(f"{exc} (after {attempts} attempts)") from exc
                 delay = self._delay(attempt, exc)
+                left = deadline - time.monotonic()
+                if attempt + 1 == attempts or left - delay < MIN_ATTEMPT:
+                    within = f", {self.timeout * RETRY_BUDGET:g}s budget" if attempts > 1 else ""
+                    raise self._error(f"{exc} (after {attempt + 1} attempts{within})") from exc
                 log.warning("%s %s; retrying in %.2fs", self._where(), exc, delay)
                 time.sleep(delay)
         raise AssertionError("unreachable")
 
-    def _post(self, texts: list[str]) -> Any:
+    def _post(self, texts: list[str], deadline: float) -> Any:
         body = json.dumps({"model": self.model, "input": texts}).encode("utf-8")
         headers = {"Content-Type": "application/json"}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
-        url = self.base_url + self._dialect.path
-        request = urllib.request.Request(url, data=body, headers=headers, method="POST")
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                raw = response.read()
-        except urllib.error.HTTPError as exc:
-            self._raise_for_status(exc)
-        except (TimeoutError, urllib.error.URLError, http.client.HTTPException, OSError) as exc:
-            reason = getattr(exc, "reason", exc)
-            kind = "timed out" if isinstance(reason, TimeoutError) else "connection failed"
-            raise _Retryable(f"{kind}: {reason or type(exc).__name__}") from exc
+        url = urllib.parse.urlsplit(self.base_url + self._dialect.path)
+        status, raw, retry_after = _exchange(url, body, headers, deadline)
+        if status >= 400:
+            detail = " ".join(raw.decode("utf-8", "replace").split())[:200]
+            message = f"answered HTTP {status}{': ' + detail if detail else ''}"
+            if status == 429 or status >= 500:
+                raise _Retryable(message, retry_after)
+            raise self._error(message)
         try:
             return json.loads(raw)
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise _Retryable(f"answered malformed JSON ({exc.__class__.__name__})") from exc
-
-    def _raise_for_status(self, exc: urllib.error.HTTPError) -> None:
-        detail = _snippet(exc)
-        message = f"answered HTTP {exc.code}{detail}"
-        if exc.code == 429 or exc.code >= 500:
-            raise _Retryable(message, _retry_after(exc)) from exc
-        raise self._error(message) from exc
 
     def _validate(self, vectors: list[Any], expected: int) -> np.ndarray:
         if len(vectors) != expected:
@@ -217,16 +218,44 @@ def make_http_embedder(kind: str, model: str, base_url: str, cfg: EmbedConfig) -
     )
 
 
-def _snippet(exc: urllib.error.HTTPError) -> str:
+def _exchange(
+    url: urllib.parse.SplitResult, body: bytes, headers: dict[str, str], deadline: float
+) -> tuple[int, bytes, float | None]:
+    """One POST that ends by `deadline` whatever the server does: (status, body, Retry-After).
+
+    A watchdog shuts the socket down at the deadline, which wakes a read that a server
+    keeps alive with a byte now and then (a socket timeout alone never fires then)."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise _Retryable("timed out: no time left")
+    cls = http.client.HTTPSConnection if url.scheme == "https" else http.client.HTTPConnection
+    conn = cls(url.hostname or "127.0.0.1", url.port, timeout=left)
+    watchdog = threading.Timer(left, _shut, (conn,))
+    watchdog.daemon = True
+    watchdog.start()
     try:
-        text = exc.read().decode("utf-8", "replace").strip()
-    except OSError:
-        return ""
-    return f": {' '.join(text.split())[:200]}" if text else ""
+        path = url.path + (f"?{url.query}" if url.query else "")
+        conn.request("POST", path or "/", body=body, headers=headers)
+        response = conn.getresponse()
+        raw = response.read()
+        return response.status, raw, _retry_after(response.getheader("Retry-After"))
+    except (OSError, http.client.HTTPException, ValueError) as exc:
+        if time.monotonic() >= deadline - 0.01 or isinstance(exc, TimeoutError):
+            raise _Retryable(f"timed out: no whole answer within {left:.3g}s") from exc
+        raise _Retryable(f"connection failed: {exc or type(exc).__name__}") from exc
+    finally:
+        watchdog.cancel()
+        conn.close()
 
 
-def _retry_after(exc: urllib.error.HTTPError) -> float | None:
-    value = exc.headers.get("Retry-After") if exc.headers else None
+def _shut(conn: http.client.HTTPConnection) -> None:
+    sock = conn.sock
+    if sock is not None:
+        with contextlib.suppress(OSError):  # already closed: nothing to wake
+            sock.shutdown(socket.SHUT_RDWR)
+
+
+def _retry_after(value: str | None) -> float | None:
     try:
         return max(0.0, float(value)) if value else None
     except ValueError:
