@@ -144,10 +144,15 @@ def facts(eng: Engine) -> IndexFacts:
     return IndexFacts.from_counts(eng.store.counts(), repos=[eng.root.name])
 
 
-def ask(eng: Engine, query: str, k: int = 10) -> tuple[Plan, list[str]]:
+def ask(
+    eng: Engine, query: str, k: int = 10, *, routed_only: bool = False
+) -> tuple[Plan, list[str]]:
+    """The plan and its hits; `routed_only`: only those the plan's steps found (not the
+    plain search's that top a short answer up)."""
     plan = route(query, facts(eng), k=k)
     result = execute(eng, plan, k, mode="lexical")
-    return plan, [f"{h.record.layer}:{h.record.path}:{h.record.title}" for h in result]
+    hits = result.hits[: result.plan["route"]["routed_hits"]] if routed_only else result.hits
+    return plan, [f"{h.record.layer}:{h.record.path}:{h.record.title}" for h in hits]
 
 
 # ---- classification ---------------------------------------------------------------------------
@@ -328,10 +333,11 @@ def test_ten_kilobyte_query(shop: Engine) -> None:
     assert execute(shop, plan, mode="lexical").hits
 
 
-def test_unknown_symbol_gives_empty_result_with_closest_names(shop: Engine) -> None:
+def test_unknown_symbol_names_the_closest_and_falls_back_to_text(shop: Engine) -> None:
     result = execute(shop, route("where is charge_cards defined", facts(shop)), mode="lexical")
-    assert result.hits == ()
     assert any("no symbol named 'charge_cards'" in n and "charge_card" in n for n in result.notes)
+    assert any("falling back to where 'charge_cards' occurs" in n for n in result.notes)
     assert result.plan["route"]["notes"] == list(result.notes)
+    assert result.hits[0].record.title == "charge_card"  # the text of the question
     walk = execute(shop, route("who calls chrage_card", facts(shop)), mode="lexical")
-    assert walk.hits == () and any("closest: charge_card" in n for n in walk.notes)
+    assert any("closest: charge_card" in n for n in walk.notes) and walk.hits

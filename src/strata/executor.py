@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from strata import fallback
+from strata import layers as L
 from strata.docs.inline import normalise_name
 from strata.errors import QueryError
 from strata.fusion import fused_order, rrf
@@ -85,6 +87,10 @@ class _Outcome:
 def execute(backend: Backend, plan: Plan, k: int = 10, *, mode: str | None = None) -> SearchResult:
     """Run `plan` and return one ranked list (best first) with the plan and notes.
 
+    Never fewer results than the plain search would give (`strata.fallback`): a required
+    step that finds nothing falls back to where its name occurs, and a short answer is
+    topped up by the plain search without the filters read from the question.
+
     Raises:
         QueryError: the plan has no steps (an empty query), or a search step's query
             cannot be searched (as the plain search would).
@@ -92,31 +98,52 @@ def execute(backend: Backend, plan: Plan, k: int = 10, *, mode: str | None = Non
     if not plan.steps:
         raise QueryError("empty query", hint="give some words or a name to search for")
     if plan.is_free_text:
-        return _plain(backend, plan, k, mode)
+        result, searched = _plain(backend, plan.query, plan.filters, k, mode), not plan.guessed
+    else:
+        result, searched = _routed(backend, plan, k, mode)
+    hits, notes = list(result.hits), list(result.notes)
+    if len(hits) < k and not searched:  # the plain search without the guessed filters
+        plain = _plain(backend, plan.query, fallback.caller_filters(plan), k, mode)
+        more = fallback.top_up(hits, plain.hits, k)
+        if len(more) > len(hits):
+            notes.append(fallback.narrowed_note(plan, len(hits), len(more)))
+            hits = more
+    done = plan.with_notes(dict.fromkeys(notes))
+    route = {**done.to_json(), "routed_hits": len(result.hits)}  # the rest: the plain search's
+    return SearchResult(tuple(hits), result.mode, done.notes, {**result.plan, "route": route})
+
+
+def _routed(backend: Backend, plan: Plan, k: int, mode: str | None) -> tuple[SearchResult, bool]:
+    """The plan's steps merged, or (a required step found nothing) where its name occurs;
+    True when that fallback already ran the plain search with the plan's filters."""
     outcomes = _run_all(backend, plan, k, mode)
     notes = [n for o in outcomes for n in o.notes]
     used_mode = next((o.mode for o in outcomes if o.mode), mode or "")
-    if any(s.required and not o.hits for s, o in zip(plan.steps, outcomes, strict=True)):
-        done = plan.with_notes(dict.fromkeys(notes))
-        return SearchResult((), used_mode, done.notes, {"route": done.to_json()})
-    hits = _merge(plan.steps, [o.hits for o in outcomes], k)
-    done = plan.with_notes(dict.fromkeys(notes))
-    return SearchResult(tuple(hits), used_mode, done.notes, {"route": done.to_json()})
+    found = [o.hits for o in outcomes]
+    failed = fallback.failed_name(plan.steps, found)
+    if failed is None:
+        return SearchResult(tuple(_merge(plan.steps, found, k)), used_mode, tuple(notes)), False
+    name = str(failed.args.get("name", ""))
+    uses: list[Hit] = []
+    if failed.method == "symbol":
+        walk = Step(L.C2_DEPENDENCY_GRAPH, "callers", {"name": name, "depth": 1}, k)
+        uses = _run(backend, walk, plan.filters, mode).hits
+    text = _plain(backend, plan.query, plan.filters, k, mode)
+    tiers = [(f"a use of {name!r}", uses), (f"text matching {plan.query!r}", list(text.hits))]
+    notes.append(f"falling back to where {name!r} occurs: {len(uses)} use(s), then text")
+    result = SearchResult(tuple(fallback.tiered(tiers, k)), text.mode, (*notes, *text.notes))
+    return result, not plan.guessed
 
 
-def _plain(backend: Backend, plan: Plan, k: int, mode: str | None) -> SearchResult:
-    step = plan.steps[0]
-    result = backend.search(
-        step.args["query"], k, layers=None, filters=_engine_filters(plan.filters), mode=mode
-    )
-    hits = result.hits
-    if plan.filters.get("is_test") is True or plan.filters.get("domain"):
-        more = backend.search(
-            step.args["query"], 5 * k, filters=_engine_filters(plan.filters), mode=mode
-        )
-        hits = tuple(h for h in more.hits if _keep(h.record, plan.filters))[:k]
-    done = plan.with_notes(result.notes)
-    return SearchResult(hits, result.mode, done.notes, {**result.plan, "route": done.to_json()})
+def _plain(
+    backend: Backend, query: str, filters: Mapping[str, Any], k: int, mode: str | None
+) -> SearchResult:
+    result = backend.search(query, k, layers=None, filters=_engine_filters(filters), mode=mode)
+    if filters.get("is_test") is True or filters.get("domain"):
+        more = backend.search(query, 5 * k, filters=_engine_filters(filters), mode=mode)
+        hits = tuple(h for h in more.hits if _keep(h.record, filters))[:k]
+        return SearchResult(hits, result.mode, result.notes, result.plan)
+    return result
 
 
 def _run_all(backend: Backend, plan: Plan, k: int, mode: str | None) -> list[_Outcome]:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from strata.errors import UserError
 from strata.host import EngineParts
-from strata.repos import Repo, all_repos
+from strata.repos import Repo, all_repos, named
 from strata.store import Store
 from strata.store.view import RepoView
 
@@ -46,11 +45,4 @@ class RepoQueries(EngineParts):
         return [s for s in self.store.sessions() if repo is None or s["repo"] == repo]
 
     def _named_repo(self, name: str | None) -> Repo:
-        repos = all_repos(self._locator(), self.root)
-        if name is None:
-            return repos[0]
-        for r in repos:
-            if r.name == name:
-                return r
-        known = ", ".join(r.name for r in repos)
-        raise UserError(f"no repository {name!r} in this index (it has: {known})")
+        return named(self._locator(), self.root, name)

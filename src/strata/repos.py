@@ -57,6 +57,22 @@ def all_repos(locator: Mapping[str, Any], root: Path) -> list[Repo]:
     return [home_repo(locator, root), *others]
 
 
+def named(locator: Mapping[str, Any], root: Path, name: str | None) -> Repo:
+    """The repository called `name` (the home repository for None).
+
+    Raises:
+        UserError: the index has no repository of that name.
+    """
+    repos = all_repos(locator, root)
+    if name is None:
+        return repos[0]
+    for r in repos:
+        if r.name == name:
+            return r
+    known = ", ".join(r.name for r in repos)
+    raise UserError(f"no repository {name!r} in this index (it has: {known})")
+
+
 def choose(
     locator: Mapping[str, Any], root: Path, target: Path, name: str | None
 ) -> tuple[Repo, Path]:

@@ -97,8 +97,9 @@ class IndexFacts:
 class Step:
     """One retrieval: a method over a layer with its arguments, at most `limit` results.
 
-    `weight` is the step's weight in the weighted RRF merge; a `required` step that
-    finds nothing empties the answer (an exact name that the index does not have).
+    `weight` is the step's weight in the weighted RRF merge; when a `required` step finds
+    nothing (an exact name the index does not have), the plan falls back to where the
+    name occurs (`strata.fallback`).
     """
 
     layer: str
@@ -131,6 +132,9 @@ class Plan:
     names: tuple[str, ...] = ()
     reasons: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()  # filled by the executor: what running the plan found
+    # The filter keys read from the question, not given by the caller: guesses, which the
+    # executor drops when they leave fewer results than the plain search (strata.fallback).
+    guessed: tuple[str, ...] = ()
 
     @property
     def is_free_text(self) -> bool:
@@ -147,6 +151,7 @@ class Plan:
             "intent": self.intent,
             "names": list(self.names),
             "filters": dict(self.filters),
+            "guessed": list(self.guessed),
             "steps": [s.to_json() for s in self.steps],
             "reasons": list(self.reasons),
             "notes": list(self.notes),
@@ -234,12 +239,14 @@ def _build(
         return _free_text(query, filters, k, tuple(reasons))
     steps = tuple(s for s in builder(query, c, k) if facts.has(s.layer) or s.layer == "passages")
     steps = tuple(_passages(s) for s in steps)
-    return Plan(query, c.intent, steps, filters, c.names, tuple(reasons))
+    return Plan(query, c.intent, steps, filters, c.names, tuple(reasons), guessed=tuple(filters))
 
 
 def _free_text(query: str, filters: dict[str, Any], k: int, reasons: tuple[str, ...]) -> Plan:
     step = Step("passages", "search", {"query": query, "layers": None}, k)
-    return Plan(query, "free_text", (_passages(step),), filters, (), reasons)
+    return Plan(
+        query, "free_text", (_passages(step),), filters, (), reasons, guessed=tuple(filters)
+    )
 
 
 def _passages(step: Step) -> Step:

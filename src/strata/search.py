@@ -171,10 +171,14 @@ def where_of(
 ) -> Filter:
     """The store filter for search flags: layer names (or `C0`-style prefixes), path globs,
     languages, kinds, `no_tests`, `repo`. Globs are matched here against the indexed paths."""
+    try:
+        named = tuple(normalise(x) for x in layers) if layers else None
+    except ValueError as exc:  # an unknown layer name: the user's to fix
+        raise QueryError(str(exc), hint="name a layer by its id or prefix (C0, D4)") from exc
     globs = _as_tuple(flags.get("path"))
     paths = tuple(select(sorted(indexed_paths()), globs)) if globs else None
     return Filter(
-        layers=tuple(normalise(x) for x in layers) if layers else None,
+        layers=named,
         langs=_as_tuple(flags.get("lang")),
         kinds=_as_tuple(flags.get("kind")),
         paths=paths,

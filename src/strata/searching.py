@@ -7,12 +7,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from strata import lookup, memory
+from strata.errors import QueryError
 from strata.executor import execute
 from strata.host import EngineParts
 from strata.layered import Direct
 from strata.layers import C1_SYMBOL_CATALOG
 from strata.lookup.symbols import symbol_index
-from strata.repos import all_repos
+from strata.repos import all_repos, named
 from strata.router import IndexFacts, Plan, route
 from strata.search import Searcher, SearchResult, where_of
 
@@ -36,6 +37,9 @@ class Searching(EngineParts):
         (or `route=False`) searches those passages directly with hybrid ranking.
         """
         self._require()
+        _check_k(k)
+        if (filters or {}).get("repo"):  # a name the index does not have is a typo, not "none"
+            named(self._locator(), self.root, str((filters or {})["repo"]))
         try:
             if route and not layers:
                 plan = _with_flags(self.plan(query, k), filters or {})
@@ -82,9 +86,17 @@ class Searching(EngineParts):
         return route(query, facts, k=k or self.config.search.k)
 
 
+def _check_k(k: int | None) -> None:
+    if k is not None and k < 1:  # 0 once meant "the default" and -1 "all but one"
+        raise QueryError(f"k must be at least 1, not {k}", hint="ask for 1 or more results")
+
+
 def _with_flags(plan: Plan, flags: Mapping[str, Any]) -> Plan:
     """Flags given by the caller narrow the router's own filters."""
     extra = {key: flags[key] for key in ("path", "lang", "kind", "repo") if flags.get(key)}
     if flags.get("no_tests"):
         extra["is_test"] = False
-    return dataclasses.replace(plan, filters={**plan.filters, **extra}) if extra else plan
+    if not extra:
+        return plan
+    guessed = tuple(key for key in plan.guessed if key not in extra)  # the caller's flag wins
+    return dataclasses.replace(plan, filters={**plan.filters, **extra}, guessed=guessed)

@@ -124,7 +124,30 @@ def use_engines(source: EngineSource | None) -> None:
     _engine_source = source
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _UsageError(click.UsageError):
+    """A usage error that exits 1, as shared/spec/interface.md says (click's default is 2,
+    which Strata keeps for data and engine errors)."""
+
+    exit_code = 1
+
+
+class _App(click.Group):
+    """The command group; its usage errors (and its commands') exit 1."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as exc:
+            raise _UsageError(exc.format_message(), exc.ctx) from exc
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            raise _UsageError(exc.format_message(), exc.ctx) from exc
+
+
+@click.group(cls=_App, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="strata-index")
 def app() -> None:
     """Strata: a layered, always-current index of a repository and its docs."""
@@ -191,7 +214,7 @@ def _index_engine(
 
 @app.command()
 @click.argument("query", required=False)
-@click.option("-k", "k", type=int, default=None, help="Number of results.")
+@click.option("-k", "k", type=click.IntRange(min=1), default=None, help="Number of results.")
 @click.option(
     "--batch", type=click.File("r"), default=None, help="One query per line; prints JSON Lines."
 )

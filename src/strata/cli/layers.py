@@ -42,7 +42,14 @@ _repo = click.option("--repo", default=None, help="Only this repository of the i
 @click.command()
 @click.argument("name")
 @click.option("--kind", default=None, help="Only this kind: class, function, method, ...")
-@click.option("-k", "limit", type=int, default=20, show_default=True, help="At most this many.")
+@click.option(
+    "-k",
+    "limit",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="At most this many.",
+)
 @_repo
 @click.option("--json", "as_json", is_flag=True, help="JSON array of C1 records on stdout.")
 @_common
