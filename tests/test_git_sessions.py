@@ -10,6 +10,8 @@ from strata import Engine, UserError
 from strata.git import changed_since
 from tests.gitrepo import git
 
+pytestmark = pytest.mark.usefixtures("both_stores")
+
 LEXICAL = {"embed.provider": "none"}
 
 

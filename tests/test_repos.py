@@ -19,6 +19,8 @@ from strata.cli import app
 from strata.doctor import check
 from tests.gitrepo import git
 
+pytestmark = pytest.mark.usefixtures("both_stores")
+
 LEXICAL = {"embed.provider": "none"}
 
 

@@ -36,7 +36,7 @@ from strata.repoqueries import RepoQueries
 from strata.repos import Repo, all_repos, choose, first_name, recorded
 from strata.searching import Searching
 from strata.status import pending_files, report_status
-from strata.store import Filter, Store, open_store, recreate_store
+from strata.store import Filter, Store, open_store, recreate_store, repo_lock
 from strata.types import Record, Skip, SkipReason, SourceFile
 from strata.workers import worker_pool, workers_for
 
@@ -167,7 +167,7 @@ class Engine(Searching, RepoQueries, LayerQueries):
         r, target = choose(self._locator(), self.root, target, repo)
         if since is not None:
             return self.refresh(changed_since(r.root, since), progress=progress, repo=r.name)
-        with write_lock(self.index_dir):
+        with write_lock(self.index_dir), repo_lock(self.store_uri, lambda: self.store, r.name):
             rebuilt = self._reset(r) if full or self._pending_now_reachable() else []
             self._check_embedder()
             summary = self._index_repo(r, target, progress)
@@ -242,7 +242,10 @@ class Engine(Searching, RepoQueries, LayerQueries):
         r = self._named_repo(repo)
         rules = rules or IgnoreRules(r.root, self.config.index)
         wanted = sorted(set(rels))
-        with write_lock(self.index_dir, wait=lock_wait):
+        with (
+            write_lock(self.index_dir, wait=lock_wait),
+            repo_lock(self.store_uri, lambda: self.store, r.name),
+        ):
             self._check_embedder()
             view = self.repo_store(r.name)
             indexed = view.sources()

@@ -17,6 +17,7 @@ from strata.config import KEYS
 from strata.engine import Engine
 from strata.errors import NoIndexError
 from strata.locate import read_locator
+from strata.store.uri import redact
 
 
 class ForeignIndexError(Exception):
@@ -64,8 +65,8 @@ class Engines:
         fresh = Engine.open(path, index_dir=index_dir, store=store_uri, config=config)
         if (fresh.index_dir, fresh.store_uri) != (self.home.index_dir, self.home.store_uri):
             raise ForeignIndexError(
-                f"this server serves {self.home.index_dir} ({self.home.store_uri}), "
-                f"not {fresh.index_dir} ({fresh.store_uri})"
+                f"this server serves {self.home.index_dir} ({redact(self.home.store_uri)}), "
+                f"not {fresh.index_dir} ({redact(fresh.store_uri)})"
             )
         return self._keep(fresh)
 

@@ -13,6 +13,7 @@ from strata.layers import embedded_count
 from strata.lock import is_locked
 from strata.plan import make_plan
 from strata.store import Store
+from strata.store.uri import redact
 
 
 def pending_files(root: Path, cfg: IndexConfig, store: Store, locator: Mapping[str, Any]) -> int:
@@ -45,7 +46,7 @@ def report_status(
     return {
         "root": str(root),
         "index_dir": str(index_dir),
-        "store": store_uri,
+        "store": redact(store_uri),
         "embedder": {
             "name": locator.get("embedder", "none"),
             "dim": dim,

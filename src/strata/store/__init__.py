@@ -9,9 +9,10 @@ Backends are chosen by URI scheme: `lancedb://DIR` (embedded, the default) and
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import contextlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from strata.errors import StoreError
 from strata.store.lancedb_import import defer_rest_client
@@ -165,6 +166,31 @@ class Store(Protocol):
     def close(self) -> None:
         """Release handles."""
         ...
+
+
+@runtime_checkable
+class RepoLocking(Protocol):
+    """A store shared by processes that share no index directory (a database server):
+    it serialises the writers of one repository itself."""
+
+    def writer_lock(
+        self, repo: str, *, wait: float = 10.0
+    ) -> contextlib.AbstractContextManager[None]:
+        """Hold the write lock of `repo` in the store for the block (LockError after `wait`)."""
+        ...
+
+
+def repo_lock(
+    uri: str, store: Callable[[], Store], repo: str, *, wait: float = 10.0
+) -> contextlib.AbstractContextManager[None]:
+    """The write lock of `repo` in a shared store (`uri` names a database server; `store`
+    opens it), or nothing for an embedded one: the index directory's lock serialises
+    its writers, and its store stays unopened until needed."""
+    if uri.partition("://")[0].lower() in POSTGRES_SCHEMES:
+        opened = store()
+        if isinstance(opened, RepoLocking):
+            return opened.writer_lock(repo, wait=wait)
+    return contextlib.nullcontext()
 
 
 class _Core(Protocol):

@@ -8,7 +8,6 @@ it refused the credentials, the database does not exist, or it lacks pgvector.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import psycopg
@@ -16,13 +15,12 @@ from pgvector.psycopg import register_vector
 from psycopg_pool import ConnectionPool
 
 from strata.errors import StoreError
+from strata.store.uri import redact
 
 __all__ = ["connect", "ensure_vector_extension", "open_pool", "redact"]
 
 CONNECT_TIMEOUT = 10  # seconds
 POOL_SIZE = 8  # a server's reader threads; a writer takes one
-_USERINFO = re.compile(r"(://[^/@:?#]*:)[^@/?#]*@")
-_PASSWORD = re.compile(r"(password\s*=\s*)('[^']*'|[^&\s]*)", re.IGNORECASE)
 # SQLSTATE classes and codes psycopg reports for a refused login or a missing database.
 _AUTH_STATES = {"28000", "28P01"}
 _NO_DATABASE = "3D000"
@@ -30,11 +28,6 @@ _HINT_VECTOR = (
     "install pgvector on the server (Debian: `apt install postgresql-NN-pgvector`; "
     "https://github.com/pgvector/pgvector) and run `CREATE EXTENSION vector` as a superuser"
 )
-
-
-def redact(uri: str) -> str:
-    """`uri` with any password replaced by `***`."""
-    return _PASSWORD.sub(r"\1***", _USERINFO.sub(r"\1***@", uri))
 
 
 def connect(uri: str, **kwargs: Any) -> psycopg.Connection[Any]:
@@ -50,7 +43,8 @@ def connect_error(uri: str, exc: BaseException) -> StoreError:
     where = redact(uri)
     state = getattr(exc, "sqlstate", None)
     detail = _first_line(str(exc), uri)
-    if state in _AUTH_STATES or "authentication failed" in detail or "password" in detail:
+    refused = ("authentication failed", "password", "role ", "no pg_hba.conf entry")
+    if state in _AUTH_STATES or any(word in detail for word in refused):
         return StoreError(
             f"PostgreSQL at {where} refused the credentials: {detail}",
             hint="check the user and password (PGPASSWORD or ~/.pgpass keeps it out of the URI)",

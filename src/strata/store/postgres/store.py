@@ -317,7 +317,11 @@ class PgStore(PerSource):
             with self._pool.connection() as conn, conn.transaction():
                 yield conn
         except psycopg.OperationalError as exc:
-            raise connect_error(self.uri, exc) from None
+            raise StoreError(
+                f"lost the connection to {self.location} while trying to {what} "
+                f"(nothing of it was committed): {_line(exc)}",
+                hint="is the server running? the next run redoes what is missing",
+            ) from None
         except psycopg.Error as exc:
             raise StoreError(f"cannot {what} in {self.location}: {_line(exc)}") from None
         finally:
