@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from benchmarks.quality import indexes
-from benchmarks.quality.baseline import Bm25Baseline, plain_tokens
+from benchmarks.quality.baseline import Bm25Baseline, code_tokens, plain_tokens
 from benchmarks.quality.blanking import blank_spans, first_sentence
 from benchmarks.quality.devqs import parse_target
 from benchmarks.quality.docstring_queries import candidates, sample
@@ -202,12 +202,12 @@ def test_parse_target() -> None:
     assert parse_target("src/x.py:7") == Target("src/x.py", 7, 7)
 
 
-def _record(path: str, content: str) -> Record:
+def _record(path: str, content: str, title: str = "") -> Record:
     return Record(
         id=path,
         path=path,
         layer="C0_SOURCE_CHUNKS",
-        title="",
+        title=title,
         content=content,
         lang="python",
         span_start=1,
@@ -232,6 +232,28 @@ def test_baseline_uses_plain_lowercase_words() -> None:
     assert [r.path for r in base.search("render a template")] == ["b.py"]
     assert base.search("parse header") == []  # no identifier splitting in the baseline
     assert base.search("nothing matches") == []
+
+
+def test_code_aware_tokens_split_identifiers_keep_names_and_stem() -> None:
+    assert code_tokens("getHTTPResponse") == ["gethttpresponse", "get", "http", "respons"]
+    assert code_tokens("Context.invoke") == ["context.invoke", "context", "invok"]
+    assert code_tokens("the entries of std::io") == ["entri", "std.io", "std", "io"]
+
+
+def test_code_aware_baseline_matches_parts_paths_and_qualified_names() -> None:
+    base = Bm25Baseline.code_aware(
+        [
+            _record("src/http/headers.py", "def parse_header(raw): ...", "parse_header"),
+            _record("src/render.py", "def render(template): ...", "render"),
+            _record("src/core.py", "def invoke(self): ...", "Context.invoke"),
+            _record("src/base.py", "def invoke(self): ...", "BaseCommand.invoke"),
+        ]
+    )
+    assert base.name == "code-aware BM25"
+    assert [r.path for r in base.search("parse header")][:1] == ["src/http/headers.py"]
+    assert [r.path for r in base.search("rendering templates")] == ["src/render.py"]
+    assert [r.path for r in base.search("headers")] == ["src/http/headers.py"]  # the path
+    assert [r.path for r in base.search("Context.invoke")][:1] == ["src/core.py"]
 
 
 def test_cached_indexes_keep_the_newest_builds_of_one_corpus_and_model(

@@ -73,7 +73,7 @@ def limited(queries: Sequence[Query], limit: int | None) -> tuple[Query, ...]:
 def evaluate(
     corpora: Sequence[Corpus], modes: Sequence[str], embedders: Sequence[str], reindex: bool
 ) -> tuple[list[Outcome], dict[str, Any]]:
-    """Every corpus x embedder x mode, plus the baseline once per corpus."""
+    """Every corpus x embedder x mode, plus the two BM25 baselines once per corpus."""
     outcomes: list[Outcome] = []
     facts: dict[str, Any] = {}
     for n, embedder in enumerate(embedders):
@@ -86,8 +86,9 @@ def evaluate(
                     f"strata {mode}", embedder, strata_searcher(eng, mode), corpus.queries
                 )
             if n == 0:
-                baseline = Bm25Baseline(eng.records(layers=PASSAGE_LAYERS))
-                outcomes += run("bm25s baseline", "", baseline.search, corpus.queries)
+                records = eng.records(layers=PASSAGE_LAYERS)
+                for baseline in (Bm25Baseline.code_aware(records), Bm25Baseline(records)):
+                    outcomes += run(baseline.name, "", baseline.search, corpus.queries)
             eng.close()
     return outcomes, facts
 
