@@ -30,10 +30,12 @@ def test_index_search_status_from_the_working_directory(minirepo: Path) -> None:
     found = strata("search", "parse_header", "--json", "-k", "2", cwd=minirepo / "src")
     assert found.returncode == 0, found.stderr
     hits = json.loads(found.stdout)
-    # a code name is routed to the symbol catalog first, then to the source chunks
-    assert len(hits) == 2 and {h["path"] for h in hits} == {"src/minihttp/headers.py"}
-    assert [h["layer"] for h in hits] == ["C1_SYMBOL_CATALOG", "C0_SOURCE_CHUNKS"]
-    assert hits[0]["title"] == "minihttp.headers.parse_header" and hits[1]["start_line"] == 4
+    # a code name is routed to the symbol catalog first, then to the source chunks; the
+    # definition is shown at its header chunk (found by both steps: one hit)
+    assert len(hits) == 2 and hits[0]["path"] == "src/minihttp/headers.py"
+    assert [h["layer"] for h in hits] == ["C0_SOURCE_CHUNKS", "C0_SOURCE_CHUNKS"]
+    assert hits[0]["title"] == "parse_header" and hits[0]["start_line"] == 4
+    assert hits[0]["metadata"]["qname"] == "minihttp.headers.parse_header"
     assert "lexical only" in found.stderr
     status = json.loads(strata("status", "--json", cwd=minirepo).stdout)
     assert status["root"] == str(minirepo) and status["files_pending"] == 0

@@ -24,8 +24,8 @@ def test_index_then_search_finds_definitions_with_exact_lines(minirepo: Path) ->
     assert summary.indexed == 7 and not summary.skips
     routed = eng.search("RetryPolicy", k=3)
     assert routed.plan["route"]["intent"] == "symbol"
-    assert routed[0].record.layer == "C1_SYMBOL_CATALOG"
-    assert routed[0].record.title == "minihttp.client.RetryPolicy"
+    assert routed[0].record.layer == "C0_SOURCE_CHUNKS"  # the definition, at its header
+    assert routed[0].record.metadata["qname"] == "minihttp.client.RetryPolicy"
     hits = eng.search("RetryPolicy", k=3, route=False)
     top = hits[0].record
     assert top.path == "src/minihttp/client.py"

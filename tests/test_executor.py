@@ -69,9 +69,26 @@ def test_a_route_string_finds_its_handler(shop: Engine) -> None:
 
 
 def test_symbol_lookup_puts_the_definition_first(mini: Engine) -> None:
-    _, hits = ask(mini, "where is RetryPolicy defined")
-    assert hits[0].startswith(f"{L.C1_SYMBOL_CATALOG}:src/minihttp/client.py:")
-    assert hits[0].endswith("RetryPolicy")
+    plan, hits = ask(mini, "where is RetryPolicy defined")
+    # shown at its header chunk, which the C0 step found too: one hit, not two
+    assert hits[0] == f"{L.C0_SOURCE_CHUNKS}:src/minihttp/client.py:RetryPolicy"
+    assert hits.count(hits[0]) == 1
+    top = execute(mini, plan, mode="lexical").hits[0]
+    assert top.record.metadata["qname"] == "minihttp.client.RetryPolicy"
+    assert top.record.metadata["definition_start"] == top.record.span_start
+    assert "exact name minihttp.client.RetryPolicy" in top.why[0]
+
+
+def test_the_kind_of_a_definition_may_be_named(mini: Engine) -> None:
+    for query in (
+        "where is the class RetryPolicy defined",
+        "where is the method Client.send defined",
+    ):
+        plan, hits = ask(mini, query)
+        assert plan.intent == "symbol", query
+        assert hits[0].startswith(f"{L.C0_SOURCE_CHUNKS}:src/minihttp/client.py:"), hits
+    _, hits = ask(mini, "where is the method Client.send defined")
+    assert hits[0].endswith(":Client.send")
 
 
 def test_refund_workflow_comes_first(docs: Engine) -> None:

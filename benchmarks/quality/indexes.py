@@ -39,7 +39,10 @@ def strata_build() -> str:
 
 
 def engine_config(embedder: str) -> dict[str, Any]:
-    """The dotted-key configuration the benchmark passes to `Engine.open`."""
+    """The dotted-key configuration the benchmark passes to `Engine.open` (`none`: no
+    vectors, for a quick lexical-only look at a ranking change)."""
+    if embedder == "none":
+        return {"embed.provider": "none"}
     return {"embed.provider": "local", "embed.model": embedder}
 
 

@@ -153,7 +153,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--sets", default=",".join(SETS), help="comma-separated: " + ",".join(SETS))
     p.add_argument("--modes", default="lexical,semantic,hybrid", help="Strata search modes")
-    p.add_argument("--embedders", default="all-MiniLM-L6-v2", help="local embedding models")
+    p.add_argument(
+        "--embedders",
+        default="all-MiniLM-L6-v2",
+        help="local embedding models (`none`: no vectors, with --modes lexical)",
+    )
     p.add_argument("--limit", type=int, default=None, help="at most N queries per set and corpus")
     p.add_argument("--reindex", action="store_true", help="rebuild cached indexes")
     p.add_argument("--out", default=None, help="also write the Markdown tables here")

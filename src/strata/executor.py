@@ -8,6 +8,7 @@ is shown as the C0 chunk that makes the call), and fuse the step rankings.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -16,6 +17,7 @@ from typing import Any, Protocol, TypeVar
 
 from strata import fallback
 from strata import layers as L
+from strata.definitions import header_chunks
 from strata.docs.inline import normalise_name
 from strata.errors import QueryError
 from strata.fusion import fused_order, rrf
@@ -205,10 +207,33 @@ def _symbol(backend: Backend, step: Step, filters: Mapping[str, Any], mode: str 
         near = list(dict.fromkeys([m.name for m in found] + closest(backend.store, name)))[:5]
         tail = f"; closest: {', '.join(near)}" if near else ""
         return _Outcome([], [f"no symbol named {name!r}{tail}"])
+    headers = header_chunks(backend.store, exact)
     hits = [
-        Hit(m.record, m.score, {"symbol": m.score}, (f"{m.match} name {m.qname}",)) for m in exact
+        Hit(_at_header(m, headers.get(m.symbol_id)), m.score, {"symbol": m.score}, (_why(m),))
+        for m in exact
     ]
     return _Outcome(hits, [])
+
+
+def _at_header(m: SymbolMatch, chunk: Record | None) -> Record:
+    """A definition shown at its header: the C0 chunk its first line starts (signature and
+    docstring, not a catalogue row spanning the whole class), carrying the symbol's qname,
+    kind and whole span in its metadata; the catalogue row when no chunk holds it."""
+    if chunk is None:
+        return m.record
+    meta = {
+        **chunk.metadata,
+        "qname": m.qname,
+        "symbol_kind": m.kind,
+        "definition_start": m.record.span_start,
+        "definition_end": m.record.span_end,
+    }
+    return dataclasses.replace(chunk, metadata=meta)
+
+
+def _why(m: SymbolMatch) -> str:
+    span = f"{m.record.path}:{m.record.span_start}-{m.record.span_end}"
+    return f"{m.match} name {m.qname} ({m.kind} at {span})"
 
 
 def _walk(backend: Backend, step: Step, filters: Mapping[str, Any], mode: str | None) -> _Outcome:

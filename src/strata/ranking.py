@@ -12,15 +12,19 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from strata.tokens import is_identifier_like, split_identifier
+from strata.tokens import STOP_WORDS, is_identifier_like, split_identifier
 from strata.types import Record
 
 # Retriever weights for weighted RRF: identifier-like queries lean lexical,
-# sentences lean semantic.
-IDENTIFIER_WEIGHTS: Mapping[str, float] = {"lexical": 1.0, "semantic": 0.35}
-SENTENCE_WEIGHTS: Mapping[str, float] = {"lexical": 0.8, "semantic": 1.0}
+# sentences lean semantic; `symbols` is the list of the definitions the query names
+# (strata.definitions).
+IDENTIFIER_WEIGHTS: Mapping[str, float] = {"lexical": 1.0, "semantic": 0.35, "symbols": 1.0}
+SENTENCE_WEIGHTS: Mapping[str, float] = {"lexical": 0.8, "semantic": 1.0, "symbols": 0.5}
 
 DEFINITION_BOOST = 1.0  # in units of "rank 1 of one retriever"
+# A definition of the right bare name under another qualifier than the query's
+# (`BaseCommand.invoke` for `Context.invoke`) gets this share of the boost.
+OTHER_QUALIFIER = 0.5
 TEST_FACTOR = 0.75
 VENDORED_FACTOR = 0.5
 CHANGELOG_FACTOR = 0.6  # release notes mention everything; they rarely answer "how" or "where"
@@ -68,6 +72,7 @@ class QueryShape:
     names: frozenset[str]
     wants_tests: bool
     wants_changes: bool = False
+    asked: tuple[str, ...] = ()  # the names as written (`Context.invoke`), in query order
 
 
 def shape(query: str, terms: Sequence[str]) -> QueryShape:
@@ -78,11 +83,18 @@ def shape(query: str, terms: Sequence[str]) -> QueryShape:
         # in a sentence only code-shaped words name a definition ("reset" does not);
         # a word or two on their own ("consume", "bound logger") may well be a name
         raw = [w for w in raw if is_identifier_like(w) or f"`{w}`" in query]
-    names = {w.split(".")[-1].split("::")[-1].lower() for w in raw if len(w) > 2}
+    raw = [w.strip(".:") for w in raw]
+    raw = [w for w in raw if len(w) > 2 and w.lower() not in STOP_WORDS]
+    names = {w.split(".")[-1].split("::")[-1].lower() for w in raw}
     names |= {w.replace(".", "").lower() for w in raw if "." in w}
     words = set(terms)
+    asked = tuple(dict.fromkeys(w.replace("::", ".") for w in raw))
     return QueryShape(
-        ident, frozenset(names), bool(_TEST_WORDS & words), bool(_CHANGE_WORDS & words)
+        ident,
+        frozenset(names),
+        bool(_TEST_WORDS & words),
+        bool(_CHANGE_WORDS & words),
+        asked,
     )
 
 
@@ -124,8 +136,10 @@ def adjust(
     for rid, p in parts.items():
         rec = records[rid]
         new = dict(p)
-        if _defines(rec, q):
-            new["definition"] = DEFINITION_BOOST * unit * (1.0 if q.identifier_like else 0.5)
+        strength = _defines(rec, q)
+        if strength:
+            scale = 1.0 if q.identifier_like else 0.5
+            new["definition"] = DEFINITION_BOOST * unit * scale * strength
         others = per_file[rec.path] - base[rid]
         if COHERENCE_WEIGHT > 0 and others > 1e-12:
             new["coherence"] = COHERENCE_WEIGHT * unit * math.log1p(others / unit)
@@ -148,15 +162,24 @@ def final_score(parts: Mapping[str, float]) -> float:
     return total
 
 
-def _defines(rec: Record, q: QueryShape) -> bool:
+def _defines(rec: Record, q: QueryShape) -> float:
+    """How surely `rec` defines a name the query asks for: 1.0, `OTHER_QUALIFIER` for the
+    right bare name under another qualifier than the query wrote, 0.0 not at all."""
     if not q.names or not rec.title:
-        return False
+        return 0.0
     if rec.kind not in _DEFINITION_KINDS and rec.layer != "C1_SYMBOL_CATALOG":
-        return False
+        return 0.0
     title = rec.title.split(" ")[0]
     last = re.split(r"[.:]+", title)[-1].lower()
-    return (
+    named = (
         last in q.names
         or title.replace(".", "").lower() in q.names
         or (len(q.names) == 1 and "".join(split_identifier(last)) in q.names)
     )
+    if not named:
+        return 0.0
+    dotted = "." + re.sub(r"[.:]+", ".", title).lower()
+    qualified = [a.lower() for a in q.asked if "." in a and a.rsplit(".", 1)[-1].lower() == last]
+    if qualified and not any(dotted.endswith("." + a) for a in qualified):
+        return OTHER_QUALIFIER
+    return 1.0

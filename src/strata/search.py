@@ -5,13 +5,14 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from strata import ranking
 from strata.config import Config
+from strata.definitions import definition_chunks
 from strata.embedding import Embedder
 from strata.errors import EmbedderError, EmbedderMismatchError, QueryError
 from strata.fusion import fused_order, rrf
@@ -76,8 +77,11 @@ class Searcher:
         semantic = None
         if mode in ("semantic", "hybrid"):  # embedding and the vector scan overlap the BM25 query
             semantic = _pool().submit(self._semantic, query, n, where)
+        q = ranking.shape(query, terms)
         if mode in ("lexical", "hybrid"):
             lists["lexical"] = self._store.lexical_search(terms, n, where)
+            if q.asked:  # exact names: a lexical signal, kept out of a purely semantic search
+                lists["symbols"] = definition_chunks(self._store, q.asked, where, k)
         if semantic is not None:
             try:
                 lists["semantic"] = semantic.result()
@@ -86,7 +90,7 @@ class Searcher:
                     raise
                 notes.append(f"lexical only: the query embedder did not answer ({exc.message})")
                 mode = "lexical"
-        hits = self._rank(query, terms, lists, k, include_tests)
+        hits = self._rank(q, lists, k, include_tests)
         plan = {"mode": mode, "layers": list(where.layers or ()), "candidates": n, "terms": terms}
         return SearchResult(tuple(hits), mode, tuple(notes), plan)
 
@@ -132,13 +136,11 @@ class Searcher:
 
     def _rank(
         self,
-        query: str,
-        terms: Sequence[str],
+        q: ranking.QueryShape,
         lists: dict[str, list[tuple[Record, float]]],
         k: int,
         include_tests: bool | None,
     ) -> list[Hit]:
-        q = ranking.shape(query, terms)
         records: dict[str, Record] = {}
         raw: dict[str, dict[str, float]] = {}
         for name, pairs in lists.items():
