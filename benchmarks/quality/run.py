@@ -1,6 +1,6 @@
 """The one command: build every corpus, index it, run every query, print and save the tables.
 
-    python -m benchmarks.quality.run [--sets docstring,symbol,devqs,nonpython]
+    python -m benchmarks.quality.run [--sets docstring,symbol,devqs,nonpython,langs]
         [--modes lexical,semantic,hybrid] [--embedders all-MiniLM-L6-v2]
         [--limit N] [--reindex] [--out docs/benchmarks-quality.md]
 
@@ -21,7 +21,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from benchmarks.quality import devqs, doccomment_queries, docstring_queries, symbol_queries
+from benchmarks.quality import (
+    devqs,
+    doccomment_queries,
+    docstring_queries,
+    langsets,
+    symbol_queries,
+)
 from benchmarks.quality.baseline import Bm25Baseline
 from benchmarks.quality.evaluate import Outcome, run, strata_searcher
 from benchmarks.quality.indexes import open_index, strata_build
@@ -35,7 +41,8 @@ SEED = 13
 DOCSTRINGS_PER_PACKAGE = 80
 SYMBOLS_PER_PACKAGE = 16
 DOC_COMMENTS_PER_PACKAGE = 60
-SETS = ("docstring", "symbol", "devqs", "nonpython")
+NAMES_PER_LANGUAGE_PACKAGE = 30
+SETS = ("docstring", "symbol", "devqs", "nonpython", "langs")
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "quality.json"
 
 
@@ -53,6 +60,11 @@ def build_corpora(sets: Sequence[str]) -> list[Corpus]:
         corpora += [
             doccomment_queries.build(p, DOC_COMMENTS_PER_PACKAGE, SEED)
             for p in doccomment_queries.PACKAGES
+        ]
+    if "langs" in sets:  # Go, Rust, Java, JavaScript: doc-, nl- and def-<lang>
+        corpora += [
+            langsets.build(p, DOC_COMMENTS_PER_PACKAGE, NAMES_PER_LANGUAGE_PACKAGE, SEED)
+            for p in langsets.PACKAGES
         ]
     if "devqs" in sets:
         corpora += [devqs.build(devqs.load(f)) for f in devqs.question_files()]

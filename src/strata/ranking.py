@@ -73,28 +73,32 @@ class QueryShape:
     wants_tests: bool
     wants_changes: bool = False
     asked: tuple[str, ...] = ()  # the names as written (`Context.invoke`), in query order
+    # A name or two rather than a sentence: their definitions are searched for as well
+    # (in a sentence a name is more often mentioned than asked for: measured).
+    lookup: bool = False
 
 
 def shape(query: str, terms: Sequence[str]) -> QueryShape:
     """Classify a query: identifier-like or sentence; the names it may be asking for."""
     ident = is_identifier_like(query)
     raw = re.findall(r"[A-Za-z_][\w.:]*", query)
-    if not ident and len(query.split()) > 2:
+    sentence = not ident and len(query.split()) > 2
+    if sentence:
         # in a sentence only code-shaped words name a definition ("reset" does not);
         # a word or two on their own ("consume", "bound logger") may well be a name
         raw = [w for w in raw if is_identifier_like(w) or f"`{w}`" in query]
-    raw = [w.strip(".:") for w in raw]
-    raw = [w for w in raw if len(w) > 2 and w.lower() not in STOP_WORDS]
-    names = {w.split(".")[-1].split("::")[-1].lower() for w in raw}
+    names = {w.split(".")[-1].split("::")[-1].lower() for w in raw if len(w) > 2}
     names |= {w.replace(".", "").lower() for w in raw if "." in w}
     words = set(terms)
-    asked = tuple(dict.fromkeys(w.replace("::", ".") for w in raw))
+    written = [w.strip(".:").replace("::", ".") for w in raw]
+    asked = [w for w in written if len(w) > 2 and w.lower() not in STOP_WORDS]
     return QueryShape(
         ident,
         frozenset(names),
         bool(_TEST_WORDS & words),
         bool(_CHANGE_WORDS & words),
-        asked,
+        tuple(dict.fromkeys(asked)),
+        lookup=not sentence,
     )
 
 

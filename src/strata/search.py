@@ -80,7 +80,7 @@ class Searcher:
         q = ranking.shape(query, terms)
         if mode in ("lexical", "hybrid"):
             lists["lexical"] = self._store.lexical_search(terms, n, where)
-            if q.asked:  # exact names: a lexical signal, kept out of a purely semantic search
+            if q.lookup and q.asked:  # exact names: lexical, kept out of a semantic search
                 lists["symbols"] = definition_chunks(self._store, q.asked, where, k)
         if semantic is not None:
             try:
