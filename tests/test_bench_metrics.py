@@ -273,3 +273,38 @@ def test_cached_indexes_keep_the_newest_builds_of_one_corpus_and_model(
     gone = indexes.prune_builds(stem, keep=made[0])  # the one just built may be the oldest
     assert sorted(gone) == [made[1], made[2]]
     assert sorted(p for p in tmp_path.iterdir()) == sorted([made[0], made[3], made[4], other_model])
+
+
+def test_langsets_find_doc_comments_and_definitions_in_four_languages(tmp_path: Path) -> None:
+    from benchmarks.quality import langsets as L
+
+    sources = {
+        "a.go": "package a\n\n// Run starts the command and waits for it.\n"
+        "// It returns the first error.\nfunc Run() error {\n\treturn nil\n}\n",
+        "a.rs": "/// Escapes all meta characters in the text.\n#[inline]\n"
+        "pub fn escape(t: &str) -> String {\n    t.into()\n}\n",
+        "A.java": "class A {\n  /** Routes the result to the awaiting plugin. */\n"
+        "  @Override\n  void route() {\n  }\n}\n",
+        "a.js": "/**\n * Remove an interceptor from the stack.\n * @param {number} id\n */\n"
+        "proto.eject = function eject(id) {\n  return id;\n};\n",
+    }
+    for name, text in sources.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    grammars = {"a.go": L.GO, "a.rs": L.RUST, "A.java": L.JAVA, "a.js": L.JAVASCRIPT}
+    found = {n: L.definitions(g, tmp_path, n) for n, g in grammars.items()}
+    [go] = found["a.go"]
+    assert (go.name, go.start, go.end, go.comment) == ("Run", 5, 7, (3, 4))
+    first, second = L._sentences(go)  # Go's leading name is dropped from the query
+    assert (first, second) == ("Starts the command and waits for it.", "It returns the first error.")
+    [rs] = found["a.rs"]
+    assert (rs.name, rs.start, rs.comment, rs.doc) == (
+        "escape",
+        3,
+        (1, 1),
+        "Escapes all meta characters in the text.",
+    )
+    java = {d.name: d for d in found["A.java"]}
+    assert java["route"].comment == (2, 2) and java["A"].comment is None
+    [js] = found["a.js"]
+    assert (js.name, js.start, js.end, js.comment) == ("eject", 5, 7, (1, 4))
+    assert js.doc == "Remove an interceptor from the stack."

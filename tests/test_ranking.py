@@ -64,6 +64,27 @@ def test_definition_boost_only_for_code_shaped_names_in_a_sentence() -> None:
     assert "definition" in out[reset.id] and "definition" not in out[parse.id]
 
 
+def test_a_qualified_name_beats_the_same_bare_name_under_another_class() -> None:
+    mine = _rec("src/core.py", "Context.invoke", kind="method")
+    other = _rec("src/core.py", "BaseCommand.invoke", kind="method")
+    records = {r.id: r for r in (mine, other)}
+    base = {r.id: {"lexical": 0.01} for r in (mine, other)}
+    for query in ("Context.invoke", "where is the method Context.invoke defined"):
+        q = ranking.shape(query, ["context", "invoke"])
+        out = ranking.adjust(records, base, q, rrf_k=5, include_tests=False)
+        assert out[mine.id]["definition"] == 2 * out[other.id]["definition"], query
+    bare = ranking.shape("invoke", ["invoke"])  # no qualifier asked: both are the name
+    out = ranking.adjust(records, base, bare, rrf_k=5, include_tests=False)
+    assert out[mine.id]["definition"] == out[other.id]["definition"]
+
+
+def test_names_are_looked_up_for_a_name_or_two_not_for_a_sentence() -> None:
+    assert ranking.shape("Context", ["context"]).lookup
+    assert ranking.shape("Context.invoke", ["context", "invoke"]).asked == ("Context.invoke",)
+    sentence = ranking.shape("a shortcut to create a `Notification` of type `next`", [])
+    assert not sentence.lookup and sentence.asked == ("Notification", "next")
+
+
 def test_penalties_multiply_and_tests_are_spared_when_asked_for() -> None:
     t = _rec("tests/test_headers.py", "test_parse")
     v = _rec("vendor/lib/six.py", "iteritems")
