@@ -295,7 +295,8 @@ def test_langsets_find_doc_comments_and_definitions_in_four_languages(tmp_path: 
     [go] = found["a.go"]
     assert (go.name, go.start, go.end, go.comment) == ("Run", 5, 7, (3, 4))
     first, second = L._sentences(go)  # Go's leading name is dropped from the query
-    assert (first, second) == ("Starts the command and waits for it.", "It returns the first error.")
+    assert first == "Starts the command and waits for it."
+    assert second == "It returns the first error."
     [rs] = found["a.rs"]
     assert (rs.name, rs.start, rs.comment, rs.doc) == (
         "escape",
