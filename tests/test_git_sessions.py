@@ -93,3 +93,29 @@ def test_rows_outside_git_have_no_commit(tmp_path: Path) -> None:
     row = eng.records()[0]
     assert row.commit_sha is None and row.repo_id == tmp_path.name
     assert row.session_id == f"{tmp_path.name}@worktree"
+
+
+def test_uncommitted_edits_are_labelled_dirty_and_hits_carry_their_session(repo: Path) -> None:
+    (repo / "pkg" / "b.py").write_text("def bravo_fn():\n    return 'edited bravo'\n")
+    (repo / "pkg" / "e.py").write_text("def echo_fn():\n    return 'echo'\n")  # untracked
+    eng = Engine.open(repo, config=LEXICAL)
+    eng.index()
+    head = git(repo, "rev-parse", "HEAD")
+    shas = {
+        r.path: {x.commit_sha for x in eng.records() if x.path == r.path} for r in eng.records()
+    }
+    assert shas["pkg/a.py"] == {head}
+    assert shas["pkg/b.py"] == shas["pkg/e.py"] == {f"{head}+dirty"}
+    sessions = {s["session_id"] for s in eng.sessions()}
+    assert sessions == {f"repo@{head}", f"repo@{head}+dirty"}
+    hit = eng.search("edited bravo", k=1, route=False)[0].to_json()
+    assert hit["path"] == "pkg/b.py"
+    assert (hit["session_id"], hit["commit_sha"]) == (f"repo@{head}+dirty", f"{head}+dirty")
+    clean = eng.search("alpha_fn", k=1)[0].to_json()
+    assert (clean["session_id"], clean["commit_sha"]) == (f"repo@{head}", head)
+    git(repo, "commit", "-q", "-am", "bravo")  # committed: the same bytes are now HEAD's
+    (repo / "pkg" / "b.py").write_text("def bravo_fn():\n    return 'bravo again'\n")
+    git(repo, "commit", "-q", "-am", "bravo again")
+    eng.index()
+    now = git(repo, "rev-parse", "HEAD")
+    assert {r.commit_sha for r in eng.records() if r.path == "pkg/b.py"} == {now}

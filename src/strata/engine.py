@@ -26,7 +26,7 @@ from strata.embedding import (
 )
 from strata.embedding.cache import EmbeddingCache
 from strata.errors import EmbedderError, EmbedderMismatchError, NoIndexError
-from strata.git import changed_since, head_commit
+from strata.git import changed_since, dirty_paths, head_commit
 from strata.indexer import CorpusHook, Indexer, IndexSummary, ProgressFn, Session
 from strata.layered import LayerQueries
 from strata.locate import META_NAME, read_locator, resolve, write_locator
@@ -352,7 +352,8 @@ class Engine(Searching, RepoQueries, LayerQueries):
 
     def _session(self, r: Repo) -> Session:
         sha = head_commit(r.root)
-        return Session(repo_id=r.name, commit_sha=sha, session_id=f"{r.name}@{sha or 'worktree'}")
+        dirty = dirty_paths(r.root) if sha else frozenset()
+        return Session(r.name, sha, f"{r.name}@{sha or 'worktree'}", dirty)
 
     # ---- reading (search, plan, keep_warm: strata.searching) -------------------------------
     def records(

@@ -31,6 +31,19 @@ def head_commit(root: Path) -> str | None:
     return sha.strip() if sha else None
 
 
+DIRTY = "+dirty"  # appended to HEAD's sha for a file whose bytes are not HEAD's
+
+
+def dirty_paths(root: Path) -> frozenset[str]:
+    """Paths under `root` (relative to it) whose content is not HEAD's: edited or staged
+    since HEAD, or untracked (and not ignored). Empty outside git."""
+    if not is_work_tree(root):
+        return frozenset()
+    edited = _git(root, "diff", "--name-only", "-z", "--relative", "HEAD", "--") or ""
+    untracked = _git(root, "ls-files", "--others", "--exclude-standard", "-z") or ""
+    return frozenset(p for p in (edited + "\0" + untracked).split("\0") if p)
+
+
 def changed_since(root: Path, rev: str) -> list[str]:
     """Paths (relative to `root`) that `git diff REV` names: changed, added, deleted, and
     both sides of a rename. The working tree is compared, so uncommitted edits count.

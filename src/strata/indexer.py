@@ -228,7 +228,8 @@ class Indexer:
             log.warning(outcome.skip.line())
             summary.skips.append(outcome.skip)
             return None
-        f, s = outcome.file, self._session
+        f = outcome.file
+        session_id, commit_sha = self._session.of(f.rel)
         records = unique_ids(outcome.records, f.rel)
         mtime = 0 if self._racy(f) else f.mtime_ns  # 0: re-check the content next run
         rows = [
@@ -236,9 +237,9 @@ class Indexer:
                 r,
                 file_size=f.size,
                 file_mtime_ns=mtime,
-                session_id=s.session_id,
-                repo_id=s.repo_id,
-                commit_sha=s.commit_sha,
+                session_id=session_id,
+                repo_id=self._session.repo_id,
+                commit_sha=commit_sha,
             )
             for r in records
         ]

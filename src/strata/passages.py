@@ -110,9 +110,9 @@ def first_look_rows(
                 file_hash="",
                 file_size=f.size,
                 file_mtime_ns=0,
-                session_id=session.session_id,
+                session_id=session.of(f.rel)[0],
                 repo_id=session.repo_id,
-                commit_sha=session.commit_sha,
+                commit_sha=session.of(f.rel)[1],
             )
             for r in unique_ids(outcome.records, f.rel)
         ]

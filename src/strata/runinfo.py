@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from strata.git import DIRTY
 from strata.types import Skip
 
 if TYPE_CHECKING:
@@ -21,6 +22,14 @@ class Session:
     repo_id: str = ""
     commit_sha: str | None = None
     session_id: str = ""
+    dirty: frozenset[str] = frozenset()
+
+    def of(self, rel: str) -> tuple[str, str | None]:
+        """(session id, commit) for the rows of `rel`: `sha+dirty` when its bytes are not
+        that commit's, so `repo@sha` never names a revision the text did not come from."""
+        if self.commit_sha is None or rel not in self.dirty:
+            return self.session_id, self.commit_sha
+        return f"{self.session_id}{DIRTY}", f"{self.commit_sha}{DIRTY}"
 
 
 @dataclass(frozen=True, slots=True)

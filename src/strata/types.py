@@ -181,6 +181,7 @@ class Hit:
         }
         if r.repo_id:
             out["repo"] = r.repo_id
+        out["session_id"], out["commit_sha"] = r.session_id, r.commit_sha  # `repo@sha[+dirty]`
         if self.parts:
             out["explain"] = {k: round(v, 6) for k, v in self.parts.items()}
         return out
