@@ -264,3 +264,22 @@ def test_the_cli_prints_what_the_api_returns(both: Engine, monkeypatch: pytest.M
     assert cli("search", "match a path against patterns", "-k", "5") == same(
         [h.to_json() for h in hits]
     )
+
+
+def test_status_of_a_copied_repository_names_the_move_and_counts_pending_here(
+    minirepo: Path, tmp_path: Path
+) -> None:
+    Engine.open(minirepo, config={"embed.provider": "none"}).index()
+    copy = tmp_path / "copy"
+    shutil.copytree(minirepo, copy)
+    (copy / "docs" / "added.md").write_text("# Added\n\nOnly in the copy.\n")
+    (copy / "README.md").write_text("# Changed in the copy\n")
+    eng = Engine.open(copy)
+    status = eng.status()
+    assert status["root"] == str(copy) and status["moved_from"] == str(minirepo)
+    assert status["files_pending"] == 2 and not status["healthy"]
+    assert Engine.open(minirepo).status()["moved_from"] is None  # the original is untouched
+    eng.index()
+    again = Engine.open(copy).status()
+    assert again["moved_from"] is None and again["files_pending"] == 0 and again["healthy"]
+    assert any(h.record.path == "docs/added.md" for h in eng.search("only in the copy"))

@@ -26,8 +26,8 @@ from strata.embedding import (
 )
 from strata.embedding.cache import EmbeddingCache
 from strata.errors import EmbedderError, EmbedderMismatchError, NoIndexError
-from strata.git import changed_since, dirty_paths, head_commit
-from strata.indexer import CorpusHook, Indexer, IndexSummary, ProgressFn, Session
+from strata.git import changed_since
+from strata.indexer import CorpusHook, Indexer, IndexSummary, ProgressFn, session_for
 from strata.layered import LayerQueries
 from strata.locate import META_NAME, read_locator, resolve, write_locator
 from strata.lock import write_lock
@@ -216,7 +216,7 @@ class Engine(Searching, RepoQueries, LayerQueries):
         try:
             self._indexer(r).run(plan, indexed, summary, progress, ready)
         finally:
-            done = {"last_index": time.time(), "skipped": _skipped_stats(files, summary)}
+            done = {"last_index": time.time(), "skipped": summary.skipped_stats(files)}
             self._write_locator(**recorded(self._locator(), r, **done))
         if not plan.is_noop():
             self.store.optimize()
@@ -283,7 +283,7 @@ class Engine(Searching, RepoQueries, LayerQueries):
             self.repo_store(r.name),
             self.embedder if self._embeds() else None,
             self._cache(),
-            self._session(r),
+            session_for(r.name, r.root),
             self._corpus_hook(r),
             self._cache_key(),
         )
@@ -350,11 +350,6 @@ class Engine(Searching, RepoQueries, LayerQueries):
     def _cache(self) -> EmbeddingCache | None:
         return EmbeddingCache(self.index_dir / "embed_cache.sqlite") if self._embeds() else None
 
-    def _session(self, r: Repo) -> Session:
-        sha = head_commit(r.root)
-        dirty = dirty_paths(r.root) if sha else frozenset()
-        return Session(r.name, sha, f"{r.name}@{sha or 'worktree'}", dirty)
-
     # ---- reading (search, plan, keep_warm: strata.searching) -------------------------------
     def records(
         self, layers: Iterable[str] | None = None, limit: int | None = None
@@ -402,9 +397,3 @@ class Engine(Searching, RepoQueries, LayerQueries):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _skipped_stats(files: Iterable[SourceFile], summary: IndexSummary) -> dict[str, list[int]]:
-    """Stat of each file the run skipped, so `status` does not count it as pending."""
-    skipped = {s.rel for s in summary.skips}
-    return {f.rel: [f.size, f.mtime_ns] for f in files if f.rel in skipped}

@@ -30,13 +30,13 @@ from strata.layers import EMBEDDED_LAYERS, missing_count
 from strata.passages import FileOutcome, first_look_rows, unique_ids
 from strata.pipeline import process_batch
 from strata.plan import Plan
-from strata.runinfo import CorpusHook, IndexSummary, Session
+from strata.runinfo import CorpusHook, IndexSummary, Session, session_for
 from strata.store import Store
 from strata.store.schema import PreparedRows, joined
 from strata.types import FileState, Record, SourceFile, Vector
 from strata.workers import batches, outcomes, worker_pool, workers_for
 
-__all__ = ["CorpusHook", "IndexSummary", "Indexer", "ProgressFn", "Session"]
+__all__ = ["CorpusHook", "IndexSummary", "Indexer", "ProgressFn", "Session", "session_for"]
 
 log = logging.getLogger(__name__)
 

@@ -73,9 +73,25 @@ def root_for(target: Path) -> Path:
 
 
 def root_of(index_dir: Path) -> Path | None:
-    """The root recorded in an index directory's locator file."""
-    root = read_locator(index_dir).get("root")
-    return Path(root) if isinstance(root, str) else None
+    """The root recorded in an index directory's locator file; for an index that sat at
+    its root's `.strata/` and was moved or copied along with its tree, the tree it is in
+    now (see `moved_from`)."""
+    locator = read_locator(index_dir)
+    root = locator.get("root")
+    if not isinstance(root, str):
+        return None
+    return index_dir.parent if moved_from(index_dir, locator) else Path(root)
+
+
+def moved_from(index_dir: Path, locator: dict[str, Any]) -> Path | None:
+    """The recorded root when this index was made at `<that root>/.strata` (its default
+    place, as its recorded store URI says) and now sits at another tree's `.strata`."""
+    root, store = locator.get("root"), locator.get("store")
+    if not isinstance(root, str) or index_dir.name != INDEX_DIR_NAME:
+        return None
+    old = Path(root)
+    made_inside = store == f"lancedb://{default_index_dir(old) / 'lance'}"
+    return old if made_inside and default_index_dir(old) != index_dir else None
 
 
 def read_locator(index_dir: Path) -> dict[str, Any]:

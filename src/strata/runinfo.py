@@ -6,13 +6,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from strata.git import DIRTY
+from strata.git import DIRTY, dirty_paths, head_commit
 from strata.types import Skip
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from pathlib import Path
 
     from strata.corpus import ArtifactCache
+    from strata.types import SourceFile
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +32,14 @@ class Session:
         if self.commit_sha is None or rel not in self.dirty:
             return self.session_id, self.commit_sha
         return f"{self.session_id}{DIRTY}", f"{self.commit_sha}{DIRTY}"
+
+
+def session_for(repo: str, root: Path) -> Session:
+    """The session of a run over `root` now: HEAD's sha (`worktree` outside git) and the
+    files whose bytes are not HEAD's."""
+    sha = head_commit(root)
+    dirty = dirty_paths(root) if sha else frozenset()
+    return Session(repo, sha, f"{repo}@{sha or 'worktree'}", dirty)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +75,11 @@ class IndexSummary:
     def skipped(self) -> dict[str, int]:
         """Skipped files counted by reason."""
         return dict(Counter(s.reason.value for s in self.skips))
+
+    def skipped_stats(self, files: Iterable[SourceFile]) -> dict[str, list[int]]:
+        """Stat of each file the run skipped, so `status` does not count it as pending."""
+        skipped = {s.rel for s in self.skips}
+        return {f.rel: [f.size, f.mtime_ns] for f in files if f.rel in skipped}
 
     def to_json(self) -> dict[str, object]:
         """The summary as printed by `strata index --json`."""

@@ -10,6 +10,7 @@ from strata.config import IndexConfig
 from strata.discovery import discover
 from strata.fileread import file_hash
 from strata.layers import embedded_count
+from strata.locate import moved_from
 from strata.lock import is_locked
 from strata.plan import make_plan
 from strata.store import Store
@@ -59,6 +60,7 @@ def report_status(
         "last_index": locator.get("last_index"),
         "files_pending": pending,
         "writer_active": is_locked(index_dir),
+        "moved_from": str(old) if (old := moved_from(index_dir, dict(locator))) else None,
         "healthy": bool(locator)
         and (dim == 0 or vecs == embeddable)
         and not pending

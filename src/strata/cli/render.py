@@ -197,6 +197,11 @@ def status(data: Mapping[str, Any]) -> None:
     """`strata status` for people."""
     emb = data["embedder"]
     out.print(f"[bold]root[/]      {data['root']}")
+    if data.get("moved_from"):
+        out.print(
+            f"[yellow]moved[/]     indexed at {data['moved_from']}; the next `strata index` "
+            "records this root"
+        )
     out.print(f"[bold]index[/]     {data['index_dir']}  ({data['store']})")
     mode = (
         "lexical only (embedder none)" if emb["lexical_only"] else f"{emb['name']} ({emb['dim']}-d)"
