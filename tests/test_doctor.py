@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import psycopg
 import pytest
 from click.testing import CliRunner
 
@@ -14,6 +15,8 @@ from strata.doctor import check, repair
 from strata.engine import Engine
 from strata.store import Filter
 from strata.store.schema import to_arrow
+
+pytestmark = pytest.mark.usefixtures("both_stores")
 
 LEXICAL = {"embed.provider": "none"}
 attach(app)
@@ -48,6 +51,16 @@ def test_a_file_deleted_behind_its_back_leaves_orphans_that_repair_drops(
     assert fixed.backup and Path(fixed.backup).is_dir()
 
 
+def damage(eng: Engine, statement: str) -> None:
+    """Change the PostgreSQL store behind Strata's back (as a hand-run SQL session would)."""
+    with psycopg.connect(eng.store.uri, autocommit=True) as conn:  # type: ignore[attr-defined]
+        conn.execute(statement.encode())
+
+
+LANCE_ONLY = pytest.mark.parametrize("both_stores", ["lancedb"], indirect=True)
+
+
+@LANCE_ONLY  # PostgreSQL's primary key refuses a duplicate row (see the next test)
 def test_duplicate_rows_written_with_the_store_are_found_and_removed(eng: Engine) -> None:
     rows = eng.store.fetch(Filter(paths=("README.md",)))
     before = len(rows)
@@ -59,6 +72,17 @@ def test_duplicate_rows_written_with_the_store_are_found_and_removed(eng: Engine
     assert fixed.healthy, fixed.problems
     ids = [r.id for r in eng.store.fetch(Filter(paths=("README.md",)))]
     assert len(ids) == len(set(ids)) == before
+
+
+@pytest.mark.parametrize("both_stores", ["postgresql"], indirect=True)
+def test_postgresql_refuses_a_duplicate_row(eng: Engine) -> None:
+    victim = eng.store.fetch(Filter(paths=("README.md",)))[0]
+    with pytest.raises(psycopg.errors.UniqueViolation):
+        damage(
+            eng,
+            "INSERT INTO rag_chunks (repo_id, id, path, layer) "
+            f"SELECT repo_id, id, path, layer FROM rag_chunks WHERE id = '{victim.id}'",
+        )
 
 
 def test_a_file_changed_without_reindex_is_stale_until_repaired(
@@ -73,19 +97,27 @@ def test_a_file_changed_without_reindex_is_stale_until_repaired(
     assert [h.record.path for h in hits][:1] == ["docs/guide.md"]
 
 
-def test_rows_lost_from_a_current_file_are_found_by_a_deep_check(eng: Engine) -> None:
+def test_rows_lost_from_a_current_file_are_found_by_a_deep_check(
+    eng: Engine, both_stores: str
+) -> None:
     victim = eng.store.fetch(
         Filter(paths=("src/minihttp/client.py",), layers=("C0_SOURCE_CHUNKS",))
     )[0]
-    eng.store._table.delete(f"id = '{victim.id}'")  # type: ignore[attr-defined]
+    if both_stores == "lancedb":
+        eng.store._table.delete(f"id = '{victim.id}'")  # type: ignore[attr-defined]
+    else:
+        damage(eng, f"DELETE FROM rag_chunks WHERE id = '{victim.id}'")
     report = check(eng, deep=True)
     assert report.paths("rows") == {"src/minihttp/client.py"}
     assert repair(eng, report).healthy
     assert victim.id in {r.id for r in eng.store.fetch(Filter(paths=("src/minihttp/client.py",)))}
 
 
-def test_a_missing_lexical_index_is_found_and_rebuilt(eng: Engine) -> None:
-    eng.store._table.drop_index("lex_idx")  # type: ignore[attr-defined]
+def test_a_missing_lexical_index_is_found_and_rebuilt(eng: Engine, both_stores: str) -> None:
+    if both_stores == "lancedb":
+        eng.store._table.drop_index("lex_idx")  # type: ignore[attr-defined]
+    else:
+        damage(eng, "DROP INDEX rag_chunks_lex")
     eng.close()
     report = check(eng)
     assert "lexical" in kinds(report)
@@ -93,6 +125,7 @@ def test_a_missing_lexical_index_is_found_and_rebuilt(eng: Engine) -> None:
     assert fixed.healthy, fixed.problems
 
 
+@LANCE_ONLY  # PostgreSQL's tokens are stemmed since its first schema version
 def test_a_full_text_index_without_stems_is_found_and_rebuilt(eng: Engine) -> None:
     store = eng.store
     meta = store.read_meta()  # type: ignore[attr-defined]

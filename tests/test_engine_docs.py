@@ -10,6 +10,8 @@ import pytest
 from strata import Engine
 from strata.layers import DOC_LAYERS
 
+pytestmark = pytest.mark.usefixtures("both_stores")
+
 CORPUS = Path(__file__).parent / "corpora" / "docs"
 
 

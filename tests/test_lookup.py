@@ -24,6 +24,8 @@ from strata.lookup.rows import meta_str
 from strata.lookup.symbols import symbol_index
 from strata.store import Store
 
+pytestmark = pytest.mark.usefixtures("both_stores")
+
 CORPORA = Path(__file__).parent / "corpora"
 LEXICAL = {"embed.provider": "none"}
 

@@ -14,6 +14,8 @@ from strata.errors import QueryError
 from strata.executor import execute
 from strata.router import Classification, IndexFacts, Plan, route
 
+pytestmark = pytest.mark.usefixtures("both_stores")
+
 CORPORA = Path(__file__).parent / "corpora"
 
 SHOP = {

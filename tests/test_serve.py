@@ -24,6 +24,8 @@ from strata.engines import Engines
 from strata.launch import SERVE_FILE, request_for
 from strata.server import Server
 
+pytestmark = pytest.mark.usefixtures("both_stores")
+
 LEXICAL = {"embed.provider": "none"}
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from strata.errors import EmbedderMismatchError, LockError, SchemaError, StoreError
+from strata.errors import EmbedderMismatchError, LockError, NoIndexError, SchemaError, StoreError
 from strata.layers import C0_SOURCE_CHUNKS
 from strata.records import make_record
 from strata.store import Filter, open_store
@@ -231,3 +231,22 @@ def test_several_indexes_share_one_server_in_their_own_schemas(pg_server: str) -
     assert b.fetch(Filter()) == [] and len(a.fetch(Filter())) == 1
     a.close()
     b.close()
+
+
+def test_a_read_only_replica_is_searched_and_never_migrated(pg_uri: str, pg_server: str) -> None:
+    primary = open_store(pg_uri, 0)
+    primary.replace_sources({"x.py": [rec("x.py", 0, "replicated words")]})
+    read_only = " -cdefault_transaction_read_only=on".replace(" ", "%20").replace("=", "%3D")
+    replica = open_store(pg_uri + read_only, 0)  # as on a hot standby: no write can run
+    assert [r.id for r, _ in replica.lexical_search(["replicated"], 5, Filter())] == ["x.py:0"]
+    with pytest.raises(StoreError, match="read-only transaction"):
+        replica.replace_sources({"x.py": []})
+    with psycopg.connect(pg_uri, autocommit=True) as conn:
+        conn.execute("INSERT INTO strata_migrations (version, name) VALUES (2, 'later')")
+    with pytest.raises(SchemaError, match="read-only database holds Strata schema version 2"):
+        open_store(pg_uri + read_only, 0)
+    empty = pg_server + "&options=-csearch_path%3Dpublic%20-cdefault_transaction_read_only%3Don"
+    with pytest.raises(NoIndexError):
+        open_store(empty, 0)
+    primary.close()
+    replica.close()

@@ -17,6 +17,8 @@ from strata.engine import Engine
 from strata.watch import Update, Watcher
 from strata.watchqueue import Event, Intent, WorkQueue, intents_for
 
+pytestmark = pytest.mark.usefixtures("both_stores")
+
 LEXICAL = {"embed.provider": "none"}
 TIMEOUT = 60.0
 

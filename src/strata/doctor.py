@@ -266,7 +266,12 @@ def _lexical(engine: Engine, rows: list[Record], rng: random.Random, sample: int
 
 
 def _fts_index(engine: Engine) -> list[Problem]:
-    """The full-text index exists and covers most rows (LanceStore only; other stores pass)."""
+    """The full-text index exists and covers most rows (on PostgreSQL: every index exists)."""
+    missing = getattr(engine.store, "missing_indexes", None)
+    if missing is not None:
+        names = missing()
+        why = f"search indexes missing: {', '.join(names)} (searches scan every row)"
+        return [Problem("lexical", "", why)] if names else []
     table = getattr(engine.store, "_table", None)  # hook wanted: Store.index_stats()
     if table is None or not hasattr(table, "list_indices"):
         return []

@@ -21,12 +21,14 @@ from psycopg import sql
 
 from strata.errors import EmbedderMismatchError, SchemaError
 
-__all__ = ["Step", "migrate", "steps"]
+__all__ = ["HNSW", "Step", "index_ddl", "migrate", "steps"]
 
 log = logging.getLogger(__name__)
 
 _FILE = re.compile(r"^(\d{3})_(\w+)\.sql$")
 _LOCK_KEY = "strata:migrate"
+_INDEX = re.compile(r"^CREATE INDEX (\w+) ON [^;]+;", re.MULTILINE)
+HNSW = "CREATE INDEX rag_chunks_embedding ON rag_chunks USING hnsw (embedding vector_cosine_ops);"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,8 @@ def migrate(conn: psycopg.Connection[Any], dim: int, *, create: bool) -> tuple[i
     known = steps()
     target = known[-1].version
     with conn.transaction():
+        if _read_only(conn):  # a read replica (or a read-only role): check, never change
+            return _as_recorded(conn, dim, target), False
         conn.execute(
             "SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || %s, 0))",
             (_LOCK_KEY,),
@@ -73,8 +77,7 @@ def migrate(conn: psycopg.Connection[Any], dim: int, *, create: bool) -> tuple[i
             "CREATE TABLE IF NOT EXISTS strata_migrations (version integer PRIMARY KEY, "
             "name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
         )
-        row = conn.execute("SELECT coalesce(max(version), 0) FROM strata_migrations").fetchone()
-        current = int(row[0]) if row else 0
+        current = _recorded(conn)
         if current > target:
             raise SchemaError(
                 f"the database holds Strata schema version {current}, newer than this "
@@ -98,12 +101,47 @@ def migrate(conn: psycopg.Connection[Any], dim: int, *, create: bool) -> tuple[i
                     width
                 )
             )
-            conn.execute(
-                "CREATE INDEX rag_chunks_embedding ON rag_chunks "
-                "USING hnsw (embedding vector_cosine_ops)"
-            )
+            conn.execute(HNSW.encode())
         check_dim(conn, dim)
     return target, fresh
+
+
+def index_ddl(dim: int) -> dict[str, str]:
+    """Each index the migrations make (the HNSW one when `dim > 0`): name -> its DDL."""
+    text = "\n".join(step.sql for step in steps()) + ("\n" + HNSW if dim > 0 else "")
+    return {m.group(1): m.group(0) for m in _INDEX.finditer(text)}
+
+
+def _read_only(conn: psycopg.Connection[Any]) -> bool:
+    row = conn.execute(
+        "SELECT pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on'"
+    ).fetchone()
+    return bool(row and row[0])
+
+
+def _recorded(conn: psycopg.Connection[Any]) -> int:
+    """The highest migration the database records (0: none, or no store at all)."""
+    row = conn.execute("SELECT to_regclass('strata_migrations') IS NOT NULL").fetchone()
+    if not (row and row[0]):
+        return 0
+    row = conn.execute("SELECT coalesce(max(version), 0) FROM strata_migrations").fetchone()
+    return int(row[0]) if row else 0
+
+
+def _as_recorded(conn: psycopg.Connection[Any], dim: int, target: int) -> int:
+    """A read-only database's version, which must be this Strata's own (0: no store)."""
+    current = _recorded(conn)
+    if current not in (0, target):
+        raise SchemaError(
+            f"the read-only database holds Strata schema version {current}; this Strata "
+            f"reads version {target}",
+            hint="run this Strata's `strata index` against the primary once to migrate it"
+            if current < target
+            else f"upgrade Strata to a release that writes schema {current}",
+        )
+    if current:
+        check_dim(conn, dim)
+    return current
 
 
 def check_dim(conn: psycopg.Connection[Any], dim: int) -> None:

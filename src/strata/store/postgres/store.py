@@ -34,7 +34,7 @@ from strata.store.postgres.connect import (
     redact,
 )
 from strata.store.postgres.filters import Where
-from strata.store.postgres.migrations import migrate
+from strata.store.postgres.migrations import index_ddl, migrate
 from strata.store.postgres.rows import COPY_COLUMNS, arrow_of, copy_rows, record_of
 from strata.store.schema import RECORD_COLUMNS, SEARCH_COLUMNS, PreparedRows, check_vector, prepare
 from strata.types import FileState, Record, Vector
@@ -135,7 +135,9 @@ class PgStore(PerSource):
             conn.execute(_sql("DELETE FROM rag_chunks WHERE {}", scope), scope.params)
 
     def optimize(self) -> None:
-        """Refresh the planner's statistics (the indexes are kept current by every write)."""
+        """Rebuild a missing index; refresh the planner's statistics (the indexes are kept
+        current by every write)."""
+        self.ensure_indexes()
         with self._pool.connection() as conn:
             conn.autocommit = True
             try:
@@ -144,7 +146,23 @@ class PgStore(PerSource):
                 conn.autocommit = False
 
     def ensure_indexes(self) -> None:
-        """Nothing to do: the migrations made every index, and writes keep them current."""
+        """Make any index of the migrations that is missing (dropped by hand, say)."""
+        missing = self.missing_indexes()
+        if missing:
+            ddl = index_ddl(self.dim)
+            with self._write("rebuild the search indexes") as conn:
+                for name in missing:
+                    log.info("building the index %s in %s", name, self.location)
+                    conn.execute(ddl[name].encode())
+
+    def missing_indexes(self) -> list[str]:
+        """The indexes the migrations make that the table lacks (`doctor` reports them)."""
+        with self._read() as conn:
+            found = conn.execute(
+                "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() "
+                "AND tablename = 'rag_chunks'"
+            ).fetchall()
+        return sorted(set(index_ddl(self.dim)) - {name for (name,) in found})
 
     def keep_warm(self) -> None:
         """Nothing to do: the server keeps its own cache of hot pages."""
