@@ -120,7 +120,10 @@ RUST = Grammar(
     (".rs",),
     _rust,
     frozenset(
-        {"function_item", "struct_item", "enum_item", "trait_item", "type_item", "macro_definition"}
+        {
+            *("function_item", "function_signature_item", "struct_item", "enum_item"),
+            *("trait_item", "type_item", "macro_definition"),
+        }
     ),
     frozenset({"impl_item", "trait_item", "mod_item", "declaration_list"}),
     frozenset({"attribute_item"}),
@@ -139,7 +142,12 @@ JAVA = Grammar(
             "enum_declaration",
         }
     ),
-    frozenset({"class_declaration", "interface_declaration", "enum_declaration", "class_body"}),
+    frozenset(
+        {
+            *("class_declaration", "interface_declaration", "enum_declaration", "class_body"),
+            *("interface_body", "enum_body", "enum_body_declarations"),
+        }
+    ),
     frozenset(),
     ("/**",),
 )
