@@ -1,6 +1,6 @@
 """The one command: build every corpus, index it, run every query, print and save the tables.
 
-    python -m benchmarks.quality.run [--sets docstring,symbol,devqs,nonpython,langs]
+    python -m benchmarks.quality.run [--sets docstring,symbol,devqs,nonpython,langs,docs]
         [--modes lexical,semantic,hybrid] [--embedders all-MiniLM-L6-v2]
         [--limit N] [--reindex] [--out docs/benchmarks-quality.md]
 
@@ -26,6 +26,7 @@ from benchmarks.quality import (
     doccomment_queries,
     docstring_queries,
     langsets,
+    mdsections,
     symbol_queries,
 )
 from benchmarks.quality.baseline import Bm25Baseline
@@ -42,7 +43,8 @@ DOCSTRINGS_PER_PACKAGE = 80
 SYMBOLS_PER_PACKAGE = 16
 DOC_COMMENTS_PER_PACKAGE = 60
 NAMES_PER_LANGUAGE_PACKAGE = 30
-SETS = ("docstring", "symbol", "devqs", "nonpython", "langs")
+DOC_SECTIONS_PER_PACKAGE = 60
+SETS = ("docstring", "symbol", "devqs", "nonpython", "langs", "docs")
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "quality.json"
 
 
@@ -65,6 +67,10 @@ def build_corpora(sets: Sequence[str]) -> list[Corpus]:
         corpora += [
             langsets.build(p, DOC_COMMENTS_PER_PACKAGE, NAMES_PER_LANGUAGE_PACKAGE, SEED)
             for p in langsets.PACKAGES
+        ]
+    if "docs" in sets:  # Markdown sections of JavaScript packages, code indexed beside them
+        corpora += [
+            mdsections.build(p, DOC_SECTIONS_PER_PACKAGE, SEED) for p in mdsections.PACKAGES
         ]
     if "devqs" in sets:
         corpora += [devqs.build(devqs.load(f)) for f in devqs.question_files()]
