@@ -89,14 +89,17 @@ def test_callers_terminal_shows_the_calling_code(cli: click.Group, mini: str) ->
 
 
 def test_callees_json(cli: click.Group, mini: str) -> None:
-    res = run(cli, "callees", "minihttp.client.Client.send", "--json", "--index-dir", mini)
-    rows = json.loads(res.stdout)
-    assert [(r["symbol"]["qname"], r["match"]) for r in rows] == [
-        ("minihttp.client.Client._transmit", "resolved"),
-        ("minihttp.client.RetryPolicy.delay", "name"),
-        ("time.sleep", "unresolved"),
+    args = ("callees", "minihttp.client.Client.send", "--json", "--index-dir", mini)
+    rows = json.loads(run(cli, *args, "--name-matches").stdout)
+    assert [(r["symbol"]["qname"], r["match"], r["resolved"]) for r in rows] == [
+        ("minihttp.client.Client._transmit", "resolved", True),
+        ("minihttp.client.RetryPolicy.delay", "name", False),
+        ("time.sleep", "unresolved", False),
     ]
     assert rows[2]["chunk"] is None
+    res = run(cli, *args)  # by default a bare-name guess is not shown as the callee
+    assert [r["match"] for r in json.loads(res.stdout)] == ["resolved", "unresolved", "unresolved"]
+    assert "1 callees shown as unresolved: tied by the bare name only" in res.stderr
 
 
 def test_entrypoints_json(cli: click.Group, tmp_path: Path) -> None:

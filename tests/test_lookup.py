@@ -362,12 +362,16 @@ def test_callers_through_the_class_hierarchy(shop: Store) -> None:
     ]
 
 
-def test_unresolved_calls_fall_back_to_the_bare_name_and_say_so(mini: Store) -> None:
+def test_calls_tied_by_the_bare_name_only_come_when_asked_for_and_say_so(mini: Store) -> None:
     walk = callers(mini, "RetryPolicy.delay")
+    assert links(walk) == [] and walk.name_only_hidden == 2  # guesses: left out by default
+    walk = callers(mini, "RetryPolicy.delay", name_matches=True)
     assert links(walk) == [
         (1, "minihttp.client.Client.send", "name"),  # self.retries.delay(...)
         (1, "tests.test_client.test_retry_delay_grows", "name"),  # policy.delay(...)
     ]
+    assert walk.name_only_hidden == 0 and not any(x.resolved for x in walk.links)
+    assert all(x.resolved for x in callers(mini, "Client.send").links)
 
 
 def test_callers_of_an_external_name(mini: Store) -> None:
@@ -400,11 +404,14 @@ def test_callees_with_the_callees_definition(shop: Store) -> None:
 
 
 def test_callees_guess_by_unique_name_and_resolve_inherited(mini: Store, shop: Store) -> None:
-    assert links(callees(mini, "Client.send")) == [
+    assert links(callees(mini, "Client.send", name_matches=True)) == [
         (1, "minihttp.client.Client._transmit", "resolved"),
         (1, "minihttp.client.RetryPolicy.delay", "name"),  # self.retries.delay: ambiguous
         (1, "time.sleep", "unresolved"),
     ]
+    plain = callees(mini, "Client.send")  # without the guess: an unresolved call
+    assert links(plain)[1] == (1, "self.retries.delay", "unresolved")
+    assert plain.name_only_hidden == 1
     assert links(callees(shop, "SandboxGateway.submit")) == [
         (1, "shop.gateway.Gateway.sign", "resolved")
     ]

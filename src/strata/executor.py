@@ -58,9 +58,9 @@ class Backend(Protocol):
         self, name: str, *, kind: str | None = None, limit: int = 20, exact: bool = False
     ) -> list[SymbolMatch]: ...
 
-    def callers(self, qname: str, depth: int = 1) -> CallWalk: ...
+    def callers(self, qname: str, depth: int = 1, *, name_matches: bool = False) -> CallWalk: ...
 
-    def callees(self, qname: str, depth: int = 1) -> CallWalk: ...
+    def callees(self, qname: str, depth: int = 1, *, name_matches: bool = False) -> CallWalk: ...
 
     def entrypoints(
         self, type: str | None = None, framework: str | None = None
@@ -128,7 +128,9 @@ def _routed(backend: Backend, plan: Plan, k: int, mode: str | None) -> tuple[Sea
     name = str(failed.args.get("name", ""))
     uses: list[Hit] = []
     if failed.method == "symbol":
-        walk = Step(L.C2_DEPENDENCY_GRAPH, "callers", {"name": name, "depth": 1}, k)
+        # where the name occurs: a bare-name match is what is asked for here
+        args = {"name": name, "depth": 1, "name_matches": True}
+        walk = Step(L.C2_DEPENDENCY_GRAPH, "callers", args, k)
         uses = _run(backend, walk, plan.filters, mode).hits
     text = _plain(backend, plan.query, plan.filters, k, mode)
     tiers = [(f"a use of {name!r}", uses), (f"text matching {plan.query!r}", list(text.hits))]
@@ -238,7 +240,8 @@ def _why(m: SymbolMatch) -> str:
 
 def _walk(backend: Backend, step: Step, filters: Mapping[str, Any], mode: str | None) -> _Outcome:
     name, depth = str(step.args["name"]), int(step.args.get("depth", 1))
-    walk = (backend.callers if step.method == "callers" else backend.callees)(name, depth)
+    walker = backend.callers if step.method == "callers" else backend.callees
+    walk = walker(name, depth, name_matches=bool(step.args.get("name_matches")))
     if not any(t.record is not None for t in walk.targets) and not walk.links:
         near = closest(backend.store, name)
         tail = f"; closest: {', '.join(near)}" if near else ""
@@ -255,7 +258,14 @@ def _walk(backend: Backend, step: Step, filters: Mapping[str, Any], mode: str | 
         why = (old.why if old else ()) + (line,)
         hits[rec.id] = Hit(rec, old.score if old else 1.0 / rank, {step.method: 1.0 / rank}, why)
     notes = [] if hits else [f"no {step.method} of {name!r} in the call graph"]
+    if walk.name_only_hidden:
+        notes.append(_hidden_note(walk.name_only_hidden, step.method))
     return _Outcome(list(hits.values()), notes)
+
+
+def _hidden_note(n: int, method: str) -> str:
+    what = "calls left out" if method == "callers" else "callees shown as unresolved"
+    return f"{n} {what}: tied by the bare name only (`strata {method} --name-matches`)"
 
 
 def _entrypoints(

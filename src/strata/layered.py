@@ -48,13 +48,31 @@ class LayerQueries:
         scope = _scope(self, repo)
         return lookup.find_symbols(scope, name, kind=kind, limit=limit, exact=exact)
 
-    def callers(self: _Index, qname: str, depth: int = 1, *, repo: str | None = None) -> CallWalk:
-        """C2: who calls `qname` (bare or qualified), breadth-first to `depth`."""
-        return lookup.callers(_scope(self, repo), qname, depth=depth)
+    def callers(
+        self: _Index,
+        qname: str,
+        depth: int = 1,
+        *,
+        repo: str | None = None,
+        name_matches: bool = False,
+    ) -> CallWalk:
+        """C2: who calls `qname` (bare or qualified), breadth-first to `depth`; calls tied
+        by the bare name only are left out unless `name_matches`."""
+        scope = _scope(self, repo)
+        return lookup.callers(scope, qname, depth=depth, name_matches=name_matches)
 
-    def callees(self: _Index, qname: str, depth: int = 1, *, repo: str | None = None) -> CallWalk:
-        """C2: what `qname` calls, breadth-first to `depth`."""
-        return lookup.callees(_scope(self, repo), qname, depth=depth)
+    def callees(
+        self: _Index,
+        qname: str,
+        depth: int = 1,
+        *,
+        repo: str | None = None,
+        name_matches: bool = False,
+    ) -> CallWalk:
+        """C2: what `qname` calls, breadth-first to `depth`; a callee found by its bare name
+        only is an unresolved call unless `name_matches`."""
+        scope = _scope(self, repo)
+        return lookup.callees(scope, qname, depth=depth, name_matches=name_matches)
 
     def entrypoints(
         self: _Index,

@@ -93,6 +93,12 @@ def _walk_command(name: str) -> click.Command:
     @click.command(name=name, help=f"C2 walk: {what}, breadth-first to --depth.")
     @click.argument("qname")
     @click.option("--depth", type=click.IntRange(1, 10), default=1, show_default=True)
+    @click.option(
+        "--name-matches",
+        is_flag=True,
+        help="Also calls tied to the symbol by its bare name only (guesses: `x.get()` for "
+        "any `get`), marked `name`.",
+    )
     @_repo
     @click.option("--json", "as_json", is_flag=True, help="JSON array of C2 records on stdout.")
     @_common
@@ -100,11 +106,19 @@ def _walk_command(name: str) -> click.Command:
     def command(
         qname: str,
         depth: int,
+        name_matches: bool,
         repo: str | None,
         as_json: bool,
         opts: Common,
     ) -> None:
-        result = fn(_store(opts, repo), qname, depth)
+        result = fn(_store(opts, repo), qname, depth, name_matches=name_matches)
+        if result.name_only_hidden:
+            what = "calls left out" if name == "callers" else "callees shown as unresolved"
+            render.err.print(
+                f"{result.name_only_hidden} {what}: tied by the bare name only "
+                "(--name-matches shows them)",
+                markup=False,
+            )
         if as_json:
             render.emit_json(result.to_json())
         else:

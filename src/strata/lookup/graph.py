@@ -61,11 +61,18 @@ class CallLink:
     match: str
     chunk: Record | None = None
 
+    @property
+    def resolved(self) -> bool:
+        """Whether the edge is tied to the symbol by resolution or qualified name (not a
+        bare-name guess, nor unresolved)."""
+        return self.match in (RESOLVED, QNAME)
+
     def to_json(self) -> JSON:
         """The edge's record JSON plus depth, match, the other symbol and its chunk."""
         extra = {
             "depth": self.depth,
             "match": self.match,
+            "resolved": self.resolved,
             "via": self.via,
             "symbol": self.symbol.to_json(),
             "chunk": record_json(self.chunk) if self.chunk else None,
@@ -80,6 +87,9 @@ class CallWalk:
     query: str
     targets: tuple[Node, ...]
     links: tuple[CallLink, ...]
+    # Edges tied to a symbol by its bare name only, left out (callers) or shown as
+    # unresolved calls (callees) because name matches were not asked for.
+    name_only_hidden: int = 0
 
     def to_json(self) -> list[JSON]:
         """The links as an array of records (the `--json` shape)."""
@@ -271,33 +281,44 @@ def call_graph(store: Store) -> CallGraph:
     return derived(store, "calls", _build)
 
 
-def callers(store: Store, qname: str, depth: int = 1) -> CallWalk:
+def callers(store: Store, qname: str, depth: int = 1, *, name_matches: bool = False) -> CallWalk:
     """Who calls `qname` (bare or qualified), and who calls them, up to `depth` steps.
 
     Each link carries the edge, its depth, the caller and the caller's C0 chunk holding
-    the call line. Edges tied only by the bare name are marked `match="name"`.
+    the call line. Calls tied to the symbol only by its bare name (`x.get()` for any
+    `get`) are left out, and counted in `name_only_hidden`, unless `name_matches`; then
+    they are marked `match="name"`.
     """
     graph = call_graph(store)
-    return _walk(store, graph, qname, depth, graph.incoming, callers=True)
+    return _walk(store, graph, qname, depth, graph.incoming, True, name_matches)
 
 
-def callees(store: Store, qname: str, depth: int = 1) -> CallWalk:
+def callees(store: Store, qname: str, depth: int = 1, *, name_matches: bool = False) -> CallWalk:
     """What `qname` calls, and what those call, up to `depth` steps.
 
     Each link carries the edge, its depth, the callee (a name only when unresolved)
-    and the callee's C0 chunk holding its definition.
+    and the callee's C0 chunk holding its definition. A callee found by its bare name
+    only is shown as an unresolved call (counted in `name_only_hidden`) unless
+    `name_matches`.
     """
     graph = call_graph(store)
-    return _walk(store, graph, qname, depth, graph.outgoing, callers=False)
+    return _walk(store, graph, qname, depth, graph.outgoing, False, name_matches)
 
 
 def _walk(
-    store: Store, graph: CallGraph, name: str, depth: int, step: Step, *, callers: bool
+    store: Store,
+    graph: CallGraph,
+    name: str,
+    depth: int,
+    step: Step,
+    callers: bool,
+    name_matches: bool,
 ) -> CallWalk:
     targets = graph.targets(name)
     seen = {n.key for n in targets}
     walked: list[tuple[_Edge, int, Node, str, str]] = []
     frontier, edges_seen = list(targets), set()
+    hidden = 0
     for level in range(1, max(depth, 0) + 1):
         nxt = []
         for node in frontier:
@@ -305,6 +326,11 @@ def _walk(
                 if edge.pos in edges_seen:
                     continue
                 edges_seen.add(edge.pos)
+                if how == NAME and not name_matches:
+                    hidden += 1
+                    if callers:
+                        continue
+                    other, how = Node(graph.canonical(edge.ref)), UNRESOLVED
                 walked.append((edge, level, other, node.qname, how))
                 if other.record is not None and other.key not in seen:
                     seen.add(other.key)
@@ -314,7 +340,7 @@ def _walk(
     found = [(r, *w[1:]) for r, w in zip(records, walked, strict=True)]
     links = _with_chunks(store, found, callers)
     links.sort(key=lambda x: (x.depth, x.edge.path, x.edge.span_start or 0, x.edge.id))
-    return CallWalk(name, targets, tuple(links))
+    return CallWalk(name, targets, tuple(links), hidden)
 
 
 def _with_chunks(
