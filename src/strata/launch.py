@@ -21,6 +21,8 @@ from typing import Any
 from strata.locate import find_index_upward
 
 SERVE_FILE = "serve.json"
+TOKEN_FILE = "serve.token"  # the running server's bearer token, mode 0600
+TOKEN_VAR = "STRATA_SERVE_TOKEN"
 # Commands that only read the index; `strata serve` runs these and nothing else.
 READ_ONLY = frozenset(
     {
@@ -69,7 +71,7 @@ def main() -> None:
 
 def forward(argv: list[str]) -> dict[str, Any] | None:
     """The server's reply to this command line, or None when it must run here."""
-    if not argv or argv[0] not in READ_ONLY or _option(argv, "--batch", flag=True) is not None:
+    if not argv or argv[0] not in READ_ONLY or option(argv, "--batch", flag=True) is not None:
         return None  # `--batch` reads a file or stdin, which only this process can see
     if not (_utf8(sys.stdout) and _utf8(sys.stderr)):
         return None  # the server writes UTF-8, as nearly every terminal (and PEP 538) does
@@ -77,7 +79,8 @@ def forward(argv: list[str]) -> dict[str, Any] | None:
     info = read_serve_file(index_dir) if index_dir else None
     if info is None:
         return None
-    reply = post(info["host"], info["port"], "/cli", request_for(argv))
+    token = read_token(index_dir) if index_dir and info.get("token") else None
+    reply = post(info["host"], info["port"], "/cli", request_for(argv), token)
     if reply is None or reply.get("refused") or not isinstance(reply.get("exit_code"), int):
         return None
     return reply
@@ -111,6 +114,14 @@ def read_serve_file(index_dir: Path) -> dict[str, Any] | None:
     if not (isinstance(pid, int) and isinstance(host, str) and isinstance(port, int)):
         return None
     return info if pid_alive(pid) else None
+
+
+def read_token(index_dir: Path) -> str | None:
+    """The token a server bound beyond loopback stored in its index dir (None if unreadable)."""
+    try:
+        return (index_dir / TOKEN_FILE).read_text(encoding="utf-8").strip() or None
+    except OSError:
+        return None
 
 
 def pid_alive(pid: int) -> bool:
@@ -152,13 +163,20 @@ def request_for(argv: list[str]) -> dict[str, Any]:
     }
 
 
-def post(host: str, port: int, path: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+def post(
+    host: str, port: int, path: str, payload: dict[str, Any], token: str | None = None
+) -> dict[str, Any] | None:
     """POST JSON to a server; its JSON reply when the status is 200, else None."""
-    return call(host, port, "POST", path, payload)
+    return call(host, port, "POST", path, payload, token)
 
 
 def call(
-    host: str, port: int, method: str, path: str, payload: dict[str, Any] | None = None
+    host: str,
+    port: int,
+    method: str,
+    path: str,
+    payload: dict[str, Any] | None = None,
+    token: str | None = None,
 ) -> dict[str, Any] | None:
     """One JSON request to a server; its JSON reply when the status is 200, else None.
 
@@ -176,7 +194,10 @@ def call(
         if conn.sock is not None:
             conn.sock.settimeout(REPLY_TIMEOUT)
         body = None if payload is None else json.dumps(payload).encode("utf-8")
-        conn.request(method, path, body, {"Content-Type": "application/json"})
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        conn.request(method, path, body, headers)
         response = conn.getresponse()
         data = json.loads(response.read())
         return data if response.status == 200 and isinstance(data, dict) else None
@@ -221,13 +242,13 @@ def _isatty(stream: Any) -> bool:
 
 def _index_dir(argv: list[str]) -> Path | None:
     """The index a read-only command would use: `--index-dir`, $STRATA_INDEX_DIR, or upward."""
-    given = _option(argv, "--index-dir") or os.environ.get("STRATA_INDEX_DIR")
+    given = option(argv, "--index-dir") or os.environ.get("STRATA_INDEX_DIR")
     if given:
         return Path(given).expanduser().resolve()
     return find_index_upward(Path.cwd())
 
 
-def _option(argv: list[str], name: str, *, flag: bool = False) -> str | None:
+def option(argv: list[str], name: str, *, flag: bool = False) -> str | None:
     """The value of `name VALUE` / `name=VALUE` among the options ("" for a bare flag)."""
     for i, arg in enumerate(argv):
         if arg == "--":

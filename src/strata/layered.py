@@ -19,8 +19,6 @@ class _Index(Protocol):
 
     def repo_store(self, name: str | None = None) -> Store: ...
 
-    def search(self, query: str, k: int | None = None, **kwargs: Any) -> SearchResult: ...
-
 
 def _scope(index: _Index, repo: str | None) -> Store:
     """The whole store, or one repository's view of it."""

@@ -7,6 +7,8 @@ import io
 import json
 import logging
 import os
+import secrets
+import shutil
 import signal
 import threading
 import time
@@ -28,19 +30,16 @@ from strata.launch import (
     READ_ONLY,
     RUN_VARS,
     SERVE_FILE,
+    TOKEN_FILE,
+    TOKEN_VAR,
     call,
+    option,
     read_serve_file,
+    read_token,
     request_for,
 )
-from strata.server import (
-    CliHandler,
-    RequestError,
-    Server,
-    expect_fields,
-    expect_int,
-    expect_type,
-    refusal,
-)
+from strata.surfaces.agents import CLIENTS, client_config
+from strata.surfaces.http.state import CliHandler, RequestError, refusal
 
 __all__ = ["CliRequest", "attach", "remove_serve_file", "run_command", "write_serve_file"]
 
@@ -48,8 +47,38 @@ WARM_QUERY = "where is the configuration read"
 
 
 def attach(group: click.Group) -> None:
-    """Add `serve` to the `strata` command group."""
+    """Add `serve` and `mcp` to the `strata` command group."""
     group.add_command(serve)
+    group.add_command(mcp)
+
+
+@click.command()
+@click.argument("path", required=False, type=click.Path(exists=True))
+@click.option(
+    "--print-config",
+    "client",
+    type=click.Choice(CLIENTS),
+    help="Print the snippet that registers this server with an agent, and exit.",
+)
+@_common
+@_guard
+def mcp(path: str | None, client: str | None, opts: Common) -> None:
+    """Serve the index of PATH to a coding agent over MCP (stdio); a missing or stale
+    index is built or refreshed in the background."""
+    if client is not None:
+        root = Path(path or ".").resolve()
+        command = shutil.which("strata") or "strata"
+        render.out.print(
+            client_config(client, command, root),
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+            end="",
+        )
+        return
+    from strata.surfaces.mcp import serve_stdio
+
+    serve_stdio(path, str(opts.index_dir) if opts.index_dir else None, opts.store_uri)
 
 
 @click.command()
@@ -62,19 +91,30 @@ def attach(group: click.Group) -> None:
     show_default=True,
     help="Port to listen on (0 = any free port).",
 )
+@click.option(
+    "--token",
+    envvar=TOKEN_VAR,
+    default=None,
+    help="Bearer token every request must carry (needed, or generated, off loopback).",
+)
 @_common
 @_guard
-def serve(path: str | None, host: str, port: int, opts: Common) -> None:
-    """Keep the index of PATH warm and answer searches over HTTP; Ctrl-C stops it.
+def serve(path: str | None, host: str, port: int, token: str | None, opts: Common) -> None:
+    """Keep the index of PATH warm and answer searches over HTTP (and MCP at /mcp);
+    Ctrl-C stops it.
 
     While it runs, `strata search` and the other read-only commands for this index are
-    answered by it (`STRATA_NO_SERVER=1` runs them locally).
+    answered by it (`STRATA_NO_SERVER=1` runs them locally). Bound to any address but
+    loopback it needs a token: `--token`, $STRATA_SERVE_TOKEN, or one it generates.
     """
+    from strata.surfaces.http.server import Server
+
     engines = Engines.open(path, opts.index_dir, opts.store_uri)
     home = engines.home
     _refuse_second_server(home.index_dir)
+    token = _token(home.index_dir, host, token)
     try:
-        server = Server(engines, host, port, cli=run_command(engines))
+        server = Server(engines, host, port, cli=run_command(engines), token=token)
     except OSError as exc:
         raise UserError(
             f"cannot listen on {host}:{port}: {exc.strerror or exc}",
@@ -89,7 +129,7 @@ def serve(path: str | None, host: str, port: int, opts: Common) -> None:
     try:
         _warm(engines, opts.store_uri)
         server.start()
-        write_serve_file(home.index_dir, server.host, server.port)
+        write_serve_file(home.index_dir, server.host, server.port, token=token is not None)
         render.err.print(
             f"serving {home.root} (index {home.index_dir}) on {server.url}; Ctrl-C stops",
             markup=False,
@@ -105,11 +145,32 @@ def serve(path: str | None, host: str, port: int, opts: Common) -> None:
     render.err.print("stopped")
 
 
+def _token(index_dir: Path, host: str, given: str | None) -> str | None:
+    """The token requests must carry: the one given, else (off loopback) the stored one or a
+    new one, printed once. Kept 0600 in the index dir so the launcher can forward."""
+    from strata.surfaces.http.server import is_loopback
+
+    path = index_dir / TOKEN_FILE
+    if given is None and is_loopback(host):
+        path.unlink(missing_ok=True)
+        return None
+    token = given or read_token(index_dir)
+    if token is None:
+        token = secrets.token_urlsafe(24)
+        render.err.print(f"token (stored in {path}): {token}", markup=False, highlight=False)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(token + "\n")
+    os.chmod(path, 0o600)
+    return token
+
+
 def _refuse_second_server(index_dir: Path) -> None:
     info = read_serve_file(index_dir)
     if info is None:
         return
-    health = call(info["host"], info["port"], "GET", "/health")
+    token = read_token(index_dir) if info.get("token") else None
+    health = call(info["host"], info["port"], "GET", "/health", token=token)
     if health is not None and health.get("index_dir") == str(index_dir):
         raise UserError(
             f"a server already runs for {index_dir} on {info['host']}:{info['port']} "
@@ -130,9 +191,10 @@ def _warm(engines: Engines, store: str | None) -> None:
         logging.getLogger(__name__).info("warm-up search: %s", reply["stderr"].strip())
 
 
-def write_serve_file(index_dir: Path, host: str, port: int) -> None:
-    """Announce this server in `<index_dir>/serve.json`, atomically (temp file + rename)."""
-    data = {"pid": os.getpid(), "host": host, "port": port, "started": time.time()}
+def write_serve_file(index_dir: Path, host: str, port: int, *, token: bool = False) -> None:
+    """Announce this server in `<index_dir>/serve.json`, atomically (temp file + rename);
+    `token`: requests need the one in `serve.token`."""
+    data = {"pid": os.getpid(), "host": host, "port": port, "started": time.time(), "token": token}
     tmp = index_dir / f"{SERVE_FILE}.{os.getpid()}.tmp"
     tmp.write_text(json.dumps(data), encoding="utf-8")
     os.replace(tmp, index_dir / SERVE_FILE)
@@ -152,7 +214,7 @@ def remove_serve_file(index_dir: Path) -> None:
 # ---- running a forwarded command ---------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class CliRequest:
-    """A `/cli` body: a command line and the caller's context (see `strata.server`)."""
+    """A `/cli` body: a command line and the caller's context (see `strata.surfaces.http.app`)."""
 
     argv: tuple[str, ...]
     cwd: str
@@ -165,22 +227,25 @@ class CliRequest:
     @classmethod
     def from_json(cls, body: Mapping[str, Any], default_cwd: Path) -> CliRequest:
         """Validate a `/cli` body (RequestError 400 on a wrong field)."""
-        expect_fields(body, ("argv", "width", "columns", "color", "stderr_color", "cwd", "env"))
-        argv = body.get("argv")
-        if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
-            raise RequestError(400, '"argv" must be a list of strings')
-        env = body.get("env", {})
-        if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
-            raise RequestError(400, '"env" must map names to strings')
-        color = expect_type(body, "color", bool, False)
+        from pydantic import ValidationError
+
+        from strata.surfaces.http.bodies import CliBody, describe
+
+        try:
+            valid = CliBody.model_validate(body)
+        except ValidationError as exc:
+            raise RequestError(400, describe(exc.errors())) from None
+        texts = [*valid.argv, *valid.env.values(), valid.cwd or ""]
+        if any(_unencodable(t) for t in texts):
+            raise RequestError(400, "the command line is not valid UTF-8 (a lone surrogate)")
         return cls(
-            argv=tuple(argv),
-            cwd=expect_type(body, "cwd", str, str(default_cwd)),
-            env=dict(env),
-            width=expect_int(body, "width", 80) or 80,
-            columns=expect_int(body, "columns", 80) or 80,
-            color=color,
-            stderr_color=expect_type(body, "stderr_color", bool, color),
+            argv=tuple(valid.argv),
+            cwd=valid.cwd or str(default_cwd),
+            env=dict(valid.env),
+            width=valid.width,
+            columns=valid.columns,
+            color=valid.color,
+            stderr_color=valid.color if valid.stderr_color is None else valid.stderr_color,
         )
 
     def refusal(self) -> str | None:
@@ -202,13 +267,34 @@ class CliRequest:
         return None
 
 
+def _other_index(request: CliRequest, served: Path) -> str | None:
+    """Why a command naming another index dir must not run here (it would read that
+    index's `config.yaml` before any engine is asked for), or None."""
+    named = option(list(request.argv), "--index-dir") or request.env.get("STRATA_INDEX_DIR")
+    if not named:
+        return None
+    wanted = (Path(request.cwd) / named).expanduser().resolve()
+    if wanted != served.resolve():
+        return f"this server serves {served}, not {wanted}"
+    return None
+
+
+def _unencodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def _config_vars(env: Mapping[str, str]) -> list[str]:
     """The names in `env` that change a command's configuration ($STRATA_INDEX_DIR is passed
     on as `--index-dir` instead; $STRATA_NO_SERVER only concerns the launcher)."""
     return [
         n
         for n in env
-        if (n.startswith("STRATA_") and n not in ("STRATA_INDEX_DIR", NO_SERVER)) or n in RUN_VARS
+        if (n.startswith("STRATA_") and n not in ("STRATA_INDEX_DIR", NO_SERVER, TOKEN_VAR))
+        or n in RUN_VARS
     ]
 
 
@@ -221,7 +307,7 @@ def run_command(engines: Engines) -> CliHandler:
 
     def run(body: Mapping[str, Any]) -> dict[str, Any]:
         request = CliRequest.from_json(body, engines.home.root)
-        reason = request.refusal()
+        reason = request.refusal() or _other_index(request, engines.home.index_dir)
         if reason is not None:
             return refusal(reason)
         capture = _Capture(request)

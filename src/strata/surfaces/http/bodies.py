@@ -1,0 +1,244 @@
+"""Typed requests and results shared by the HTTP API and the MCP tools (pydantic).
+
+A request model validates what a client sends (unknown fields, ranges, layer names) and
+turns it into the Engine's arguments; a result model is what an agent reads: where a hit
+is, what it is, and a snippet whose length the caller chooses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from strata.layers import normalise
+
+MAX_K = 1000
+MAX_QUERY = 4000  # characters; a longer "query" is a pasted file, not a question
+MAX_NAME = 500
+MODES = ("hybrid", "lexical", "semantic")
+SNIPPET_LINES = 6  # a signature and the first lines of the body
+CONTENT_LAYERS = {"code": ("C0",), "docs": ("D0",)}
+
+Mode = Literal["hybrid", "lexical", "semantic"]
+Strings = str | list[Annotated[str, Field(max_length=MAX_NAME)]]
+K = Annotated[int, Field(ge=1, le=MAX_K)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Filters(_Body):
+    """What a search keeps: path globs, languages, kinds, tests or not, one repository."""
+
+    path: Strings | None = None
+    lang: Strings | None = None
+    kind: Strings | None = None
+    no_tests: bool = False
+    repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+
+    def flags(self) -> dict[str, Any]:
+        """The Engine's `filters` mapping."""
+        return {
+            "path": _strings(self.path),
+            "lang": _strings(self.lang),
+            "kind": _strings(self.kind),
+            "no_tests": self.no_tests,
+            "repo": self.repo,
+        }
+
+
+class SearchRequest(_Body):
+    """`POST /search`: a question or a name, with optional layers, mode and filters."""
+
+    query: Annotated[str, Field(max_length=MAX_QUERY)]
+    k: K | None = None
+    layers: Strings | None = None
+    mode: Mode | None = None
+    filters: Filters | None = None
+
+    @field_validator("layers")
+    @classmethod
+    def _known_layers(cls, value: str | list[str] | None) -> str | list[str] | None:
+        for name in _strings(value):
+            normalise(name)  # ValueError: unknown layer, with the known ones
+        return value
+
+    def arguments(self) -> dict[str, Any]:
+        """`Engine.search` keyword arguments."""
+        return {
+            "query": self.query,
+            "k": self.k,
+            "layers": list(_strings(self.layers)) or None,
+            "filters": (self.filters or Filters()).flags(),
+            "mode": self.mode,
+        }
+
+
+class SymbolsRequest(_Body):
+    """`POST /symbols`: C1 lookup of a bare or qualified name."""
+
+    name: Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
+    kind: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+    k: K = 20
+    repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+
+
+class CallsRequest(_Body):
+    """`POST /callers`, `POST /callees`: a C2 walk from a name."""
+
+    qname: Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
+    depth: Annotated[int, Field(ge=1, le=5)] = 1
+    repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+
+
+class EntrypointsRequest(_Body):
+    """`POST /entrypoints`: C3 listing."""
+
+    type: Literal["http", "cli", "other"] | None = None
+    framework: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+    repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+
+
+class DocsRequest(_Body):
+    """`POST /docs`: the D1 document catalog."""
+
+    kind: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+    domain: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+    type: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+    repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+
+
+class RelatedRequest(_Body):
+    """`POST /related`: D5 documents related to a document id."""
+
+    document_id: Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
+    depth: Annotated[int, Field(ge=1, le=5)] = 1
+    repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+
+
+class SimilarRequest(_Body):
+    """`POST /similar`: passages like the one at `path:line`."""
+
+    path: Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
+    line: Annotated[int, Field(ge=1)]
+    k: K = 5
+    repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+
+
+class IndexRequest(_Body):
+    """`POST /index`: bring the served index up to date in the background."""
+
+    full: bool = False
+
+
+class CliBody(_Body):
+    """`POST /cli`: a command line and the caller's terminal (see `strata.cli.serve`)."""
+
+    argv: list[str]
+    width: Annotated[int, Field(ge=1, le=10_000)] = 80
+    columns: Annotated[int, Field(ge=1, le=10_000)] = 80
+    color: bool = False
+    stderr_color: bool | None = None
+    cwd: str | None = None
+    env: dict[str, str] = Field(default_factory=dict)
+
+
+# ---- results an agent reads ----------------------------------------------------------------
+class Snippet(BaseModel):
+    """One place in the index: where it is, what it is, and its first lines."""
+
+    path: str
+    start_line: int | None
+    end_line: int | None
+    layer: str
+    title: str
+    repo: str | None = None
+    score: float | None = None
+    snippet: str
+
+
+class SearchAnswer(BaseModel):
+    """Hits best first, and what the agent should know (fallbacks, a build under way)."""
+
+    hits: list[Snippet]
+    notes: list[str] = Field(default_factory=list)
+
+
+class CallLinkOut(BaseModel):
+    """One call edge: the other symbol, how far it is, and the calling (or called) code."""
+
+    depth: int
+    qname: str
+    via: str
+    at: Snippet | None
+
+
+class CallAnswer(BaseModel):
+    """A call-graph walk: the symbols the name resolved to, and the edges found."""
+
+    targets: list[str]
+    links: list[CallLinkOut]
+    notes: list[str] = Field(default_factory=list)
+
+
+class JobOut(BaseModel):
+    """A background index job and its progress."""
+
+    id: str
+    state: Literal["running", "done", "failed"]
+    phase: str = ""
+    done: int = 0
+    total: int = 0
+    summary: dict[str, Any] | None = None
+    error: str | None = None
+
+
+class IndexStatus(BaseModel):
+    """What the index holds and whether it is current."""
+
+    root: str
+    index_dir: str
+    exists: bool
+    rows: int = 0
+    vectors: int = 0
+    pending_files: int | None = None
+    last_index: str | None = None
+    job: JobOut | None = None
+
+
+def snippet_of(text: str, lines: int) -> str:
+    """The first `lines` lines of `text`, with a note of how many more there are."""
+    parts = text.splitlines()
+    if len(parts) <= lines:
+        return text
+    return "\n".join(parts[:lines]) + f"\n… (+{len(parts) - lines} lines)"
+
+
+def describe(errors: Sequence[Mapping[str, Any]]) -> str:
+    """One line for validation errors (pydantic's or FastAPI's): the first field and what
+    is wrong with it."""
+    first: Mapping[str, Any] = errors[0] if errors else {"loc": (), "type": "", "msg": "invalid"}
+    kind = str(first["type"])
+    if kind == "json_invalid":
+        return f"the body is not JSON: {(first.get('ctx') or {}).get('error', '')}"
+    if tuple(first["loc"]) == ("body",) and kind.endswith("_type"):
+        return "the body must be a JSON object"
+    where = ".".join(str(p) for p in first["loc"] if p != "body" and not _union_tag(p))
+    if kind == "extra_forbidden":
+        return f"unknown field {where!r}"
+    message = str(first["msg"]).removeprefix("Value error, ")
+    return f'"{where}": {message}' if where else message
+
+
+def _union_tag(part: object) -> bool:
+    """pydantic names the member of a union it tried (`str`, `list[str]`) in the location."""
+    return isinstance(part, str) and (part in ("str", "int", "bool") or part.startswith("list["))
+
+
+def _strings(value: str | Sequence[str] | None) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    return (value,) if isinstance(value, str) else tuple(value)
