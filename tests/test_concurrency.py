@@ -165,12 +165,17 @@ def test_a_second_writer_waits_for_the_lock(corpus: tuple[Path, Path, Expected])
     holder = threading.Thread(target=hold)
     holder.start()
     assert held.wait(10)
-    proc = subprocess.Popen(index_cmd(root, idx))
-    time.sleep(1.0)
+    loud = [a for a in index_cmd(root, idx) if a != "-q"]
+    proc = subprocess.Popen(loud, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    first = proc.stderr.readline()  # it says why it waits, before it gets the lock
     assert proc.poll() is None  # still waiting, not failed
     release.set()
     holder.join()
-    assert proc.wait(timeout=120) == 0
+    _, rest = proc.communicate(timeout=120)
+    err = first + rest
+    assert proc.returncode == 0
+    assert "waiting up to 10 s for another strata process" in err  # it says why
     eng = Engine.open(index_dir=idx, config=LEXICAL)
     want = {p: next(iter(hs)) for p, hs in expected.items()}
     assert set(eng.store.sources()) == set(want)

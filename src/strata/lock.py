@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import logging
 import os
 import time
 from collections.abc import Iterator
@@ -12,6 +13,7 @@ from pathlib import Path
 from strata.errors import LockError
 
 LOCK_NAME = "write.lock"
+log = logging.getLogger(__name__)
 
 
 @contextlib.contextmanager
@@ -27,11 +29,20 @@ def write_lock(index_dir: Path, *, wait: float = 10.0) -> Iterator[None]:
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         deadline = time.monotonic() + wait
+        told = False
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
+                if not told and wait > 0:  # a writer that only waits must say so
+                    told = True
+                    log.warning(
+                        "waiting up to %.0f s for another strata process (%s) writing %s",
+                        wait,
+                        holder(path) or "unknown pid",
+                        index_dir,
+                    )
                 if time.monotonic() >= deadline:
                     raise LockError(
                         f"another strata process ({holder(path) or 'unknown pid'}) is writing "

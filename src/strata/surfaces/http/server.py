@@ -39,6 +39,7 @@ class Server:
         cli: CliHandler | None = None,
         token: str | None = None,
         allowed_hosts: tuple[str, ...] = (),
+        idle_timeout: float = IDLE_SECONDS,
     ) -> None:
         """Bind to (host, port) at once (port 0: any free port); OSError when it cannot."""
         self.state = ServeState(engines, cli)
@@ -52,7 +53,7 @@ class Server:
             lifespan="on",
             log_level="warning",
             access_log=False,
-            timeout_keep_alive=int(IDLE_SECONDS),
+            timeout_keep_alive=idle_timeout,  # type: ignore[arg-type]  # a float works
             backlog=BACKLOG,
         )
         self._uvicorn = uvicorn.Server(config)
