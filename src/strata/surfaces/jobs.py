@@ -29,6 +29,7 @@ class Job:
     """One index run: its state, the phase it is in and how far it got."""
 
     id: str
+    first: bool = False  # the index's first build: nothing was searchable before it
     state: str = "running"  # running, done, failed
     phase: str = "starting"
     done: int = 0
@@ -66,7 +67,7 @@ class Jobs:
         with self._lock:
             if self._running is not None:
                 return self._jobs[self._running]
-            job = Job(id=str(next(self._ids)))
+            job = Job(id=str(next(self._ids)), first=self._first())
             self._jobs[job.id] = job
             self._running = job.id
             while len(self._jobs) > KEEP:
@@ -77,6 +78,10 @@ class Jobs:
         self._threads.append(thread)
         thread.start()
         return job
+
+    def _first(self) -> bool:
+        with self._open() as eng:
+            return not eng.exists
 
     def get(self, job_id: str) -> Job | None:
         """A job by id (None when unknown or long finished)."""

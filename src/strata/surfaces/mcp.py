@@ -9,14 +9,17 @@ is built, and a stale one refreshed, in the background; until then the tools say
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from strata.engine import Engine
+from strata.errors import StrataError
 from strata.lookup import CallWalk
 from strata.similar import similar
 from strata.surfaces.http.bodies import (
@@ -46,6 +49,7 @@ Strata indexes this repository's code and docs. Prefer it to grep or reading who
 Results give path, lines and a short snippet; open the file at those lines for more.
 `index_status` tells whether the index is current; `reindex` refreshes it."""
 
+T = TypeVar("T")
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
 
@@ -179,7 +183,7 @@ class Tools:
             )
             for link in result.links
         ]
-        notes = [] if result.targets else [f"no symbol named {qname!r} in the call graph"]
+        notes = [] if links else [f"no call edges of {qname!r} in the call graph"]
         return CallAnswer(targets=[t.qname for t in result.targets], links=links, notes=notes)
 
     def _ready(self) -> bool:
@@ -188,12 +192,14 @@ class Tools:
     def _notes(self) -> list[str]:
         """What an agent should know about the index right now (a build under way)."""
         job = self.jobs.current()
+        if job is not None and job.state == "failed":
+            return [f"the last index run failed: {job.error}"]
         if job is None or job.state != "running":
             if not self.engine().exists:
                 return ["no index yet; call `reindex` to build it"]
             return []
         where = f"{job.phase} {job.done}/{job.total}" if job.total else job.phase
-        if not self.engine().exists:
+        if job.first or not self.engine().exists:
             return [f"the index is being built ({where}); ask again in a few seconds"]
         return [f"the index is being refreshed ({where}); recent edits may be missing"]
 
@@ -229,9 +235,23 @@ def build(tools: Tools) -> MCPServer:
         tools.related,
         tools.index_status,
     ):
-        server.add_tool(fn, annotations=READ, structured_output=True)
-    server.add_tool(tools.reindex, annotations=WRITE, structured_output=True)
+        server.add_tool(_reported(fn), annotations=READ, structured_output=True)
+    server.add_tool(_reported(tools.reindex), annotations=WRITE, structured_output=True)
     return server
+
+
+def _reported(fn: Callable[..., T]) -> Callable[..., T]:
+    """The tool, with Strata's errors given to the agent as their message and hint."""
+
+    @functools.wraps(fn)
+    def tool(*args: Any, **kwargs: Any) -> T:
+        try:
+            return fn(*args, **kwargs)
+        except StrataError as exc:
+            hint = f" ({exc.hint})" if exc.hint else ""
+            raise ToolError(f"{exc.message}{hint}") from None
+
+    return tool
 
 
 def _text(value: Any) -> str | None:
@@ -247,21 +267,25 @@ def serve_stdio(path: str | None, index_dir: str | None, store: str | None) -> N
     from strata.surfaces.http.state import fresh_engine
 
     engines = Engines(Engine.open(path, index_dir=index_dir, store=store), store)
+
+    def engine() -> Engine:  # until the index is built, the engine that will build it
+        return engines.served() if engines.home.exists else engines.home
+
     jobs = Jobs(lambda: fresh_engine(engines))
-    threading.Thread(target=_prepare, args=(engines, jobs), daemon=True).start()
+    threading.Thread(target=_prepare, args=(engine, jobs), daemon=True).start()
     try:
-        build(Tools(engines.served, jobs)).run()
+        build(Tools(engine, jobs)).run()
     finally:
         jobs.wait(timeout=0)
         engines.close()
 
 
-def _prepare(engines: Any, jobs: Jobs) -> None:
+def _prepare(engine: Callable[[], Engine], jobs: Jobs) -> None:
     """Build a missing index, refresh a stale one, then keep it warm."""
-    eng = engines.served()
+    eng = engine()
     if not eng.exists or eng.status().get("files_pending"):
         jobs.start()
         jobs.wait()
-        eng = engines.served()
+        eng = engine()
     if eng.exists:
         eng.keep_warm()

@@ -1,0 +1,151 @@
+"""The MCP server driven by the official client: in process, over stdio, over streamable HTTP."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+
+from strata import Engine
+from strata.engines import Engines
+from strata.launch import SERVE_FILE
+from strata.surfaces.http.state import fresh_engine
+from strata.surfaces.jobs import Jobs
+from strata.surfaces.mcp import Tools, build
+
+TOOLS = {
+    "search", "find_symbol", "callers", "callees", "entrypoints", "related",
+    "index_status", "reindex",
+}  # fmt: skip
+MAIN = 'import sys\n\nif __name__ == "__main__":\n    sys.exit(0)\n'
+
+
+@pytest.fixture
+def lexical(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """A lexical configuration, for this process and for servers it starts."""
+    monkeypatch.setenv("STRATA_EMBED_PROVIDER", "none")
+    return {**os.environ, "STRATA_EMBED_PROVIDER": "none"}
+
+
+@pytest.fixture
+def indexed(minirepo: Path, lexical: dict[str, str]) -> Path:
+    (minirepo / "src" / "minihttp" / "__main__.py").write_text(MAIN)
+    Engine.open(minirepo).index()
+    return minirepo
+
+
+def run(session: Callable[[Client], Awaitable[Any]], target: Any) -> Any:
+    """Connect the official client to `target`, run `session` on it, return its value."""
+
+    async def main() -> Any:
+        async with Client(target, read_timeout_seconds=120) as client:
+            return await session(client)
+
+    return anyio.run(main)
+
+
+async def call(client: Client, tool: str, **arguments: Any) -> Any:
+    """A tool's structured result (fails on a tool error)."""
+    result = await client.call_tool(tool, arguments)
+    assert not result.is_error, result.content
+    return result.structured_content
+
+
+def test_every_tool_in_process(indexed: Path) -> None:
+    engines = Engines.open(str(indexed), None, None)
+    server = build(Tools(engines.served, Jobs(lambda: fresh_engine(engines))))
+
+    async def session(client: Client) -> None:
+        listed = (await client.list_tools()).tools
+        assert {t.name for t in listed} == TOOLS
+        for tool in listed:
+            assert tool.description and tool.output_schema
+            assert tool.annotations is not None
+            assert tool.annotations.read_only_hint is (tool.name != "reindex")
+        found = await call(client, "search", query="retry delay", k=3, lines=2)
+        top = found["hits"][0]
+        assert top["path"] == "src/minihttp/client.py" and top["layer"].startswith("C")
+        assert top["snippet"].count("\n") <= 2 and top["start_line"] >= 1
+        docs = await call(client, "search", query="cookie", content="docs")
+        assert docs["hits"] and all(h["layer"] == "D0_DOC_CHUNKS" for h in docs["hits"])
+        scoped = await call(client, "search", query="retry", path=["tests/**"])
+        assert scoped["hits"] and all(h["path"].startswith("tests/") for h in scoped["hits"])
+        symbol = (await call(client, "find_symbol", name="RetryPolicy"))["hits"][0]
+        assert symbol["title"].endswith("RetryPolicy") and "class RetryPolicy" in symbol["snippet"]
+        callers = await call(client, "callers", qname="Client._transmit")
+        assert callers["targets"] and callers["links"][0]["qname"].endswith("Client.send")
+        assert "def send" in callers["links"][0]["at"]["snippet"]
+        callees = await call(client, "callees", qname="Client.send")
+        assert any(link["qname"].endswith("_transmit") for link in callees["links"])
+        missing = await call(client, "callers", qname="no_such_function_here")
+        assert missing["links"] == [] and missing["notes"]
+        mains = await call(client, "entrypoints")
+        assert [h["path"] for h in mains["hits"]] == ["src/minihttp/__main__.py"]
+        like = await call(client, "related", path="src/minihttp/client.py", line=19, k=3)
+        assert like["hits"] and len(like["hits"]) <= 3
+        status = await call(client, "index_status")
+        assert status["exists"] and status["rows"] > 0 and status["pending_files"] == 0
+        bad = await client.call_tool("related", {"path": "nope.py", "line": 1})
+        assert bad.is_error and "not indexed" in str(bad.content)
+        job = await call(client, "reindex")
+        assert job["state"] in ("running", "done")
+
+    run(session, server)
+
+
+def test_stdio_builds_a_missing_index_in_the_background(
+    minirepo: Path, lexical: dict[str, str]
+) -> None:
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "strata", "mcp", str(minirepo)], env=lexical
+    )
+
+    async def session(client: Client) -> list[Any]:
+        first = await call(client, "search", query="RetryPolicy")
+        deadline = time.monotonic() + 120
+        while not (await call(client, "index_status"))["exists"]:
+            assert time.monotonic() < deadline
+            await anyio.sleep(0.2)
+        while (await call(client, "index_status"))["job"]["state"] == "running":
+            await anyio.sleep(0.2)
+        return [first, await call(client, "search", query="RetryPolicy")]
+
+    first, later = run(session, params)
+    # asked at once, the answer says the index is on its way (or already has the hit)
+    assert first["hits"] or any("being built" in n for n in first["notes"]), first
+    assert later["hits"][0]["title"].endswith("RetryPolicy")
+
+
+def test_streamable_http_on_a_real_server(indexed: Path, lexical: dict[str, str]) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "strata", "serve", "--port", "0"],
+        cwd=indexed, env=lexical, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        served = indexed / ".strata" / SERVE_FILE
+        deadline = time.monotonic() + 120
+        while not served.exists():
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.1)
+        port = json.loads(served.read_text())["port"]
+
+        async def session(client: Client) -> tuple[set[str], Any]:
+            names = {t.name for t in (await client.list_tools()).tools}
+            return names, await call(client, "find_symbol", name="parse_header", lines=1)
+
+        names, found = run(session, f"http://127.0.0.1:{port}/mcp")
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=60)
+    assert names == TOOLS
+    assert found["hits"][0]["title"].endswith("parse_header")
+    assert found["hits"][0]["snippet"].startswith("def parse_header")
