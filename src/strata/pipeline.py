@@ -14,6 +14,7 @@ import logging
 from strata.chunking import chunk
 from strata.code import grammars, ts_symbols
 from strata.code.entrypoints import compose_entrypoints, scan_entrypoints
+from strata.code.entrypoints.polyglot import scan_ts_entrypoints
 from strata.code.layer_records import edge_records, entrypoint_records, role_records, symbol_records
 from strata.code.model import Edge, Entrypoint, Symbol
 from strata.code.py_edges import extract_edges, module_scope
@@ -86,8 +87,9 @@ def _code_items(doc: Extracted) -> tuple[list[Symbol], list[Edge], list[Entrypoi
         return symbols, edges, compose_entrypoints([scan]), art
     if grammars.is_supported(doc.lang):
         symbols, edges = ts_symbols.extract(doc.text, doc.lang, doc.rel)
-        art = treesitter_artifact(doc.rel, doc.file_hash, doc.lang, symbols, edges)
-        return symbols, edges, [], art
+        scan = scan_ts_entrypoints(doc.text, doc.lang, doc.rel, symbols)
+        art = treesitter_artifact(doc.rel, doc.file_hash, doc.lang, symbols, edges, scan)
+        return symbols, edges, compose_entrypoints([scan]), art
     return [], [], [], Artifact(doc.rel, doc.file_hash, NONE, doc.lang)
 
 

@@ -17,6 +17,7 @@ from typing import Any, Final, TypeVar
 
 from strata.code import grammars, ts_symbols
 from strata.code.entrypoints import FileEntrypoints, Mount, Owner, scan_entrypoints
+from strata.code.entrypoints.polyglot import scan_ts_entrypoints
 from strata.code.model import Edge, Entrypoint, Symbol
 from strata.code.py_edges import extract_edges, module_scope
 from strata.code.py_symbols import extract_symbols
@@ -88,7 +89,8 @@ def artifact_of(rel: str, text: str, lang: str, file_hash: str, kind: str = "") 
         return python_artifact(rel, file_hash, symbols, edges, module_scope(text, rel), scan)
     if grammars.is_supported(lang):
         symbols, edges = ts_symbols.extract(text, lang, rel)
-        return treesitter_artifact(rel, file_hash, lang, symbols, edges)
+        scan = scan_ts_entrypoints(text, lang, rel, symbols)
+        return treesitter_artifact(rel, file_hash, lang, symbols, edges, scan)
     return Artifact(rel, file_hash, NONE, lang)
 
 
@@ -112,18 +114,27 @@ def python_artifact(
         "symbols": [_plain(s) for s in symbols],
         "edges": [_plain(e) for e in edges],
         "scope": scope.to_json(),
-        "entries": [_plain(e) for e in scan.entrypoints],
-        "owners": [_plain(o) for o in scan.owners],
-        "mounts": [_plain(m) for m in scan.mounts],
+        **_scan_payload(scan),
     }
     return Artifact(rel, file_hash, PYTHON, "python", _dumps(payload))
 
 
 def treesitter_artifact(
-    rel: str, file_hash: str, lang: str, symbols: Sequence[Symbol], edges: Sequence[Edge]
+    rel: str,
+    file_hash: str,
+    lang: str,
+    symbols: Sequence[Symbol],
+    edges: Sequence[Edge],
+    scan: FileEntrypoints | None = None,
 ) -> Artifact:
-    """A tree-sitter language file's artifact from its symbols and (same-file resolved) edges."""
-    payload = {"symbols": [_plain(s) for s in symbols], "edges": [_plain(e) for e in edges]}
+    """A tree-sitter language file's artifact from its symbols, (same-file resolved) edges
+    and entry-point scan."""
+    payload: dict[str, Any] = {
+        "symbols": [_plain(s) for s in symbols],
+        "edges": [_plain(e) for e in edges],
+    }
+    if scan is not None and (scan.entrypoints or scan.owners or scan.mounts):
+        payload |= _scan_payload(scan)
     return Artifact(rel, file_hash, TREESITTER, lang, _dumps(payload))
 
 
@@ -155,17 +166,33 @@ def doc_artifact(result: DocResult, lang: str) -> Artifact:
 def python_parts(artifact: Artifact) -> PythonParts:
     """Decode a `python` artifact."""
     data = json.loads(artifact.payload)
-    scan = FileEntrypoints(
-        artifact.path,
-        tuple(_build(Entrypoint, e) for e in data["entries"]),
-        tuple(_build(Owner, o) for o in data["owners"]),
-        tuple(_build(Mount, m) for m in data["mounts"]),
-    )
     return PythonParts(
         [_build(Symbol, s) for s in data["symbols"]],
         [_build(Edge, e) for e in data["edges"]],
         ModuleScope.from_json(data["scope"]),
-        scan,
+        _scan_of(artifact.path, data),
+    )
+
+
+def treesitter_scan(artifact: Artifact) -> FileEntrypoints:
+    """The entry-point scan of a `treesitter` artifact (empty for one made before C3 there)."""
+    return _scan_of(artifact.path, json.loads(artifact.payload))
+
+
+def _scan_payload(scan: FileEntrypoints) -> dict[str, Any]:
+    return {
+        "entries": [_plain(e) for e in scan.entrypoints],
+        "owners": [_plain(o) for o in scan.owners],
+        "mounts": [_plain(m) for m in scan.mounts],
+    }
+
+
+def _scan_of(path: str, data: Mapping[str, Any]) -> FileEntrypoints:
+    return FileEntrypoints(
+        path,
+        tuple(_build(Entrypoint, e) for e in data.get("entries", ())),
+        tuple(_build(Owner, o) for o in data.get("owners", ())),
+        tuple(_build(Mount, m) for m in data.get("mounts", ())),
     )
 
 

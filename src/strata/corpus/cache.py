@@ -19,7 +19,7 @@ from strata.sqlite import SqliteFile
 log = logging.getLogger(__name__)
 
 # Bump when an extractor's output or the payload layout changes: old entries become misses.
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2  # 2: tree-sitter files carry their entry-point scan
 FILE_NAME: Final = "artifacts.sqlite"
 
 _SCHEMA = """

@@ -19,7 +19,14 @@ from strata.code.layer_records import edge_records, entrypoint_records, role_rec
 from strata.code.model import Edge, Entrypoint, Role, Symbol
 from strata.code.resolve import SymbolTable, build_table, resolve_edge
 from strata.code.roles import assign_roles
-from strata.corpus.artifacts import PYTHON, TREESITTER, Artifact, python_parts, treesitter_parts
+from strata.corpus.artifacts import (
+    PYTHON,
+    TREESITTER,
+    Artifact,
+    python_parts,
+    treesitter_parts,
+    treesitter_scan,
+)
 from strata.corpus.rows import RowsByPath
 from strata.types import Record
 
@@ -58,6 +65,7 @@ def resolve_repository(artifacts: Mapping[str, Artifact]) -> CodeGraph:
             syms, edges = treesitter_parts(art)
             symbols += syms
             ts_edges += edges
+            scans.append(treesitter_scan(art))
     table = build_table((s for s in symbols if s.lang == "python"), scopes)
     edges = _resolve_all(py_edges, table) + ts_edges
     entries = compose_entrypoints(scans, table)

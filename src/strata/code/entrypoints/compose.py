@@ -61,7 +61,7 @@ class _Graph:
 
     @staticmethod
     def _join(above: str, segment: str, framework: str) -> str:
-        if framework in ("click", "typer", "argparse"):
+        if framework in ("click", "typer", "argparse", "cobra"):
             return " ".join(p for p in (above, segment) if p)
         if framework == "django":
             return above + segment

@@ -1,0 +1,109 @@
+"""C3 beyond Python, on excerpts of each framework's own example apps (tests/corpora/
+entrypoints_polyglot, licences in its README): full prefixed routes, handlers resolved."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from strata import Engine
+from strata.code import ts_symbols
+from strata.code.entrypoints import compose_entrypoints
+from strata.code.entrypoints.polyglot import scan_ts_entrypoints
+from strata.code.model import Entrypoint
+from strata.langs import language_of
+
+CORPUS = Path(__file__).parent / "corpora" / "entrypoints_polyglot"
+Route = tuple[str | None, str, str]
+
+
+def scan(app: str) -> list[Entrypoint]:
+    """Every entry of one example app, composed across its files as the corpus pass does."""
+    root = CORPUS / app
+    scans = []
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        rel = path.relative_to(root).as_posix()
+        lang = language_of(rel)
+        if lang is None or lang in ("markdown", "text"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        symbols, _ = ts_symbols.extract(text, lang, rel)
+        scans.append(scan_ts_entrypoints(text, lang, rel, symbols))
+    return compose_entrypoints(scans)
+
+
+def routes(entries: list[Entrypoint], framework: str) -> set[Route]:
+    return {
+        (e.http_method, e.route_or_command, e.handler_symbol.rsplit(".", 1)[-1])
+        for e in entries
+        if e.framework == framework
+    }
+
+
+def test_chi_rest_example_routes_with_route_callbacks_with_and_mount() -> None:
+    found = routes(scan("chi/rest"), "chi")
+    assert {
+        ("GET", "/articles", "ListArticles"),
+        ("POST", "/articles", "CreateArticle"),
+        ("GET", "/articles/search", "SearchArticles"),
+        ("GET", "/articles/{articleSlug:[a-z-]+}", "GetArticle"),
+        ("GET", "/articles/{articleID}", "GetArticle"),
+        ("PUT", "/articles/{articleID}", "UpdateArticle"),
+        ("DELETE", "/articles/{articleID}", "DeleteArticle"),
+        ("GET", "/admin/accounts", ""),
+        ("GET", "/admin/users/{userId}", ""),
+    } <= found
+    assert not {r for r in found if r[1] in ("/accounts", "/{articleID}")}  # prefixes joined
+
+
+def test_chi_resources_mounted_from_other_files() -> None:
+    found = routes(scan("chi/todos-resource"), "chi")
+    assert ("GET", "/users/{id}", "Get") in found and ("GET", "/todos/{id}/sync", "Sync") in found
+    assert ("POST", "/todos/", "Create") in found and ("GET", "/", "") in found
+    got = {e.route_or_command: e for e in scan("chi/todos-resource") if e.http_method == "GET"}
+    assert got["/users/{id}"].handler_symbol == "users.usersResource.Get"
+    assert got["/users/{id}"].handler_symbol_id == "users.go::users.usersResource.Get"
+
+
+def test_gin_groups_nested_and_handed_to_a_function() -> None:
+    assert routes(scan("gin"), "gin") == {
+        ("GET", "/user/:name", "userByName"),
+        ("POST", "/form_post", "formPost"),
+        ("POST", "/v1/login", "loginEndpoint"),
+        ("POST", "/v1/submit", "submitEndpoint"),
+        ("DELETE", "/v1/admin/users/:id", "deleteUser"),
+        ("GET", "/v2/read", "readEndpoint"),
+        ("PATCH", "/v2/items/:id", "patchItem"),
+    }
+
+
+def test_cobra_command_paths_net_http_routes_and_main() -> None:
+    entries = scan("cobra")
+    assert routes(entries, "cobra") == {
+        (None, "hugo", ""),
+        (None, "hugo serve", "runServe"),
+        (None, "hugo version", "printVersion"),
+        (None, "hugo config", ""),
+        (None, "hugo config show", "showConfig"),
+    }
+    assert routes(entries, "net/http") == {
+        ("GET", "/healthz", "healthz"),
+        ("ANY", "/static/", "static"),
+    }
+    mains = [e for e in entries if e.entrypoint_kind == "main_func"]
+    assert [(m.path, m.entry_type) for m in mains] == [("main.go", "other")]
+    serve = next(e for e in entries if e.route_or_command == "hugo serve")
+    assert serve.handler_symbol_id and serve.summary_text == "Serve the site over HTTP"
+
+
+def test_an_index_lists_them_and_the_router_answers(tmp_path: Path) -> None:
+    root = tmp_path / "app"
+    shutil.copytree(CORPUS / "gin", root / "web")
+    shutil.copytree(CORPUS / "cobra", root / "cli")
+    eng = Engine.open(root, config={"embed.provider": "none"})
+    eng.index()
+    http = {r.metadata["route_or_command"] for r in eng.entrypoints(type="http")}
+    assert {"/v1/admin/users/:id", "/v2/items/:id", "/healthz"} <= http
+    cli = {r.metadata["route_or_command"] for r in eng.entrypoints(type="cli", framework="cobra")}
+    assert "hugo config show" in cli
+    assert all(r.lang == "go" for r in eng.entrypoints())
