@@ -78,13 +78,24 @@ def test_overlong_line_is_cut_into_column_windows() -> None:
 def test_rst_levels_follow_adornment_styles_in_order_of_first_appearance() -> None:
     text = "=====\nTitle\n=====\n\nIntro.\n\nPart\n====\n\nSub\n---\n\ntext\n\nOther\n=====\n"
     chunks = chunk_rst(text, CFG)
-    assert [c.metadata["section_path"] for c in chunks] == [
-        ["Title"],
-        ["Title", "Part"],
-        ["Title", "Part", "Sub"],
-        ["Title", "Other"],
-    ]
+    # `Part` has only a heading: it opens its subsection's chunk; `Other`, empty, closes it
+    assert [c.metadata["section_path"] for c in chunks] == [["Title"], ["Title", "Part", "Sub"]]
     assert chunks[0].text == "=====\nTitle\n=====\n\nIntro."
+    assert chunks[1].text == "Part\n====\n\nSub\n---\n\ntext\n\nOther\n====="
+
+
+def test_heading_only_sections_are_no_chunks_of_their_own() -> None:
+    text = (
+        "# Shop\n\n## Refunds\n\n### Details\n\nA refund returns the money.\n\n"
+        "## Details\n\n## Returns\n\nBring it back.\n"
+    )
+    chunks = chunk_markdown(text, CFG)
+    assert [(c.start_line, c.end_line, c.title) for c in chunks] == [
+        (1, 7, "Details"),  # `# Shop` and `## Refunds` open the first content they hold
+        (9, 13, "Returns"),  # the empty `## Details` opens the next section
+    ]
+    assert chunks[0].metadata["section_path"] == ["Shop", "Refunds", "Details"]
+    assert [c.text for c in chunk_markdown("# Title\n", CFG)] == ["# Title"]  # all it has
 
 
 def test_text_without_headings_is_cut_into_windows_of_paragraphs() -> None:
@@ -141,3 +152,39 @@ def test_chunk_contract_holds_for_any_markdown(
     non_blank = {n for n in range(body_start, len(file_lines) + 1) if file_lines[n - 1].strip()}
     cut = {c.start_line for c in chunks if "col_start" in c.metadata}
     assert non_blank - cut <= set(covered), "every non-blank body line is in a chunk"
+
+
+def test_document_windows_overlap_by_chunk_overlap_lines() -> None:
+    text = "\n".join(f"line {i}" for i in range(1, 101))
+    for overlap, want in ((5, [(1, 40), (36, 80), (76, 100)]), (0, [(1, 40), (41, 80), (81, 100)])):
+        cfg = ChunkConfig(max_lines=80, max_chars=3000, window_lines=40, overlap_lines=overlap)
+        chunks = chunk_text(text, cfg)
+        assert [(c.start_line, c.end_line) for c in chunks] == want
+        assert all(c.text == lines_of(text, c) for c in chunks)
+    md = chunk_markdown(text, CFG)  # a Markdown file without headings: the same windows
+    assert md[1].start_line == 36 and md[1].text.startswith("line 36\n")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(["", "word word", "x" * 70, "é𝔘", "  "]), max_size=120),
+    st.integers(1, 80),
+    st.integers(1, 3000),
+    st.integers(0, 30),
+    st.integers(0, 12),
+)
+def test_overlapping_document_windows_keep_the_contract(
+    lines: list[str], max_lines: int, max_chars: int, window: int, overlap: int
+) -> None:
+    cfg = ChunkConfig(max_lines, max_chars, window, overlap)
+    text = "\n".join(lines)
+    chunks = [c for c in chunk_text(text, cfg) if "col_start" not in c.metadata]
+    for i, c in enumerate(chunks):
+        assert c.text == lines_of(text, c) and c.text.strip()
+        assert c.end_line - c.start_line + 1 <= max_lines and len(c.text) <= max_chars
+        if i:
+            prev = chunks[i - 1]
+            assert prev.start_line < c.start_line and prev.end_line < c.end_line
+            assert prev.end_line - c.start_line + 1 <= overlap
+        if i >= 2:  # a line is in two consecutive windows at most
+            assert c.start_line > chunks[i - 2].end_line

@@ -126,17 +126,16 @@ def test_corpus_is_large_and_every_document_gets_a_card(corpus: list[DocResult])
 
 def test_d0_sections_of_the_payments_document() -> None:
     d0 = of(build("services/payments.md").records, "D0_DOC_CHUNKS")
-    assert [r.id for r in d0] == [f"services/payments.md:{i}" for i in range(5)]
+    assert [r.id for r in d0] == [f"services/payments.md:{i}" for i in range(4)]
     assert [
         (r.metadata["section_path"], r.metadata["order"], r.span_start, r.span_end) for r in d0
     ] == [
-        (["Payments service"], 0, 13, 13),
-        (["Payments service", "Summary"], 1, 15, 16),
+        (["Payments service", "Summary"], 1, 13, 16),  # the bare title opens its first section
         (["Payments service", "Details"], 2, 18, 25),
         (["Payments service", "Details", "Scenario"], 3, 27, 36),
         (["Payments service", "Integrations"], 4, 38, 41),
     ]
-    first = d0[3]
+    first = d0[2]
     assert set(first.metadata) == D0_KEYS
     assert {k: first.metadata[k] for k in D0_KEYS - {"section_path", "order"}} == {
         "document_id": "payments-service",
@@ -171,13 +170,12 @@ def test_d0_without_frontmatter_id_uses_the_path_and_headings_out_of_order_nest(
 
 def test_d0_rst_and_text_documents() -> None:
     rst = of(build("reference/glossary.rst").records, "D0_DOC_CHUNKS")
-    assert [r.metadata["section_path"] for r in rst] == [
-        ["Glossary"],
-        ["Glossary", "Payments"],
-        ["Glossary", "Payments", "Authorisation"],
-        ["Glossary", "Payments", "Capture"],
-        ["Glossary", "Ledger"],
-        ["Glossary", "Ledger", "Entry"],
+    # `Payments` and `Ledger` hold only their subsections: their headings open those
+    assert [(r.metadata["section_path"], r.span_start) for r in rst] == [
+        (["Glossary"], 1),
+        (["Glossary", "Payments", "Authorisation"], 7),
+        (["Glossary", "Payments", "Capture"], 15),
+        (["Glossary", "Ledger", "Entry"], 24),
     ]
     notes = of(build("broken/notes.md").records, "D0_DOC_CHUNKS")
     assert [(r.kind, r.metadata["section_path"], r.span_start) for r in notes] == [("text", [], 1)]
@@ -507,7 +505,7 @@ def test_big_generated_markdown_file_indexes(tmp_path: Path) -> None:
     path.write_text(text, encoding="utf-8")
     res = build("big.md", path.read_text(encoding="utf-8"))
     d0 = of(res.records, "D0_DOC_CHUNKS")
-    assert len(d0) == 42001
+    assert len(d0) == 42000  # `# Big` opens the first part
     assert d0[-1].metadata["section_path"] == ["Big", "Part 41999"]
     assert d0[-1].content.endswith("| n | 41999 |")
     assert len(of(res.records, "D2_FACT_INDEX")) == 42000

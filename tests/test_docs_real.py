@@ -26,22 +26,24 @@ def docs_dir() -> Path:
 
 
 def expected_paths(text: str) -> list[list[str]]:
-    """Section paths by a naive reading: ATX headings outside ``` fences, stack by level."""
+    """Section paths by a naive reading: ATX headings outside ``` fences, stack by level;
+    a heading with nothing under it has no chunk of its own (it opens the next one)."""
     stack: list[tuple[int, str]] = []
-    out: list[list[str]] = []
+    out: list[tuple[list[str], bool]] = []
     fenced = False
     for line in text.split("\n"):
+        m = None if fenced else _ATX.match(line)
         if line.lstrip().startswith(("```", "~~~")):
             fenced = not fenced
-            continue
-        m = None if fenced else _ATX.match(line)
         if m:
             level = len(m.group(1))
             while stack and stack[-1][0] >= level:
                 stack.pop()
             stack.append((level, m.group(2)))
-            out.append([t for _, t in stack])
-    return out
+            out.append(([t for _, t in stack], False))
+        elif line.strip() and out:
+            out[-1] = (out[-1][0], True)
+    return [path for path, has_content in out if has_content]
 
 
 def test_every_real_doc_gets_a_card_and_correct_section_paths(docs_dir: Path) -> None:

@@ -123,3 +123,26 @@ def test_plan_reads_only_what_changed_by_stat() -> None:
     assert plan.unchanged == ("a.py",)
     assert plan.removed == ("gone.py",)  # outside the scope nothing is removed
     assert make_plan([f("a.py", 10, 5)], {"a.py": FileState("h1", 10, 5, 3)}).is_noop()
+
+
+def test_short_document_chunks_are_penalised_short_code_is_not() -> None:
+    stub = _rec("docs/refunds.md", "Details", kind="section", layer="D0_DOC_CHUNKS")
+    long = make_record(
+        id="docs/refunds.md:How",
+        path="docs/refunds.md",
+        layer="D0_DOC_CHUNKS",
+        title="How",
+        content="A refund returns the money to the card it was paid with, " * 3,
+        lang="markdown",
+        file_hash="h",
+        kind="section",
+    )
+    code = _rec("src/refunds.py", "refund")  # a one-line definition is a fine answer
+    records = {r.id: r for r in (stub, long, code)}
+    base = {r: {"lexical": 0.02} for r in records}
+    out = ranking.adjust(
+        records, base, ranking.shape("refund", ["refund"]), rrf_k=60, include_tests=False
+    )
+    assert out[stub.id]["short_x"] == ranking.SHORT_FACTOR
+    assert "short_x" not in out[long.id] and "short_x" not in out[code.id]
+    assert ranking.final_score(out[stub.id]) < ranking.final_score(out[long.id])

@@ -1,6 +1,6 @@
 """The one command: build every corpus, index it, run every query, print and save the tables.
 
-    python -m benchmarks.quality.run [--sets docstring,symbol,devqs,nonpython,langs,docs]
+    python -m benchmarks.quality.run [--sets docstring,symbol,identifier,devqs,nonpython,langs,docs]
         [--modes lexical,semantic,hybrid] [--embedders all-MiniLM-L6-v2]
         [--limit N] [--reindex] [--out docs/benchmarks-quality.md]
 
@@ -25,6 +25,7 @@ from benchmarks.quality import (
     devqs,
     doccomment_queries,
     docstring_queries,
+    identifier_queries,
     langsets,
     mdsections,
     symbol_queries,
@@ -41,22 +42,25 @@ log = logging.getLogger("benchmarks.quality")
 SEED = 13
 DOCSTRINGS_PER_PACKAGE = 80
 SYMBOLS_PER_PACKAGE = 16
+IDENTIFIERS_PER_PACKAGE = 16
 DOC_COMMENTS_PER_PACKAGE = 60
 NAMES_PER_LANGUAGE_PACKAGE = 30
 DOC_SECTIONS_PER_PACKAGE = 60
-SETS = ("docstring", "symbol", "devqs", "nonpython", "langs", "docs")
+SETS = ("docstring", "symbol", "identifier", "devqs", "nonpython", "langs", "docs")
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "quality.json"
 
 
 def build_corpora(sets: Sequence[str]) -> list[Corpus]:
     """Every corpus the chosen sets need, each with the queries of those sets."""
     corpora: list[Corpus] = []
-    if {"docstring", "symbol"} & set(sets):
+    if {"docstring", "symbol", "identifier"} & set(sets):
         for pkg in docstring_queries.PACKAGES:
             c = docstring_queries.build(pkg, DOCSTRINGS_PER_PACKAGE, SEED)
             queries = c.queries if "docstring" in sets else ()
             if "symbol" in sets:
                 queries += symbol_queries.build(c, SYMBOLS_PER_PACKAGE, SEED)
+            if "identifier" in sets:
+                queries += identifier_queries.build(c, IDENTIFIERS_PER_PACKAGE, SEED)
             corpora.append(replace(c, queries=queries))
     if "nonpython" in sets:
         corpora += [

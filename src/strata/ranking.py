@@ -28,6 +28,11 @@ OTHER_QUALIFIER = 0.5
 TEST_FACTOR = 0.75
 VENDORED_FACTOR = 0.5
 CHANGELOG_FACTOR = 0.6  # release notes mention everything; they rarely answer "how" or "where"
+# A document chunk this short is a heading or a stub more often than an answer (the
+# FSS-Mini-RAG guide's "very short chunks, likely incomplete"); code stays exempt, where a
+# one-line definition is often exactly what a name query wants.
+SHORT_CHARS = 100
+SHORT_FACTOR = 0.8
 COHERENCE_WEIGHT = 0.0  # measured: any weight tried (0.15, 0.03) lowered MRR; see docs
 
 _VENDORED = re.compile(
@@ -153,6 +158,8 @@ def adjust(
             new["vendored_x"] = VENDORED_FACTOR
         if not q.wants_changes and is_changelog(rec):
             new["changelog_x"] = CHANGELOG_FACTOR
+        if rec.layer == "D0_DOC_CHUNKS" and len(rec.content.strip()) < SHORT_CHARS:
+            new["short_x"] = SHORT_FACTOR
         out[rid] = new
     return out
 

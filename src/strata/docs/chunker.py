@@ -5,13 +5,13 @@ A chunk's `text` is exactly the file's lines `start_line..end_line` joined with 
 except an atomic block (code fence, table) larger than that, which stays whole and is
 marked `oversized`. A line longer than `max_chars` is cut into column windows
 (`col_start`/`col_end` in metadata). Documents without headings are cut into windows
-of `window_lines` at block boundaries.
+of `window_lines` at block boundaries, each sharing up to `overlap_lines` with the one before.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from strata.config import ChunkConfig
@@ -71,7 +71,7 @@ def chunk_sections(
     if not structured and cfg.window_lines > 0:
         budget = _Budget(min(budget.lines, cfg.window_lines), budget.chars)
     chunks: list[Chunk] = []
-    for sec in sections:
+    for sec in _with_content(sections) if structured else sections:
         meta: dict[str, Any] = {
             "section_path": list(sec.path),
             "section_title": sec.title,
@@ -83,7 +83,49 @@ def chunk_sections(
             chunks.append(
                 _chunk(lines, group, "section" if structured else "text", sec.title, meta)
             )
-    return chunks
+    return chunks if structured else _overlapped(lines, chunks, cfg)
+
+
+def _with_content(sections: Sequence[Section]) -> list[Section]:
+    """Sections with no heading-only chunk: a heading with nothing under it opens the next
+    section's first chunk (`## Refunds` then `### Details`; an empty `## Details` then
+    `## Returns`), or, last in the file, closes the section before it."""
+    out: list[Section] = []
+    carried: tuple[Block, ...] = ()
+    for i, sec in enumerate(sections):
+        blocks = carried + sec.blocks
+        heading_only = sec.level > 0 and bool(sec.blocks) and not sec.body
+        if heading_only and i + 1 < len(sections):
+            carried = blocks
+            continue
+        carried = ()
+        if heading_only and out:
+            out[-1] = replace(out[-1], blocks=out[-1].blocks + blocks)
+            continue
+        out.append(replace(sec, blocks=blocks))
+    return out
+
+
+def _overlapped(lines: Sequence[str], chunks: list[Chunk], cfg: ChunkConfig) -> list[Chunk]:
+    """Windows that start up to `cfg.overlap_lines` lines back into the window before
+    (as code windows do), within the budget; a line is in two windows at most, and column
+    windows and oversized blocks share nothing."""
+    out = list(chunks)
+    for i in range(1, len(chunks)):
+        prev, cur = chunks[i - 1], chunks[i]
+        if any("col_start" in c.metadata or c.metadata.get("oversized") for c in (prev, cur)):
+            continue
+        start = max(cur.start_line - max(0, cfg.overlap_lines), prev.start_line + 1)
+        while start < cur.start_line and (
+            not lines[start - 1].strip()
+            or cur.end_line - start + 1 > cfg.max_lines
+            or _chars(lines, start, cur.end_line) > cfg.max_chars
+        ):
+            start += 1
+        if start < cur.start_line:
+            text = "\n".join(lines[start - 1 : cur.end_line])
+            out[i] = replace(cur, text=text, start_line=start)
+    return out
 
 
 def _chars(lines: Sequence[str], start: int, end: int) -> int:
