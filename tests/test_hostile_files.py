@@ -163,3 +163,45 @@ def test_a_file_name_that_is_not_utf8_is_a_skip_not_a_crash(tmp_path: Path) -> N
     summary = eng.index()
     assert summary.indexed == 1 and len(summary.skips) == 2
     assert {r.path for r in eng.records()} == {"good.py"}
+
+
+BILLION_LAUGHS = """---
+a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
+b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
+e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
+f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
+g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
+h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
+i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
+---
+# Laughs
+
+A document about refunds.
+"""
+
+
+def test_a_billion_laughs_frontmatter_is_skipped_with_a_reason(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "bomb.md").write_text(BILLION_LAUGHS)
+    (root / "fine.md").write_text(
+        "---\ntitle: Fine\nx: &x [1, 2]\ny: *x\n---\n# Fine\n\nRefund policy.\n"
+    )
+    eng = Engine.open(root, index_dir=tmp_path / "idx", config={"embed.provider": "none"})
+    with within(60):
+        summary = eng.index()
+    assert [s.rel for s in summary.skips] == ["bomb.md"]
+    assert "aliases expand past" in summary.skips[0].line()
+    assert {r.path for r in eng.records()} == {"fine.md"}
+
+
+def test_frontmatter_values_copied_into_metadata_are_capped() -> None:
+    from strata.frontmatter import MAX_ITEMS, MAX_VALUE_CHARS, split_frontmatter
+
+    many = ", ".join(str(i) for i in range(MAX_ITEMS * 2))
+    fm = split_frontmatter(f"---\nlong: {'x' * (MAX_VALUE_CHARS * 3)}\nmany: [{many}]\n---\nbody\n")
+    assert len(fm.data["long"]) == MAX_VALUE_CHARS
+    assert len(fm.data["many"]) == MAX_ITEMS
+    assert fm.body == "body\n"
