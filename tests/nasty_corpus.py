@@ -201,8 +201,8 @@ def _ignores(root: Path) -> dict[str, str]:
         "debug.trace": IGNORED, "logs/keep.trace": INDEXED, "logs/other.trace": IGNORED,
         "private/plan.md": IGNORED,
         "my-env-projects/app.py": INDEXED, "builds/run.py": INDEXED, "distance.py": INDEXED,
-        "outputs/result.txt": INDEXED, "vendored.py": INDEXED, ".env.example": INDEXED,
-        ".gitignore": INDEXED, ".strataignore": INDEXED, "logs/.gitignore": INDEXED,
+        "outputs/result.txt": INDEXED, "vendored.py": INDEXED, ".env.example": IGNORED,
+        ".gitignore": IGNORED, ".strataignore": IGNORED, "logs/.gitignore": IGNORED,
     }  # fmt: skip
     for rel in files:
         if not rel.endswith("ignore"):

@@ -35,14 +35,14 @@ def test_nested_gitignore_with_negation_and_dir_only_patterns(tmp_path: Path) ->
     (tmp_path / ".gitignore").write_text("# comment\n*.tmp\ncache/\n/gen/\n")
     (tmp_path / "src/.gitignore").write_text("!keep.tmp\nlocal/\n")
     assert rels(discover(tmp_path, config())) == [
-        ".gitignore", "a.py", "src/.gitignore", "src/cache", "src/gen/g.py", "src/keep.tmp",
+        "a.py", "src/cache", "src/gen/g.py", "src/keep.tmp",
     ]  # fmt: skip
 
 
 def test_a_negation_cannot_reinclude_a_file_of_an_ignored_directory(tmp_path: Path) -> None:
     make(tmp_path, "out_dir/keep.py", "out_dir/drop.py")
     (tmp_path / ".gitignore").write_text("out_dir/\n!out_dir/keep.py\n")
-    assert rels(discover(tmp_path, config())) == [".gitignore"]
+    assert rels(discover(tmp_path, config())) == []
 
 
 def test_strataignore_applies_at_any_level_and_overrides_gitignore(tmp_path: Path) -> None:
@@ -51,7 +51,7 @@ def test_strataignore_applies_at_any_level_and_overrides_gitignore(tmp_path: Pat
     (tmp_path / ".gitignore").write_text("*.log\n")
     (tmp_path / "pkg/.strataignore").write_text("gen.py\n!x.log\n")
     assert rels(discover(tmp_path, config())) == [
-        ".gitignore", ".strataignore", "a.py", "pkg/.strataignore", "pkg/hand.py", "pkg/x.log",
+        "a.py", "pkg/hand.py", "pkg/x.log",
     ]  # fmt: skip
 
 
@@ -67,17 +67,16 @@ def test_respect_gitignore_false_keeps_gitignored_files_but_not_strataignored(
     make(tmp_path, "a.log", "b.md")
     (tmp_path / ".gitignore").write_text("*.log\n")
     (tmp_path / ".strataignore").write_text("b.md\n")
-    assert rels(discover(tmp_path, config(respect_gitignore=False))) == [
-        ".gitignore", ".strataignore", "a.log",
-    ]  # fmt: skip
-    assert rels(discover(tmp_path, config())) == [".gitignore", ".strataignore"]
+    assert rels(discover(tmp_path, config(respect_gitignore=False))) == ["a.log"]
+    assert rels(discover(tmp_path, config())) == []
 
 
 def test_denylist_matches_whole_segments_below_the_root_only(tmp_path: Path) -> None:
     root = tmp_path / "builds" / "my-env-projects" / ".hidden" / "build" / "repo"
-    denied = [f"{name}/x.py" for name in sorted(DENY_DIRS)] + [".github/ci.yml", "a/dist/b.py"]
+    denied = [f"{name}/x.py" for name in sorted(DENY_DIRS)] + [".github/ci.yml", "a/dist/b.py",
+              ".env", "src/.dotfile.py"]  # fmt: skip
     kept = ["distance.py", "outputs/o.py", "vendored/v.py", "rebuild/r.py", "my-env/e.py",
-            "builds/b.py", ".env", "src/build", "targets.md"]  # fmt: skip
+            "builds/b.py", "src/build", "targets.md"]  # fmt: skip
     make(root, *denied, *kept)
     assert rels(discover(root, config())) == sorted(kept)
 
@@ -237,3 +236,35 @@ def test_a_walk_narrowed_to_a_subtree_keeps_what_lies_under_it(tmp_path: Path) -
     part = whole.under("src")
     assert [f.rel for f in part.files] == ["src/a.py"]
     assert [s.rel for s in part.skips] == ["src/big.py"] and part.root == whole.root
+
+
+def test_include_brings_back_dot_files_and_denied_or_ignored_paths(tmp_path: Path) -> None:
+    make(tmp_path, "a.py", ".env", ".dotfile.py", "src/.flake8", ".github/workflows/ci.yml",
+         ".github/notes.md", "node_modules/pkg/index.js", "gen/out.py")  # fmt: skip
+    (tmp_path / ".gitignore").write_text("gen/\n")
+    assert rels(discover(tmp_path, config())) == ["a.py"]
+    found = discover(
+        tmp_path,
+        config(include=[".dotfile.py", ".flake8", ".github/workflows/*.yml", "node_modules/",
+                        "gen/out.py"]),
+    )  # fmt: skip
+    assert rels(found) == [
+        ".dotfile.py", ".github/workflows/ci.yml", "a.py", "gen/out.py",
+        "node_modules/pkg/index.js", "src/.flake8",
+    ]  # fmt: skip
+    # exclude still wins over include
+    found = discover(tmp_path, config(include=[".dotfile.py", ".env"], exclude=[".env"]))
+    assert rels(found) == [".dotfile.py", "a.py"]
+
+
+def test_include_is_a_config_key_with_an_effect_through_the_engine(tmp_path: Path) -> None:
+    from strata import Engine
+
+    make(tmp_path / "repo", "a.py", ".pythonrc.py")
+    (tmp_path / "repo" / ".strata").mkdir()
+    (tmp_path / "repo" / ".strata" / "config.yaml").write_text(
+        "index:\n  include: ['.pythonrc.py']\n"
+    )
+    eng = Engine.open(tmp_path / "repo", config={"embed.provider": "none"})
+    eng.index()
+    assert {r.path for r in eng.records()} == {"a.py", ".pythonrc.py"}

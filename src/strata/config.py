@@ -28,6 +28,9 @@ class Key:
 KEYS: dict[str, Key] = {
     "index.max_file_bytes": Key(int, 10 * 1024 * 1024, "files larger than this are skipped"),
     "index.exclude": Key(list, [], "extra gitignore-style patterns to leave out"),
+    "index.include": Key(
+        list, [], "gitignore-style patterns bringing back dot-files, denied or ignored paths"
+    ),
     "index.respect_gitignore": Key(bool, True, "honour .gitignore files at every level"),
     "index.follow_symlinks": Key(bool, True, "follow symlinks that stay inside the root"),
     "index.workers": Key(int, 0, "processes for extraction and chunking (0 = one per core)"),
@@ -81,6 +84,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
 class IndexConfig:
     max_file_bytes: int
     exclude: tuple[str, ...]
+    include: tuple[str, ...]
     respect_gitignore: bool
     follow_symlinks: bool
     workers: int

@@ -1,4 +1,5 @@
-"""Which paths under a root are left out: the denylist, .gitignore, .strataignore, exclude."""
+"""Which paths under a root are left out: the denylist, dot-files, .gitignore, .strataignore,
+`index.exclude`; and which are brought back: `index.include`."""
 
 from __future__ import annotations
 
@@ -20,8 +21,15 @@ DENY_DIRS: Final = frozenset(
     {".git", "node_modules", "__pycache__", "venv", ".venv", "target", "build", "dist", "out",
      "vendor"}
 )  # fmt: skip
+_MATCHED: Final = "matched"
+_ON_THE_WAY: Final = "on the way"
 GITIGNORE: Final = ".gitignore"
 STRATAIGNORE: Final = ".strataignore"
+
+
+def denied_by_default(name: str, is_dir: bool) -> bool:
+    """Whether the defaults leave this name out: a denied directory, or any dot-file."""
+    return denied_dir(name) if is_dir else name.startswith(".")
 
 
 def denied_dir(name: str) -> bool:
@@ -36,6 +44,9 @@ class IgnoreRules:
     the watcher builds a new instance when a `.gitignore` or `.strataignore` changes.
     Deeper ignore files override shallower ones, `.strataignore` overrides the
     `.gitignore` beside it, and `cfg.exclude` (relative to the root) overrides both.
+    `cfg.include` (relative to the root) brings back what the defaults (denied
+    directories, dot-files) or ignore files leave out; `cfg.exclude` still wins over it.
+    A directory is walked for an include pattern that names a path inside it.
     """
 
     def __init__(self, root: Path, cfg: IndexConfig) -> None:
@@ -43,6 +54,9 @@ class IgnoreRules:
         self._names = (GITIGNORE, STRATAIGNORE) if cfg.respect_gitignore else (STRATAIGNORE,)
         self._max_bytes = cfg.max_file_bytes
         self._exclude = compile_patterns(cfg.exclude) if cfg.exclude else None
+        self._include = compile_patterns(cfg.include) if cfg.include else None
+        self._include_dirs = tuple(_literal_dir(p) for p in cfg.include)
+        self._narrow: set[str] = set()  # left-out directories walked only for their includes
         self._specs: dict[str, GitIgnoreSpec | None] = {}
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
@@ -59,17 +73,35 @@ class IgnoreRules:
 
     def matches(self, rel: str, is_dir: bool) -> bool:
         """Whether the path itself is left out, assuming its parent directories are not."""
-        name = rel.rpartition("/")[2]
-        if is_dir and denied_dir(name):
-            return True
         path = rel.replace("\n", "\x1f")  # pathspec's `.` does not match a newline
         if is_dir:
             path += "/"
-        if self._exclude is not None:
-            verdict = self._exclude.check_file(path).include
-            if verdict is not None:
-                return bool(verdict)
-        return self._ignored_by_files(path)
+        verdict = None if self._exclude is None else self._exclude.check_file(path).include
+        if verdict:
+            return True
+        how = self._brought_back(path, is_dir)
+        if how == _MATCHED:
+            return False
+        parent, _, name = rel.rpartition("/")
+        if parent in self._narrow:  # walked only for the includes inside it
+            if how == _ON_THE_WAY:
+                self._narrow.add(rel)
+            return how != _ON_THE_WAY
+        left_out = denied_by_default(name, is_dir) or (
+            verdict is None and self._ignored_by_files(path)
+        )
+        if left_out and how == _ON_THE_WAY:
+            self._narrow.add(rel)
+            return False
+        return left_out
+
+    def _brought_back(self, path: str, is_dir: bool) -> str:
+        """`_MATCHED` by an include, `_ON_THE_WAY` to one (a directory), or ""."""
+        if self._include is None:
+            return ""
+        if self._include.check_file(path).include:
+            return _MATCHED
+        return _ON_THE_WAY if is_dir and any(d.startswith(path) for d in self._include_dirs) else ""
 
     def load(self, dir_rel: str, names: Iterable[str]) -> None:
         """Read a directory's ignore files, given the names it holds (saves failed opens).
@@ -119,3 +151,14 @@ class IgnoreRules:
 def compile_patterns(lines: Iterable[str]) -> GitIgnoreSpec:
     """Gitignore-style patterns matched by RE2, in time linear in the path (never backtracking)."""
     return GitIgnoreSpec.from_lines(lines, backend="re2")
+
+
+def _literal_dir(pattern: str) -> str:
+    """The directories an include pattern names before its first wildcard, as `a/b/`."""
+    literal = pattern.strip().lstrip("/")
+    for i, c in enumerate(literal):
+        if c in "*?[\\":
+            literal = literal[:i]
+            break
+    head, _, _ = literal.rpartition("/")
+    return head + "/" if head else ""
