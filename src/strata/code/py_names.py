@@ -25,7 +25,7 @@ def package_of(path: str) -> str:
     """The package a file's relative imports start from (`pkg/__init__.py` -> `pkg`)."""
     module = module_from_path(path)
     if PurePosixPath(path).stem == "__init__":
-        return module
+        return "" if module == "__init__" else module  # the root's own __init__.py
     return module.rpartition(".")[0]
 
 

@@ -1,4 +1,11 @@
-"""Cross-file resolution of C2 edges over the repository's symbol table (pure)."""
+"""Cross-file resolution of C2 edges over the repository's symbol table (pure).
+
+A lookup follows re-exports, aliases, bases and `from .x import *` chains. Every ref is
+resolved once per table (memoised): star imports that import each other otherwise make
+the walk exponential (pydantic's package took more than 20 minutes). A ref met again
+while it is still being resolved is a cycle and answers None there; results that
+depended on such an open ref are kept only until that ref is done (then it is final).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +17,7 @@ from typing import Any
 
 from strata.code.model import Edge, Symbol
 
-MAX_HOPS = 12  # re-export chains longer than this are treated as cycles
+MAX_HOPS = 64  # a chain of lookups deeper than this answers None (keeps recursion bounded)
 MAX_GUESSES = 8  # a method name shared by more classes than this is not worth listing
 
 
@@ -66,6 +73,8 @@ class SymbolTable:
     module_by_path: Mapping[str, str]
     methods_by_name: Mapping[str, tuple[str, ...]]
     roots: frozenset[str]  # top-level package names present in the repository
+    # ref -> qname or None, filled by `lookup` (the table itself never changes)
+    resolved: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
 
     def module_id(self, module: str) -> str:
         """The pseudo symbol id of a module (`"<path>::<module>"`), the source of its imports."""
@@ -98,45 +107,90 @@ def build_table(symbols: Iterable[Symbol], scopes: Iterable[ModuleScope]) -> Sym
     )
 
 
-def lookup(ref: str, table: SymbolTable, hops: int = 0) -> str | None:
+def lookup(ref: str, table: SymbolTable) -> str | None:
     """The qname of the symbol or module `ref` names, following re-exports, aliases and bases."""
-    if hops > MAX_HOPS:
-        return None
-    if ref in table.ids_by_qname or ref in table.scopes:
-        return ref
-    parts = ref.split(".")
-    for cut in range(len(parts) - 1, 0, -1):
-        head, rest = ".".join(parts[:cut]), parts[cut:]
-        if head in table.ids_by_qname:
-            if table.kind_by_qname[head] != "class" or len(rest) != 1:
-                return None
-            return _inherited(head, rest[0], table, hops + 1)
-        if head in table.scopes:
-            return _through_module(table.scopes[head], rest, table, hops + 1)
-    return None
+    return _Lookup(table).find(ref)
 
 
-def _through_module(
-    scope: ModuleScope, rest: list[str], table: SymbolTable, hops: int
-) -> str | None:
-    bound = scope.bindings.get(rest[0])
-    if bound is not None:
-        return lookup(".".join([bound, *rest[1:]]), table, hops)
-    for star in scope.stars:
-        found = lookup(".".join([star, *rest]), table, hops)
-        if found:
-            return found
-    return None
+class _Lookup:
+    """One top-level lookup: the open refs (a stack) and the results that depend on them."""
+
+    def __init__(self, table: SymbolTable) -> None:
+        self.table = table
+        self.open: dict[str, int] = {}  # ref -> its depth on the stack
+        self.pending: dict[str, str | None] = {}  # results that depend on an open ref
+        self.pending_at: dict[int, list[str]] = defaultdict(list)  # by the depth they wait on
+
+    def find(self, ref: str) -> str | None:
+        return self._find(ref)[0]
+
+    def _find(self, ref: str) -> tuple[str | None, int]:
+        """The result and the shallowest open depth it depended on (`_FINAL` if none)."""
+        done = self.table.resolved
+        if ref in done:
+            return done[ref], _FINAL
+        if ref in self.pending:
+            return self.pending[ref], 0  # conservative: keep it pending to the end
+        depth = len(self.open)
+        if ref in self.open:
+            return None, self.open[ref]
+        if depth > MAX_HOPS:
+            return None, 0
+        self.open[ref] = depth
+        try:
+            found, waits_on = self._resolve(ref)
+        finally:
+            del self.open[ref]
+        for dependent in self.pending_at.pop(depth, ()):
+            self.pending.pop(dependent, None)  # this ref is now known: they may be redone
+        if waits_on >= depth:
+            done[ref] = found
+            return found, _FINAL
+        self.pending[ref] = found
+        self.pending_at[waits_on].append(ref)
+        return found, waits_on
+
+    def _resolve(self, ref: str) -> tuple[str | None, int]:
+        table = self.table
+        if ref in table.ids_by_qname or ref in table.scopes:
+            return ref, _FINAL
+        parts = ref.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            head, rest = ".".join(parts[:cut]), parts[cut:]
+            if head in table.ids_by_qname:
+                if table.kind_by_qname[head] != "class" or len(rest) != 1:
+                    return None, _FINAL
+                return self._inherited(head, rest[0])
+            if head in table.scopes:
+                return self._through_module(table.scopes[head], rest)
+        return None, _FINAL
+
+    def _through_module(self, scope: ModuleScope, rest: list[str]) -> tuple[str | None, int]:
+        bound = scope.bindings.get(rest[0])
+        if bound is not None:
+            return self._find(".".join([bound, *rest[1:]]))
+        # only stars of the repository's own modules: another one cannot resolve here, and
+        # following it through its parent package grows the ref without end
+        stars = [s for s in scope.stars if s in self.table.scopes]
+        return self._first([".".join([star, *rest]) for star in stars])
+
+    def _inherited(self, cls: str, member: str) -> tuple[str | None, int]:
+        """`member` looked up along the bases of `cls` (depth first, as a simple MRO)."""
+        scope = self.table.scopes.get(_module_of(cls, self.table))
+        bases = scope.bases.get(cls, ()) if scope else ()
+        return self._first([f"{base}.{member}" for base in bases])
+
+    def _first(self, refs: list[str]) -> tuple[str | None, int]:
+        waits_on = _FINAL
+        for ref in refs:
+            found, waited = self._find(ref)
+            waits_on = min(waits_on, waited)
+            if found:
+                return found, waits_on
+        return None, waits_on
 
 
-def _inherited(cls: str, member: str, table: SymbolTable, hops: int) -> str | None:
-    """`member` looked up along the bases of `cls` (depth first, as a simple MRO)."""
-    scope = table.scopes.get(_module_of(cls, table))
-    for base in scope.bases.get(cls, ()) if scope else ():
-        found = lookup(f"{base}.{member}", table, hops)
-        if found:
-            return found
-    return None
+_FINAL = 1 << 30  # depends on no open ref
 
 
 def _module_of(qname: str, table: SymbolTable) -> str:
