@@ -107,3 +107,84 @@ def test_an_index_lists_them_and_the_router_answers(tmp_path: Path) -> None:
     cli = {r.metadata["route_or_command"] for r in eng.entrypoints(type="cli", framework="cobra")}
     assert "hugo config show" in cli
     assert all(r.lang == "go" for r in eng.entrypoints())
+
+
+def test_express_multi_router_mounts_required_modules() -> None:
+    assert routes(scan("express/multi-router"), "express") == {
+        ("GET", "/api/v1/", ""),
+        ("GET", "/api/v1/users", ""),
+        ("GET", "/api/v2/", ""),
+        ("GET", "/api/v2/users", ""),
+        ("GET", "/", ""),
+    }
+
+
+def test_express_route_separation_handlers_and_verbs() -> None:
+    found = {
+        (m, r, h) for m, r, h in routes(scan("express"), "express") if not r.startswith("/api")
+    }
+    assert {
+        ("GET", "/users", "list"),
+        ("ANY", "/user/:id/:op?", "load"),
+        ("PUT", "/user/:id/edit", "update"),
+        ("GET", "/posts", "list"),
+    } <= found
+    handlers = {e.handler_symbol for e in scan("express") if e.route_or_command == "/user/:id/edit"}
+    assert handlers == {"user.edit", "user.update"}
+
+
+def test_express_router_in_typescript_with_route_chain_and_default_export(tmp_path: Path) -> None:
+    (tmp_path / "routes").mkdir()
+    (tmp_path / "app.ts").write_text(
+        "import express from 'express';\nimport books from './routes/books';\n"
+        "const app = express();\napp.use('/books', books);\napp.get('port');\n"
+    )
+    (tmp_path / "routes" / "books.ts").write_text(
+        "import { Router } from 'express';\nconst router = Router();\n"
+        "function list(req, res) {}\n"
+        "router.route('/:id').get(list).delete((req, res) => res.end());\n"
+        "export default router;\n"
+    )
+    scans = []
+    for rel in ("app.ts", "routes/books.ts"):
+        text = (tmp_path / rel).read_text()
+        scans.append(
+            scan_ts_entrypoints(
+                text, "typescript", rel, ts_symbols.extract(text, "typescript", rel)[0]
+            )
+        )
+    got = {
+        (e.http_method, e.route_or_command, e.handler_symbol) for e in compose_entrypoints(scans)
+    }
+    assert got == {("GET", "/books/:id", "routes.books.list"), ("DELETE", "/books/:id", "")}
+
+
+def test_spring_class_prefix_joined_with_each_method_mapping() -> None:
+    assert routes(scan("spring"), "spring") == {
+        ("GET", "/owners", "findOwners"),
+        ("GET", "/owners/{ownerId}", "showOwner"),
+        ("POST", "/owners/new", "createOwner"),
+        ("PUT", "/owners/{ownerId}/edit", "updateOwner"),
+        ("PATCH", "/owners/{ownerId}/edit", "updateOwner"),
+        ("PUT", "/owners/{ownerId}/update", "updateOwner"),
+        ("PATCH", "/owners/{ownerId}/update", "updateOwner"),
+        ("DELETE", "/owners/{ownerId}", "deleteOwner"),
+        ("ANY", "/greeting", "greeting"),
+    }
+    first = next(e for e in scan("spring") if e.route_or_command == "/owners")
+    assert first.handler_symbol_id and first.summary_text.startswith("Lists the owners")
+
+
+def test_axum_chains_nest_merge_across_files() -> None:
+    assert routes(scan("axum"), "axum") == {
+        ("GET", "/", "root"),
+        ("GET", "/todos", "todos_index"),
+        ("POST", "/todos", "todos_create"),
+        ("PATCH", "/todos/:id", "todos_update"),
+        ("DELETE", "/todos/:id", "todos_delete"),
+        ("GET", "/healthz", ""),
+        ("GET", "/api/users/", "list_users"),
+        ("POST", "/api/users/", "create_user"),
+        ("GET", "/api/users/:id", "show_user"),
+        ("POST", "/api/login", "login"),
+    }

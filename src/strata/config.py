@@ -248,9 +248,7 @@ def _read_yaml(path: Path) -> dict[str, Any]:
 
 
 # STRATA_* variables that are not config keys: read by the CLI and the launcher.
-NOT_KEYS = frozenset(
-    {"STRATA_INDEX_DIR", "STRATA_LOG", "STRATA_NO_SERVER", "STRATA_SERVE_TOKEN"}
-)
+NOT_KEYS = frozenset({"STRATA_INDEX_DIR", "STRATA_LOG", "STRATA_NO_SERVER", "STRATA_SERVE_TOKEN"})
 
 
 def _from_env(env: Mapping[str, str]) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Final
 
-from strata.code.entrypoints import golang
+from strata.code.entrypoints import axum, express, golang, spring
 from strata.code.entrypoints.base import FileEntrypoints
 from strata.code.entrypoints.tsbase import TsFile
 from strata.code.model import Symbol
@@ -16,6 +16,11 @@ log = logging.getLogger(__name__)
 
 TS_DETECTORS: Final[Mapping[str, Callable[[TsFile], FileEntrypoints]]] = {
     "go": golang.detect,
+    "javascript": express.detect,
+    "typescript": express.detect,
+    "tsx": express.detect,
+    "java": spring.detect,
+    "rust": axum.detect,
 }
 
 
