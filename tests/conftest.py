@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from tests import llama_server
+from tests.llama_server import LlamaServer
+
 CORPORA = Path(__file__).parent / "corpora"
 
 
@@ -74,3 +77,10 @@ def both_stores(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
     if request.param == "postgresql":
         monkeypatch.setenv("STRATA_STORE_URI", request.getfixturevalue("pg_uri"))
     return str(request.param)
+
+
+@pytest.fixture(scope="session")
+def llama() -> Iterator[LlamaServer]:
+    """A real llama-cpp-python server with SmolLM2-135M, started once per test session."""
+    with llama_server.running() as server:
+        yield server

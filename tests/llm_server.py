@@ -60,7 +60,8 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         state = self.server.state
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-        state.requests.append({"path": self.path, "body": body, "headers": dict(self.headers)})
+        seen = {"path": self.path, "body": body, "headers": dict(self.headers)}
+        state.requests.append({**seen, "at": time.monotonic()})
         if self.path not in (OLLAMA, OPENAI):
             return self._json(404, {"error": f"no route {self.path}"})
         if state.fault == "slow":

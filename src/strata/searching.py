@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from strata import lookup, memory
+from strata.answer import Answer, AnswerStream, Piece, answer
 from strata.errors import QueryError
 from strata.executor import execute
 from strata.host import EngineParts
 from strata.layered import Direct
 from strata.layers import C1_SYMBOL_CATALOG
+from strata.llm import make_llm
 from strata.lookup.symbols import symbol_index
 from strata.repos import all_repos, named
 from strata.router import IndexFacts, Plan, route
@@ -55,6 +57,49 @@ class Searching(EngineParts):
             )
         finally:
             memory.release_now_and_then()
+
+    def ask(
+        self,
+        question: str,
+        k: int | None = None,
+        *,
+        on_piece: Callable[[Piece], None] | None = None,
+        **options: Any,
+    ) -> Answer:
+        """A cited answer from the configured LLM; `on_piece` sees it as it streams.
+
+        Takes `ask_stream`'s options. Raises `LlmError` when the model fails.
+        """
+        stream = self.ask_stream(question, k, **options)
+        for piece in stream:
+            if on_piece is not None:
+                on_piece(piece)
+        return stream.answer()
+
+    def ask_stream(
+        self,
+        question: str,
+        k: int | None = None,
+        *,
+        layers: Iterable[str] | None = None,
+        filters: Mapping[str, Any] | None = None,
+        mode: str | None = None,
+        model: str | None = None,
+        provider: str | None = None,
+        show_thinking: bool = False,
+    ) -> AnswerStream:
+        """Retrieve as `search` does, pack the hits for the LLM, and return the answer's
+        stream (iterate it for pieces, then `.answer()`); `model`/`provider` override
+        `llm.model`/`llm.provider`."""
+        given = {"llm.model": model, "llm.provider": provider}
+        cfg = self.config.with_values({key: v for key, v in given.items() if v}).llm
+        return answer(
+            lambda q: self.search(q, k, layers=layers, filters=filters, mode=mode),
+            make_llm(cfg),
+            question,
+            budget=cfg.max_context_tokens,
+            show_thinking=show_thinking,
+        )
 
     def keep_warm(self) -> None:
         """Ready this process to search again and again (`strata serve` calls it): the

@@ -323,6 +323,10 @@ from strata.cli.serve import attach as _attach_serve  # noqa: E402
 
 _attach_serve(app)
 
+from strata.cli.ask import attach as _attach_ask  # noqa: E402
+
+_attach_ask(app)
+
 
 def main() -> None:
     """Console-script entry point."""
