@@ -16,12 +16,14 @@ import contextlib
 import dataclasses
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 
 from strata.config import Config
 from strata.corpus import Artifact
 from strata.corpus.apply import refresh_corpus
+from strata.corpus.rows import CORPUS_LAYERS
 from strata.embedding import Embedder
 from strata.embedding.cache import EmbeddingCache, embed_with_cache
 from strata.errors import EmbedderError
@@ -71,6 +73,7 @@ class Indexer:
         self._corpus = corpus
         self._cache_key = cache_key  # the embedding cache's model key, e.g. local:model@384
         self._now_ns = time.time_ns()
+        self._corpus_rows: dict[str, Counter[str]] = {}  # per file, rows the corpus pass redoes
 
     @property
     def embeds(self) -> bool:
@@ -94,6 +97,7 @@ class Indexer:
         """
         started = time.monotonic()
         self._now_ns = time.time_ns()
+        self._corpus_rows = {}
         report = progress or (lambda *_: None)
         if plan.removed:
             self._store.replace_sources({p: [] for p in plan.removed})
@@ -121,6 +125,11 @@ class Indexer:
         if self._corpus is not None and (fresh or plan.removed or self._corpus.force):
             done = refresh_corpus(self._store, self._corpus.cache, self._corpus.root, fresh)
             summary.corpus_rewritten = len(done.rewritten)
+            _count_corpus_rows(
+                summary,
+                [self._corpus_rows.get(p, Counter()) for p in done.rewritten],
+                done.rows_by_layer,
+            )
         if self._down is not None:  # the changed files went in lexically; no second wait
             summary.vectors_missing = missing_count(self._store.counts())
             summary.seconds = time.monotonic() - started
@@ -184,6 +193,7 @@ class Indexer:
             if rows is None:
                 if outcome.file.rel in previously_indexed:
                     pending[outcome.file.rel] = []  # now unindexable: drop its old rows
+                    summary.removed += 1
                 continue
             pending[outcome.file.rel] = rows
             pending_rows += len(rows)
@@ -248,6 +258,7 @@ class Indexer:
         summary.indexed += 1
         for r in rows:
             summary.rows_by_layer[r.layer] = summary.rows_by_layer.get(r.layer, 0) + 1
+        self._corpus_rows[f.rel] = Counter(r.layer for r in rows if r.layer in CORPUS_LAYERS)
         return rows
 
     def _flush(
@@ -339,3 +350,16 @@ class Indexer:
             assert self._embedder_factory is not None
             self._embedder = self._embedder_factory()
         return self._embedder
+
+
+def _count_corpus_rows(
+    summary: IndexSummary, superseded: Sequence[Counter[str]], written: Mapping[str, int]
+) -> None:
+    """The corpus pass's rows in the summary (D3 entities exist only there), in place of
+    the per-file rows of the layers it rewrote for the same files."""
+    for layer, n in (sum(superseded, Counter()) - Counter()).items():
+        summary.rows_by_layer[layer] = summary.rows_by_layer.get(layer, 0) - n
+    for layer, n in written.items():
+        summary.rows_by_layer[layer] = summary.rows_by_layer.get(layer, 0) + n
+    for layer in [layer for layer, n in summary.rows_by_layer.items() if n <= 0]:
+        del summary.rows_by_layer[layer]

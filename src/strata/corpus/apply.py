@@ -46,6 +46,7 @@ class CorpusReport:
     read_again: int = 0
     rewritten: list[str] = field(default_factory=list)
     rows: int = 0
+    rows_by_layer: dict[str, int] = field(default_factory=dict)  # corpus-layer rows written
     seconds: float = 0.0
 
 
@@ -102,6 +103,10 @@ def refresh_corpus(
         cache.put_digests({p: (stamp_of(current[p][0]), digests[p]) for p in present})
         report.rewritten += writes
         report.rows += sum(len(rows) for rows in writes.values())
+        for p, rows in writes.items():
+            for r in rows:
+                if r.layer in new[p][1]:
+                    report.rows_by_layer[r.layer] = report.rows_by_layer.get(r.layer, 0) + 1
     report.seconds = time.monotonic() - started
     log.info(
         "corpus pass: %d files, %d compared, %d rewritten, %.2fs",
