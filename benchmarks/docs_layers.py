@@ -12,7 +12,7 @@ from pathlib import Path
 
 from benchmarks.sdists import fetch_sdist
 from strata.config import ChunkConfig
-from strata.docs import DocResult, document_records, link_corpus
+from strata.index.docs import DocResult, document_records, link_corpus
 from strata.layers import DOC_LAYERS
 from strata.types import Record
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from tests.crash_harness import write_version
 
-from strata.doctor import check
 from strata.engine import Engine
+from strata.engine.doctor import check
 
 log = logging.getLogger("benchmarks.doctor_speed")
 

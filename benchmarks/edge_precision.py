@@ -17,10 +17,10 @@ import sys
 from pathlib import Path
 
 from benchmarks.sdists import fetch_sdist
-from strata.code.model import Edge, Symbol
-from strata.code.py_edges import extract_edges, module_scope
-from strata.code.py_symbols import extract_symbols
-from strata.code.resolve import build_table, resolve_edges
+from strata.index.code.model import Edge, Symbol
+from strata.index.code.python.edges import extract_edges, module_scope
+from strata.index.code.python.symbols import extract_symbols
+from strata.index.code.resolve import build_table, resolve_edges
 
 CHECKED = Path(__file__).with_name("edge_precision_checked.json")
 

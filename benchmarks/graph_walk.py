@@ -31,7 +31,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--model", default="all-MiniLM-L6-v2", help="the index's local model")
     ap.add_argument("--queries", nargs="+", default=list(QUERIES))
     args = ap.parse_args(argv)
-    from strata import Engine, memory
+    from strata import Engine
+    from strata.workspace import memory
 
     eng = Engine.open(index_dir=args.index_dir, config=engine_config(args.model))
     eng.keep_warm()

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.sdists import fetch_deb, fetch_npm, fetch_sdist
-from strata.code.ts_chunker import chunk
-from strata.code.ts_symbols import extract
 from strata.config import load_config
-from strata.langs import language_of
+from strata.index.code.treesitter.chunker import chunk
+from strata.index.code.treesitter.symbols import extract
+from strata.text.langs import language_of
 
 log = logging.getLogger(__name__)
 MAX_FILES = 400

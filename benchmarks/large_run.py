@@ -185,7 +185,7 @@ def child_breakdown(argv: list[str]) -> None:
     import pstats
 
     from strata import Engine
-    from strata.search import Searcher
+    from strata.query.hybrid import Searcher
 
     eng = Engine.open(index_dir=idx, config=engine_config(model))
     for q in qs["warmup"]:
@@ -259,7 +259,7 @@ def child_whatif(argv: list[str]) -> None:
     from strata import Engine
     from strata.store import Filter, sql
     from strata.store import lance as lance_store
-    from strata.tokens import query_terms
+    from strata.text.tokens import query_terms
 
     eng = Engine.open(index_dir=idx, config=engine_config(model))
     store: Any = eng.store
@@ -392,7 +392,7 @@ def child_memory(argv: list[str]) -> None:
 
     from strata import Engine
     from strata.store import Filter, sql
-    from strata.tokens import query_terms
+    from strata.text.tokens import query_terms
 
     rss: JSON = {"after_import": proc_status("VmRSS")}
     eng = Engine.open(index_dir=idx, config=engine_config(model))
@@ -433,19 +433,19 @@ def child_memory(argv: list[str]) -> None:
 # ---- child: where lexical indexing spends its time ---------------------------------------
 
 INDEX_STAGES = {
-    "discover files": ("strata/discovery.py", "discover"),
-    "read + decode files": ("strata/extraction.py", "extract"),
-    "chunk code and text windows (C0)": ("strata/chunking/__init__.py", "chunk"),
-    "doc layers (D0-D6 records)": ("strata/docs/build.py", "document_records"),
-    "code items: symbols, edges, entry points": ("strata/pipeline.py", "_code_items"),
-    "C4 roles": ("strata/code/roles.py", "assign_roles"),
+    "discover files": ("strata/index/discovery.py", "discover"),
+    "read + decode files": ("strata/index/extraction.py", "extract"),
+    "chunk code and text windows (C0)": ("strata/index/chunking/__init__.py", "chunk"),
+    "doc layers (D0-D6 records)": ("strata/index/docs/build.py", "document_records"),
+    "code items: symbols, edges, entry points": ("strata/index/pipeline.py", "_code_items"),
+    "C4 roles": ("strata/index/code/roles.py", "assign_roles"),
     "store writes (replace_sources)": ("strata/store/lance.py", "replace_sources"),
     "  of which rows to Arrow (incl. `lex` tokens)": ("strata/store/schema.py", "to_arrow"),
     "  of which the FTS and layer index builds": ("strata/store/lance.py", "ensure_indexes"),
-    "cross-file pass (refresh_corpus)": ("strata/corpus/apply.py", "refresh_corpus"),
-    "searchable (Indexer.run)": ("strata/indexer.py", "run"),
+    "cross-file pass (refresh_corpus)": ("strata/index/corpus/apply.py", "refresh_corpus"),
+    "searchable (Indexer.run)": ("strata/index/indexer.py", "run"),
     "optimize()": ("strata/store/lance.py", "optimize"),
-    "whole Engine.index": ("strata/engine.py", "index"),
+    "whole Engine.index": ("strata/engine/__init__.py", "index"),
 }
 
 

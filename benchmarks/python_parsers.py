@@ -13,11 +13,12 @@ import argparse
 import time
 
 from benchmarks.sdists import fetch_sdist
-from strata.chunking.python import chunk_python
-from strata.code import ts_chunker, ts_symbols
-from strata.code.py_symbols import extract_symbols
 from strata.config import load_config
-from strata.pyparse import parse
+from strata.index.chunking.python import chunk_python
+from strata.index.code.python.symbols import extract_symbols
+from strata.index.code.treesitter import chunker as ts_chunker
+from strata.index.code.treesitter import symbols as ts_symbols
+from strata.text.pyparse import parse
 
 
 def main() -> None:

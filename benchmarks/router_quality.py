@@ -4,8 +4,8 @@
         [--limit N] [--out FILE.md]
 
 Uses the quality harness (`benchmarks/quality/`): the same corpora, queries, hit rule and
-metrics. `plain` is `Engine.search`; `routed` is `strata.router.route` +
-`strata.executor.execute` over the same index, in the same mode. The structural set is
+metrics. `plain` is `Engine.search`; `routed` is `strata.query.router.route` +
+`strata.query.executor.execute` over the same index, in the same mode. The structural set is
 written here from the AST of click 8.1.8 (`src/click`): "who calls X" (targets: every
 function or method whose body calls X by name) and "what does X call" (targets: the
 definitions of the package functions X calls by name). Indexes are lexical-only
@@ -36,8 +36,8 @@ from benchmarks.quality.pydefs import Definition, definitions, python_files
 from benchmarks.quality.report import markdown
 from benchmarks.sdists import CACHE, fetch_sdist
 from strata import Engine
-from strata.executor import execute
-from strata.router import IndexFacts, route
+from strata.query.executor import execute
+from strata.query.router import IndexFacts, route
 
 log = logging.getLogger("benchmarks.router_quality")
 

@@ -38,7 +38,7 @@ DRIVER = r"""
 import json, logging, os, sys, time
 logging.disable(logging.WARNING)
 from strata import Engine
-import strata.indexer as indexer
+import strata.index.indexer as indexer
 
 marks = {}
 run, first_look = indexer.Indexer.run, indexer.Indexer._first_look
@@ -82,9 +82,9 @@ from pathlib import Path
 import bm25s
 from benchmarks.quality.baseline import plain_tokens
 from strata.config import load_config
-from strata.discovery import discover
-from strata.passages import chunk_file
-from strata.workers import parsing_gc
+from strata.index.discovery import discover
+from strata.index.passages import chunk_file
+from strata.index.workers import parsing_gc
 
 parsing_gc()  # what Strata's workers run with: the chunking costs the same on both sides
 cfg = load_config(env={})

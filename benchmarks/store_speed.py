@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from strata.records import chunk_id, make_record
+from strata.index.records import chunk_id, make_record
 from strata.store import Filter, lance
 from strata.store.lance import LanceStore
 from strata.types import Record

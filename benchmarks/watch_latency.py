@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from strata.engine import Engine
-from strata.watch import Update, Watcher
+from strata.engine.watch import Update, Watcher
 
 log = logging.getLogger("benchmarks.watch_latency")
 WORDS = [

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from strata import Engine
 from strata.config import load_config
-from strata.extraction import extract
-from strata.pipeline import build_records
+from strata.index.extraction import extract
+from strata.index.pipeline import build_records
 from strata.types import Extracted, SourceFile, bytes_hash
 
 TEMPLATE = '''"""Module {i} of the crash corpus (version {v})."""

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from strata.chunking import chunk, line_windows, paragraphs
 from strata.config import ChunkConfig
+from strata.index.chunking import chunk, line_windows, paragraphs
 from strata.types import Chunk, Extracted
 
 DEFAULT = ChunkConfig(max_lines=80, max_chars=3000, window_lines=40, overlap_lines=5)

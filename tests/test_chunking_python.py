@@ -6,9 +6,9 @@ import ast
 import textwrap
 from pathlib import Path
 
-from strata.chunking import chunk
-from strata.chunking.python import chunk_python
 from strata.config import ChunkConfig
+from strata.index.chunking import chunk
+from strata.index.chunking.python import chunk_python
 from strata.types import Chunk, Extracted
 
 CFG = ChunkConfig(max_lines=80, max_chars=3000, window_lines=40, overlap_lines=5)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from strata.chunking import CHUNKERS, chunk, chunker_for, register
-from strata.chunking.budget import cut_columns
-from strata.chunking.python import chunk_python
-from strata.chunking.windows import line_windows, paragraphs
 from strata.config import ChunkConfig
+from strata.index.chunking import CHUNKERS, chunk, chunker_for, register
+from strata.index.chunking.budget import cut_columns
+from strata.index.chunking.python import chunk_python
+from strata.index.chunking.windows import line_windows, paragraphs
 from strata.types import Chunk, Extracted
 
 CFG = ChunkConfig(max_lines=80, max_chars=3000, window_lines=40, overlap_lines=5)

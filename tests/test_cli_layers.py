@@ -10,8 +10,8 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
-from strata.cli import app
-from strata.cli.layers import attach
+from strata.surfaces.cli import app
+from strata.surfaces.cli.layers import attach
 from tests.test_lookup import CORPORA, build, write_shop
 
 COMMON = {"id", "path", "start_line", "end_line", "layer", "title", "lang", "content", "metadata"}

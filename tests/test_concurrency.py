@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from strata.engine import Engine
-from strata.lock import write_lock
-from strata.watch import Watcher
+from strata.engine.watch import Watcher
+from strata.workspace.lock import write_lock
 from tests.crash_harness import expected_rows, index_cmd, write_version
 
 FILES = 60

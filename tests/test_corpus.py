@@ -11,7 +11,7 @@ import pytest
 
 from strata import Engine
 from strata.config import ChunkConfig
-from strata.corpus import (
+from strata.index.corpus import (
     CODE_CORPUS_LAYERS,
     CORPUS_LAYERS,
     DOC_CORPUS_LAYERS,
@@ -27,12 +27,12 @@ from strata.corpus import (
     group_by_path,
     merge_rows,
 )
-from strata.corpus import __all__ as corpus_all
-from strata.corpus.apply import refresh_corpus
-from strata.corpus.rows import digest_of
-from strata.docs import document_records, link_corpus
+from strata.index.corpus import __all__ as corpus_all
+from strata.index.corpus.apply import refresh_corpus
+from strata.index.corpus.rows import digest_of
+from strata.index.docs import document_records, link_corpus
+from strata.index.pipeline import build_records
 from strata.layers import C0_SOURCE_CHUNKS, C2_DEPENDENCY_GRAPH, C3_ENTRYPOINTS, D5_RELATION_GRAPH
-from strata.pipeline import build_records
 from strata.store import Filter
 from strata.types import Extracted, Record, bytes_hash
 
@@ -369,7 +369,7 @@ def test_a_digest_written_for_other_per_file_rows_is_not_trusted(
 
 
 def test_public_api_is_listed() -> None:
-    import strata.corpus as corpus
+    import strata.index.corpus as corpus
 
     assert sorted(corpus_all) == sorted(
         n

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from strata.config import IndexConfig, load_config
-from strata.discovery import Discovery, IgnoreRules, discover, discover_one, is_under
 from strata.errors import UserError
-from strata.ignore import DENY_DIRS
+from strata.index.discovery import Discovery, IgnoreRules, discover, discover_one, is_under
+from strata.index.ignore import DENY_DIRS
 from strata.types import Skip, SkipReason, SourceFile
 
 

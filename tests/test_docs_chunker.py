@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from strata.config import ChunkConfig
-from strata.docs import chunk_markdown, chunk_rst, chunk_text
-from strata.frontmatter import split_frontmatter
+from strata.index.docs import chunk_markdown, chunk_rst, chunk_text
+from strata.text.frontmatter import split_frontmatter
 from strata.types import Chunk
 
 CFG = ChunkConfig(max_lines=80, max_chars=3000, window_lines=40, overlap_lines=5)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from strata.docs import classify
+from strata.index.docs import classify
 
 
 @pytest.mark.parametrize(

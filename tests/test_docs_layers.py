@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from strata.config import ChunkConfig
-from strata.docs import DocResult, document_records, link_corpus, rows_by_path
+from strata.index.docs import DocResult, document_records, link_corpus, rows_by_path
 from strata.layers import DOC_LAYERS
 from strata.types import Record
 
@@ -434,7 +434,7 @@ def test_d3_entities_merged_by_normalised_name(linked: dict[str, list[Record]]) 
 def test_duplicate_ids_are_reported(
     corpus: list[DocResult], caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.WARNING, logger="strata.docs.build"):
+    with caplog.at_level(logging.WARNING, logger="strata.index.docs.build"):
         link_corpus(corpus)
     assert any("duplicate document id 'payments-service'" in m for m in caplog.messages)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from strata.config import ChunkConfig
-from strata.docs import document_records
+from strata.index.docs import document_records
 
 CFG = ChunkConfig(max_lines=80, max_chars=3000, window_lines=40, overlap_lines=5)
 _ATX = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")

@@ -9,12 +9,12 @@ import psycopg
 import pytest
 from click.testing import CliRunner
 
-from strata.cli import app
-from strata.cli.ops import attach
-from strata.doctor import check, repair
 from strata.engine import Engine
+from strata.engine.doctor import check, repair
 from strata.store import Filter
 from strata.store.schema import to_arrow
+from strata.surfaces.cli import app
+from strata.surfaces.cli.ops import attach
 
 pytestmark = pytest.mark.usefixtures("both_stores")
 

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from strata.cli import app
 from strata.engine import Engine
+from strata.engine.watch import Watcher
 from strata.errors import EmbedderError
 from strata.store import Filter
-from strata.watch import Watcher
+from strata.surfaces.cli import app
 from tests.embed_server import EmbedServer, serve
 
 FOREVER = 10**6

@@ -216,7 +216,7 @@ def test_a_touched_file_gets_its_stat_recorded_not_re_extracted(
 ) -> None:
     import os
 
-    import strata.indexer
+    import strata.index.indexer
 
     eng = Engine.open(minirepo, config=LEXICAL)
     eng.index()
@@ -228,13 +228,13 @@ def test_a_touched_file_gets_its_stat_recorded_not_re_extracted(
             st = path.stat()
             os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - 60_000_000_000))  # a minute back
     read: list[str] = []
-    real = strata.indexer.process_batch
+    real = strata.index.indexer.process_batch
 
     def counting(files: list, cfg: object) -> list:  # type: ignore[type-arg]
         read.extend(f.rel for f in files)
         return real(files, cfg)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(strata.indexer, "process_batch", counting)
+    monkeypatch.setattr(strata.index.indexer, "process_batch", counting)
     summary = eng.index()
     assert read == ["src/minihttp/headers.py"]  # only the file whose bytes changed
     files = len(eng.repo_store().sources())

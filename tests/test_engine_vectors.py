@@ -10,7 +10,7 @@ import pyarrow as pa
 import pytest
 
 from strata import EmbedderMismatchError, Engine
-from strata.lookup import rows as lookup_rows
+from strata.query.lookup import rows as lookup_rows
 from tests.embed_server import EmbedServer, serve
 
 pytestmark = pytest.mark.usefixtures("both_stores")
@@ -150,8 +150,8 @@ def test_a_warm_engine_answers_what_a_cold_one_answers(
 def test_the_recorded_embedder_is_used_without_a_flag(minirepo: Path, server: EmbedServer) -> None:
     from click.testing import CliRunner
 
-    from strata.cli import app
-    from strata.cli.ops import attach
+    from strata.surfaces.cli import app
+    from strata.surfaces.cli.ops import attach
 
     attach(app)
     runner = CliRunner()

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from strata.code.entrypoints import compose_entrypoints, detect_entrypoints, scan_entrypoints
-from strata.code.entrypoints.click import click_name
-from strata.code.model import Entrypoint
-from strata.code.py_symbols import extract_symbols
+from strata.index.code.entrypoints import compose_entrypoints, detect_entrypoints, scan_entrypoints
+from strata.index.code.entrypoints.click import click_name
+from strata.index.code.model import Entrypoint
+from strata.index.code.python.symbols import extract_symbols
 
 
 def _detect(text: str, path: str = "app.py") -> list[Entrypoint]:

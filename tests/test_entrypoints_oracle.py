@@ -25,12 +25,12 @@ from benchmarks.sdists import fetch_sdist
 
 # Imported up front: `live_import` forgets every module a test imports, and LanceDB's
 # native half can only initialise once per process.
-import strata.pipeline
+import strata.index.pipeline
 import strata.store.lance  # noqa: F401
 from strata import Engine
-from strata.code.entrypoints import compose_entrypoints, scan_entrypoints
-from strata.code.model import Entrypoint
-from strata.code.py_symbols import extract_symbols
+from strata.index.code.entrypoints import compose_entrypoints, scan_entrypoints
+from strata.index.code.model import Entrypoint
+from strata.index.code.python.symbols import extract_symbols
 
 Key = tuple[str, str, str, int]  # (method or "", route or command path, handler file, line)
 

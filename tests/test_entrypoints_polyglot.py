@@ -7,11 +7,11 @@ import shutil
 from pathlib import Path
 
 from strata import Engine
-from strata.code import ts_symbols
-from strata.code.entrypoints import compose_entrypoints
-from strata.code.entrypoints.polyglot import scan_ts_entrypoints
-from strata.code.model import Entrypoint
-from strata.langs import language_of
+from strata.index.code.entrypoints import compose_entrypoints
+from strata.index.code.entrypoints.polyglot import scan_ts_entrypoints
+from strata.index.code.model import Entrypoint
+from strata.index.code.treesitter import symbols as ts_symbols
+from strata.text.langs import language_of
 
 CORPUS = Path(__file__).parent / "corpora" / "entrypoints_polyglot"
 Route = tuple[str | None, str, str]

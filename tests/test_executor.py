@@ -6,8 +6,8 @@ import pytest
 
 from strata import Engine
 from strata import layers as L
-from strata.executor import execute
-from strata.router import route
+from strata.query.executor import execute
+from strata.query.router import route
 from tests.test_router import ask, build_corpus, build_shop, facts
 
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from strata.extraction import decode, extract, sniff_binary
-from strata.htmltext import html_to_text
+from strata.index.extraction import decode, extract, sniff_binary
+from strata.text.html import html_to_text
 from strata.types import Extracted, Skip, SkipReason, SourceFile, bytes_hash
 from tests.nasty_corpus import minimal_pdf
 

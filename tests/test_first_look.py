@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 import strata.engine
-import strata.indexer
+import strata.index.indexer
 from strata import Engine
 from strata.layers import C0_SOURCE_CHUNKS, C1_SYMBOL_CATALOG
 from tests.embed_server import serve
 
 LEXICAL = {"embed.provider": "none", "index.workers": 1}
-FILES = strata.indexer.LEXICAL_FIRST_MIN_FILES + 10
+FILES = strata.index.indexer.LEXICAL_FIRST_MIN_FILES + 10
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ def test_passages_are_searchable_before_the_other_layers(
 ) -> None:
     eng = Engine.open(many, config=LEXICAL)
     seen: list[tuple[bool, int]] = []
-    real = strata.indexer.process_batch
+    real = strata.index.indexer.process_batch
 
     def full_pass(files: list, cfg: object) -> list:  # type: ignore[type-arg]
         if not seen:  # the moment the full pass starts
@@ -43,7 +43,7 @@ def test_passages_are_searchable_before_the_other_layers(
             seen.append((bool(hits) and hits[0].record.path == "pkg/m7.py", symbols))
         return real(files, cfg)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(strata.indexer, "process_batch", full_pass)
+    monkeypatch.setattr(strata.index.indexer, "process_batch", full_pass)
     summary = eng.index()
     assert seen == [(True, 0)]  # BM25 answered before any symbol row existed
     assert summary.indexed == FILES and 0 < summary.searchable_seconds < summary.seconds
@@ -61,7 +61,7 @@ def test_a_run_killed_after_the_first_look_is_completed_next_time(
     def killed(files: list, cfg: object) -> list:  # type: ignore[type-arg]
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(strata.indexer, "process_batch", killed)
+    monkeypatch.setattr(strata.index.indexer, "process_batch", killed)
     with pytest.raises(KeyboardInterrupt):
         eng.index()
     partial = eng.records([C0_SOURCE_CHUNKS])
@@ -86,14 +86,14 @@ def test_a_second_repository_gets_its_first_look_under_its_own_ids(
     eng.index()
     home = sorted((r.id, r.content_hash) for r in eng.records([C0_SOURCE_CHUNKS]))
     seen: list[set[str]] = []
-    real = strata.indexer.process_batch
+    real = strata.index.indexer.process_batch
 
     def full_pass(files: list, cfg: object) -> list:  # type: ignore[type-arg]
         if not seen:  # the first look of `other` is written, its full pass not begun
             seen.append({r.id for r in eng.records([C0_SOURCE_CHUNKS]) if r.repo_id == "other"})
         return real(files, cfg)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(strata.indexer, "process_batch", full_pass)
+    monkeypatch.setattr(strata.index.indexer, "process_batch", full_pass)
     eng.index(other, repo="other")
     assert len(seen[0]) >= FILES and all(i.startswith("other//") for i in seen[0])
     rows = eng.records([C0_SOURCE_CHUNKS])
@@ -131,14 +131,14 @@ def test_a_first_look_with_an_embedder_writes_null_vectors_that_fill_in(
     config = {"embed.provider": "ollama", "embed.base_url": server.url, "embed.model": "m1"}
     eng = Engine.open(many, config={**config, "index.workers": 1})
     seen: list[dict[str, int]] = []
-    real = strata.indexer.process_batch
+    real = strata.index.indexer.process_batch
 
     def full_pass(files: list, cfg: object) -> list:  # type: ignore[type-arg]
         if not seen:
             seen.append(eng.store.counts()[C0_SOURCE_CHUNKS])
         return real(files, cfg)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(strata.indexer, "process_batch", full_pass)
+    monkeypatch.setattr(strata.index.indexer, "process_batch", full_pass)
     try:
         eng.index()
         assert seen == [{"rows": FILES, "vectors": 0}]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from strata import Engine, UserError
-from strata.git import changed_since
+from strata.workspace.git import changed_since
 from tests.gitrepo import git
 
 pytestmark = pytest.mark.usefixtures("both_stores")

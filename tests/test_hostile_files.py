@@ -10,12 +10,12 @@ import pytest
 
 from strata import Engine
 from strata.config import IndexConfig, load_config
-from strata.discovery import Discovery, IgnoreRules, discover, discover_one
-from strata.extraction import extract
-from strata.fileread import file_hash
-from strata.globs import select
+from strata.index.discovery import Discovery, IgnoreRules, discover, discover_one
+from strata.index.extraction import extract
 from strata.layers import C0_SOURCE_CHUNKS
+from strata.text.globs import select
 from strata.types import Skip, SkipReason, SourceFile
+from strata.workspace.fileread import file_hash
 from tests.bounded import within
 
 
@@ -198,7 +198,7 @@ def test_a_billion_laughs_frontmatter_is_skipped_with_a_reason(tmp_path: Path) -
 
 
 def test_frontmatter_values_copied_into_metadata_are_capped() -> None:
-    from strata.frontmatter import MAX_ITEMS, MAX_VALUE_CHARS, split_frontmatter
+    from strata.text.frontmatter import MAX_ITEMS, MAX_VALUE_CHARS, split_frontmatter
 
     many = ", ".join(str(i) for i in range(MAX_ITEMS * 2))
     fm = split_frontmatter(f"---\nlong: {'x' * (MAX_VALUE_CHARS * 3)}\nmany: [{many}]\n---\nbody\n")

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 from strata import Engine
-from strata.cli.serve import run_command
-from strata.engines import Engines
-from strata.launch import SERVE_FILE, TOKEN_FILE
+from strata.surfaces.cli.serve import run_command
+from strata.surfaces.http.pool import Engines
 from strata.surfaces.http.server import Server
+from strata.surfaces.launch import SERVE_FILE, TOKEN_FILE
 
 LEXICAL = {"embed.provider": "none"}
 MAIN = """import sys
@@ -180,7 +180,7 @@ def test_serve_beyond_loopback_generates_and_stores_a_token(indexed: Path) -> No
         conn.request("GET", "/health", headers={"Authorization": f"Bearer {token}"})
         assert conn.getresponse().status == 200
         forwarded = subprocess.run(  # the launcher reads the token and forwards
-            [sys.executable, "-m", "strata.launch", "status", "--json"],
+            [sys.executable, "-m", "strata.surfaces.launch", "status", "--json"],
             cwd=indexed,
             capture_output=True,
             text=True,

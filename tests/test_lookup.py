@@ -11,7 +11,7 @@ from textwrap import dedent
 import pytest
 
 from strata import Engine
-from strata.lookup import (
+from strata.query.lookup import (
     callees,
     callers,
     closest,
@@ -20,8 +20,8 @@ from strata.lookup import (
     list_entrypoints,
     related,
 )
-from strata.lookup.rows import meta_str
-from strata.lookup.symbols import symbol_index
+from strata.query.lookup.rows import meta_str
+from strata.query.lookup.symbols import symbol_index
 from strata.store import Store
 
 pytestmark = pytest.mark.usefixtures("both_stores")
@@ -303,7 +303,7 @@ def test_every_symbol_id_finds_its_own_record(shop: Store) -> None:
 
 
 def test_made_records_are_kept_up_to_a_bound(shop: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    from strata.lookup import rows
+    from strata.query.lookup import rows
 
     monkeypatch.setattr(rows, "MADE_RECORDS", 2)
     index = symbol_index(shop)
@@ -419,7 +419,7 @@ def test_callees_guess_by_unique_name_and_resolve_inherited(mini: Store, shop: S
 
 def test_the_call_graph_makes_records_only_for_the_edges_a_walk_returns(tmp_path: Path) -> None:
     from strata.layers import C2_DEPENDENCY_GRAPH
-    from strata.lookup.graph import call_graph
+    from strata.query.lookup.graph import call_graph
     from strata.store import Filter
     from strata.types import Record
 

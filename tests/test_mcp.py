@@ -16,10 +16,10 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from strata import Engine
-from strata.engines import Engines
-from strata.launch import SERVE_FILE
+from strata.surfaces.http.pool import Engines
 from strata.surfaces.http.state import fresh_engine
 from strata.surfaces.jobs import Jobs
+from strata.surfaces.launch import SERVE_FILE
 from strata.surfaces.mcp import Tools, build
 
 TOOLS = {

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from strata.config import IndexConfig, load_config
-from strata.discovery import discover
-from strata.extraction import extract
+from strata.index.discovery import discover
+from strata.index.extraction import extract
 from strata.types import Extracted, Skip, SkipReason, SourceFile
 from tests.nasty_corpus import IGNORED, INDEXED, build_nasty_corpus
 

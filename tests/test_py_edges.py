@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from strata.code.model import Edge
-from strata.code.py_edges import extract_edges, module_scope
-from strata.code.py_symbols import extract_symbols
-from strata.code.resolve import build_table, resolve_edges
+from strata.index.code.model import Edge
+from strata.index.code.python.edges import extract_edges, module_scope
+from strata.index.code.python.symbols import extract_symbols
+from strata.index.code.resolve import build_table, resolve_edges
 
 FILES = {
     "src/shop/__init__.py": "from .client import Client\n",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from strata.code.py_symbols import extract_symbols
+from strata.index.code.python.symbols import extract_symbols
 
 SOURCE = '''
 """HTTP client."""

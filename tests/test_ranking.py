@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from strata import ranking
-from strata.fusion import fused_order, rrf
-from strata.globs import matches
-from strata.plan import make_plan
-from strata.records import make_record
-from strata.tokens import is_identifier_like, query_terms, tokens
+from strata.index.plan import make_plan
+from strata.index.records import make_record
+from strata.query import ranking
+from strata.query.fusion import fused_order, rrf
+from strata.text.globs import matches
+from strata.text.tokens import is_identifier_like, query_terms, tokens
 from strata.types import FileState, SourceFile
 
 

@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from strata import Engine, UserError
-from strata.cli import app
-from strata.doctor import check
+from strata.engine.doctor import check
+from strata.surfaces.cli import app
 from tests.gitrepo import git
 
 pytestmark = pytest.mark.usefixtures("both_stores")
@@ -239,7 +239,7 @@ def test_the_router_takes_a_repository_named_in_the_question(both: Engine) -> No
 
 
 def test_the_cli_prints_what_the_api_returns(both: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
-    from strata.lookup.rows import record_json
+    from strata.query.lookup.rows import record_json
 
     monkeypatch.chdir(both.root)
     runner = CliRunner()

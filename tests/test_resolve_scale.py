@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import time
 
-from strata.code.model import Edge
-from strata.code.py_edges import extract_edges, module_scope
-from strata.code.py_symbols import extract_symbols
-from strata.code.resolve import build_table, resolve_edges
+from strata.index.code.model import Edge
+from strata.index.code.python.edges import extract_edges, module_scope
+from strata.index.code.python.symbols import extract_symbols
+from strata.index.code.resolve import build_table, resolve_edges
 from tests.bounded import within
 
 

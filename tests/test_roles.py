@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from strata.code.entrypoints import detect_entrypoints
-from strata.code.model import Role
-from strata.code.py_edges import extract_edges, module_scope
-from strata.code.py_symbols import extract_symbols
-from strata.code.resolve import build_table, resolve_edges
-from strata.code.roles import assign_roles
+from strata.index.code.entrypoints import detect_entrypoints
+from strata.index.code.model import Role
+from strata.index.code.python.edges import extract_edges, module_scope
+from strata.index.code.python.symbols import extract_symbols
+from strata.index.code.resolve import build_table, resolve_edges
+from strata.index.code.roles import assign_roles
 
 FILES = {
     "src/shop/models.py": """

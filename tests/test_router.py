@@ -11,8 +11,8 @@ import pytest
 from strata import Engine
 from strata import layers as L
 from strata.errors import QueryError
-from strata.executor import execute
-from strata.router import Classification, IndexFacts, Plan, route
+from strata.query.executor import execute
+from strata.query.router import Classification, IndexFacts, Plan, route
 
 pytestmark = pytest.mark.usefixtures("both_stores")
 

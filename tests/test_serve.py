@@ -18,11 +18,11 @@ import pytest
 from click.testing import CliRunner
 
 from strata import Engine
-from strata.cli import app
-from strata.cli.serve import remove_serve_file, run_command, write_serve_file
-from strata.engines import Engines
-from strata.launch import SERVE_FILE, request_for
+from strata.surfaces.cli import app
+from strata.surfaces.cli.serve import remove_serve_file, run_command, write_serve_file
+from strata.surfaces.http.pool import Engines
 from strata.surfaces.http.server import Server
+from strata.surfaces.launch import SERVE_FILE, request_for
 
 pytestmark = pytest.mark.usefixtures("both_stores")
 
@@ -76,7 +76,7 @@ def strata(
 ) -> subprocess.CompletedProcess[str]:
     """The `strata` launcher as a user runs it."""
     return subprocess.run(
-        [sys.executable, "-m", "strata.launch", *args],
+        [sys.executable, "-m", "strata.surfaces.launch", *args],
         cwd=cwd,
         env={**os.environ, **(env or {})},
         capture_output=True,

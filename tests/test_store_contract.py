@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from strata.index.records import make_record
 from strata.layers import C0_SOURCE_CHUNKS, C1_SYMBOL_CATALOG, D0_DOC_CHUNKS
-from strata.records import make_record
 from strata.store import Filter, Store, open_store
 from strata.types import FileState, Record
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from strata.index.records import make_record
 from strata.layers import C0_SOURCE_CHUNKS, D0_DOC_CHUNKS
-from strata.records import make_record
 from strata.store import Filter
 from strata.store.lance import LanceStore
 from strata.types import Record

@@ -18,12 +18,12 @@ import snowballstemmer  # type: ignore[import-untyped]
 
 from strata import Engine
 from strata.errors import EmbedderMismatchError, NoIndexError, SchemaError, StoreError
+from strata.index.records import make_record
 from strata.layers import C0_SOURCE_CHUNKS
-from strata.records import make_record
 from strata.store import Filter, lance, open_store
 from strata.store.lance import LanceStore
 from strata.store.schema import Migration, joined, prepare, table_schema, with_repo
-from strata.tokens import lexical_text
+from strata.text.tokens import lexical_text
 from strata.types import Record
 
 

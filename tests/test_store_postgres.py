@@ -16,8 +16,8 @@ import psycopg
 import pytest
 
 from strata.errors import EmbedderMismatchError, LockError, NoIndexError, SchemaError, StoreError
+from strata.index.records import make_record
 from strata.layers import C0_SOURCE_CHUNKS
-from strata.records import make_record
 from strata.store import Filter, open_store
 from strata.store.postgres import rows as pg_rows
 from strata.store.postgres.store import PgStore

@@ -7,7 +7,7 @@ import string
 from hypothesis import given
 from hypothesis import strategies as st
 
-from strata.tokens import _WORD, lexical_text, words
+from strata.text.tokens import _WORD, lexical_text, words
 
 ascii_code = st.text(alphabet=string.printable, max_size=300)
 any_text = st.text(max_size=300)

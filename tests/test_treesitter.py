@@ -9,12 +9,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from strata.code import grammars
-from strata.code.ts_chunker import chunk
-from strata.code.ts_symbols import extract, summary
 from strata.config import ChunkConfig
 from strata.errors import EngineError, UserError
-from strata.langs import language_of
+from strata.index.code.treesitter import grammars
+from strata.index.code.treesitter.chunker import chunk
+from strata.index.code.treesitter.symbols import extract, summary
+from strata.text.langs import language_of
 from strata.types import Chunk
 
 CORPUS = Path(__file__).parent / "corpora" / "code"

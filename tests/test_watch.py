@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from strata.engine import Engine
-from strata.watch import Update, Watcher
-from strata.watchqueue import Event, Intent, WorkQueue, intents_for
+from strata.engine.watch import Update, Watcher
+from strata.index.events import Event, Intent, WorkQueue, intents_for
 
 pytestmark = pytest.mark.usefixtures("both_stores")
 

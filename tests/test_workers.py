@@ -5,8 +5,7 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-from strata.types import SourceFile
-from strata.workers import (
+from strata.index.workers import (
     FILES_PER_TASK,
     PARSING_GC_THRESHOLD,
     TASK_BYTES,
@@ -14,6 +13,7 @@ from strata.workers import (
     batches,
     worker_pool,
 )
+from strata.types import SourceFile
 
 
 def _names(task: list[SourceFile], suffix: str) -> list[str]:

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from benchmarks.quality.metrics import Retrieved
-from strata.tokens import STOP_WORDS as _STOP
+from strata.text.tokens import STOP_WORDS as _STOP
 from strata.types import Record
 
 _WORD = re.compile(r"\w+")

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
         StrataError,
         UserError,
     )
-    from strata.indexer import IndexSummary
-    from strata.search import SearchResult
+    from strata.index.indexer import IndexSummary
+    from strata.query.hybrid import SearchResult
     from strata.store import Filter
     from strata.types import Hit, Record
 
@@ -47,14 +47,14 @@ __all__ = [
 ]
 
 # Where each public name lives. They are imported on first use (PEP 562), so that a light
-# module such as `strata.locate` (which the `strata` launcher needs) does not pull in the
+# module such as `strata.workspace.locate` (which the `strata` launcher needs) does not pull in the
 # engine, LanceDB and numpy.
 _HOMES = {
     "Config": "strata.config",
     "load_config": "strata.config",
     "Engine": "strata.engine",
-    "IndexSummary": "strata.indexer",
-    "SearchResult": "strata.search",
+    "IndexSummary": "strata.index.indexer",
+    "SearchResult": "strata.query.hybrid",
     "Filter": "strata.store",
     "Hit": "strata.types",
     "Record": "strata.types",

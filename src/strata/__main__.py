@@ -1,5 +1,5 @@
 """`python -m strata` runs the CLI."""
 
-from strata.cli import main
+from strata.surfaces.cli import main
 
 main()

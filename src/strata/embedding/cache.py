@@ -14,7 +14,7 @@ import numpy as np
 
 from strata.embedding import Embedder
 from strata.errors import EmbedderError
-from strata.sqlite import SqliteFile
+from strata.workspace.sqlite import SqliteFile
 
 log = logging.getLogger(__name__)
 

@@ -87,7 +87,7 @@ class Store(Protocol):
     def lexical_search(
         self, terms: Sequence[str], limit: int, where: Filter
     ) -> list[tuple[Record, float]]:
-        """BM25 over code-aware tokens (see `strata.tokens`), best first."""
+        """BM25 over code-aware tokens (see `strata.text.tokens`), best first."""
         ...
 
     def vector_search(

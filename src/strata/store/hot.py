@@ -25,10 +25,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from strata import memory
 from strata.store import Filter
 from strata.store.schema import SEARCH_COLUMNS, Coded, code_repeated, take_records
 from strata.types import Record
+from strata.workspace import memory
 
 __all__ = ["ASKS_BEFORE_BUILD", "MAX_ROWS", "HotPassages", "WarmPassages"]
 

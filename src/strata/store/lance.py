@@ -56,7 +56,7 @@ KEEP_VERSIONS = timedelta(minutes=5)
 LEX_ANALYSIS = "whitespace tokens, English stems"
 # How long a version number read from LanceDB is taken as current (see `version`).
 VERSION_TTL = 0.05
-# `lex` is already split and lowercased by strata.tokens; the index adds English stems
+# `lex` is already split and lowercased by strata.text.tokens; the index adds English stems
 # (`entries` and `entry`, `logged` and `log` meet). Measured on the whole quality benchmark:
 # lexical MRR@10 up on every set, hybrid equal or better (docs/benchmarks.md).
 _FTS = FTS(

@@ -1,7 +1,7 @@
 """The `chunks` table: columns, Record <-> Arrow rows, schema version, migrations, meta file.
 
 Every backend stores the same columns (shared/spec/layers.md plus Strata's own);
-`lex` is derived on write from title, path and content by `strata.tokens`, so the
+`lex` is derived on write from title, path and content by `strata.text.tokens`, so the
 lexical index always sees the same tokens as the query side.
 """
 
@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from strata.errors import SchemaError, StoreError
-from strata.tokens import lexical_text
+from strata.text.tokens import lexical_text
 from strata.types import Record, Vector
 
 log = logging.getLogger(__name__)

@@ -19,9 +19,9 @@ from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from strata.engine import Engine
+from strata.engine.similar import similar
 from strata.errors import StrataError
-from strata.lookup import CallWalk
-from strata.similar import similar
+from strata.query.lookup import CallWalk
 from strata.surfaces.http.bodies import (
     CONTENT_LAYERS,
     MAX_K,
@@ -263,7 +263,7 @@ def serve_stdio(path: str | None, index_dir: str | None, store: str | None) -> N
     is built or refreshed in the background while the tools already answer."""
     import threading
 
-    from strata.engines import Engines
+    from strata.surfaces.http.pool import Engines
     from strata.surfaces.http.state import fresh_engine
 
     engines = Engines(Engine.open(path, index_dir=index_dir, store=store), store)

@@ -8,8 +8,8 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from strata.lookup.rows import record_json
-from strata.similar import similar
+from strata.engine.similar import similar
+from strata.query.lookup.rows import record_json
 from strata.surfaces.http.bodies import (
     CallsRequest,
     CliBody,

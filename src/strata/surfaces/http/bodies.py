@@ -135,7 +135,7 @@ class IndexRequest(_Body):
 
 
 class CliBody(_Body):
-    """`POST /cli`: a command line and the caller's terminal (see `strata.cli.serve`)."""
+    """`POST /cli`: a command line and the caller's terminal (see `strata.surfaces.cli.serve`)."""
 
     argv: list[str]
     width: Annotated[int, Field(ge=1, le=10_000)] = 80

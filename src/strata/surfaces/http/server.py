@@ -16,9 +16,9 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from strata.engines import Engines
 from strata.surfaces.http.app import create_app
 from strata.surfaces.http.guard import LOOPBACK_NAMES, Policy
+from strata.surfaces.http.pool import Engines
 from strata.surfaces.http.state import CliHandler, ServeState
 
 log = logging.getLogger(__name__)

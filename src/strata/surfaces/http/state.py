@@ -7,10 +7,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from strata.engine import Engine
-from strata.engines import Engines
+from strata.surfaces.http.pool import Engines
 from strata.surfaces.jobs import Jobs
 
-# Answers a `/cli` body (RequestError for a malformed one); see `strata.cli.serve`.
+# Answers a `/cli` body (RequestError for a malformed one); see `strata.surfaces.cli.serve`.
 CliHandler = Callable[[Mapping[str, Any]], dict[str, Any]]
 
 

@@ -1,0 +1,68 @@
+"""What `strata status` reports: counts per layer, vectors done, pending files, health."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from strata.config import IndexConfig
+from strata.index.discovery import discover
+from strata.index.plan import make_plan
+from strata.layers import embedded_count
+from strata.store import Store
+from strata.store.uri import redact
+from strata.workspace.fileread import file_hash
+from strata.workspace.locate import moved_from
+from strata.workspace.lock import is_locked
+
+
+def pending_files(root: Path, cfg: IndexConfig, store: Store, locator: Mapping[str, Any]) -> int:
+    """Files whose state on disk differs from the index.
+
+    Files the last run skipped (same stat) are not pending, and neither is a file whose
+    stat moved while its bytes stayed the same.
+    """
+    skipped = locator.get("skipped", {})
+    indexed = store.sources()
+    if not root.is_dir():  # a repository whose root is gone: all of it is out of date
+        return len(indexed)
+    plan = make_plan(discover(root, cfg).files, indexed)
+    new = [f for f in plan.new if skipped.get(f.rel) != [f.size, f.mtime_ns]]
+    changed = [f for f in plan.changed if file_hash(f) != indexed[f.rel].file_hash]
+    return len(new) + len(changed) + len(plan.removed)
+
+
+def report_status(
+    root: Path,
+    index_dir: Path,
+    store_uri: str,
+    locator: Mapping[str, Any],
+    counts: Mapping[str, Mapping[str, int]],
+    pending: int | None,
+) -> dict[str, Any]:
+    """The status document (the same for `--json`, the terminal and the API)."""
+    dim = int(locator.get("dim", 0))
+    vecs, embeddable = embedded_count(counts)
+    return {
+        "root": str(root),
+        "index_dir": str(index_dir),
+        "store": redact(store_uri),
+        "embedder": {
+            "name": locator.get("embedder", "none"),
+            "dim": dim,
+            "lexical_only": dim == 0,
+            "vectors_pending": locator.get("vectors_pending"),  # why a first index has none yet
+        },
+        "layers": {layer: dict(c) for layer, c in counts.items()},
+        "rows": sum(c.get("rows", 0) for c in counts.values()),
+        "vectors": {"done": vecs, "total": embeddable if dim else 0},
+        "last_index": locator.get("last_index"),
+        "files_pending": pending,
+        "writer_active": is_locked(index_dir),
+        "moved_from": str(old) if (old := moved_from(index_dir, dict(locator))) else None,
+        "healthy": bool(locator)
+        and (dim == 0 or vecs == embeddable)
+        and not pending
+        and not locator.get("vectors_pending"),
+    }

@@ -1,0 +1,1 @@
+"""The write side: files -> records -> store (discovery, extraction, chunking, layers, indexer)."""

@@ -1,0 +1,279 @@
+"""What entry-point detectors share: the file context, owners, mounts and the entry builder."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from strata.index.code.model import Entrypoint, Symbol
+from strata.index.code.python.names import assigned_names, dotted, flat_statements, import_bindings
+from strata.index.code.python.symbols import first_line, first_sentence
+
+FuncNode = ast.FunctionDef | ast.AsyncFunctionDef
+HTTP_DECORATORS = frozenset({"get", "post", "put", "delete", "patch", "options", "head", "trace"})
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """An object entries hang from: an app, router, blueprint, URL list, CLI group or command.
+
+    `key` is its absolute dotted name (`pkg.main.app`, `pkg.cli.main`); `segment` is
+    what it adds to a route (a router's `prefix=`) or a command line (its name).
+    """
+
+    key: str
+    framework: str
+    kind: str
+    segment: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Mount:
+    """`parent.include_router(child, prefix=...)`, `register_blueprint`, `add_command`, ...
+
+    `segment` is the prefix or name given at the mount (None when none was given).
+    """
+
+    parent: str
+    child: str
+    framework: str
+    segment: str | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class FileEntrypoints:
+    """One file's detector output, before the whole-repository composition."""
+
+    path: str
+    entrypoints: tuple[Entrypoint, ...] = ()
+    owners: tuple[Owner, ...] = ()
+    mounts: tuple[Mount, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A scope's statements: the module body or one function's body."""
+
+    qname: str
+    stmts: list[ast.stmt]
+    local_names: frozenset[str]
+    found_calls: list[ast.Call] = field(default_factory=list, compare=False, repr=False)
+    scanned: list[bool] = field(default_factory=list, compare=False, repr=False)
+
+
+@dataclass(slots=True)
+class FileContext:
+    """One parsed file with the name bindings detectors need."""
+
+    path: str
+    module: str
+    tree: ast.Module
+    symbols: list[Symbol]
+    is_test: bool
+    bindings: dict[str, str] = field(default_factory=dict)
+    defined: dict[str, str] = field(default_factory=dict)
+    _blocks: list[Block] | None = None
+
+    def __post_init__(self) -> None:
+        imports = [n for n in ast.walk(self.tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+        module_level = dict((n, t) for n, t, _ in import_bindings(self.tree.body, self.path))
+        self.bindings = {n: t for n, t, _ in import_bindings(imports, self.path)} | module_level
+        self.defined = {n: f"{self.module}.{n}" for n, _ in assigned_names(self.tree.body)}
+        for stmt in flat_statements(self.tree.body):
+            if isinstance(stmt, FuncNode | ast.ClassDef):
+                self.defined[stmt.name] = f"{self.module}.{stmt.name}"
+
+    def blocks(self) -> Iterator[Block]:
+        """The module body, then every function body (nested ones too); computed once."""
+        if self._blocks is None:
+            self._blocks = [
+                Block(self.module, self.tree.body, frozenset()),
+                *_function_blocks(self.tree.body, self.module),
+            ]
+        return iter(self._blocks)
+
+    def name(self, ref: str, block: Block | None = None) -> str:
+        """The absolute dotted name of `ref` as seen from `block` (its text when unknown)."""
+        head, _, rest = ref.partition(".")
+        if block is not None and head in block.local_names:
+            base = f"{block.qname}.{head}"
+        else:
+            base = self.defined.get(head) or self.bindings.get(head) or head
+        return f"{base}.{rest}" if rest else base
+
+    def expr_name(self, expr: ast.expr, block: Block | None = None) -> str | None:
+        """`name()` of a Name/Attribute expression, else None."""
+        ref = dotted(expr)
+        return self.name(ref, block) if ref else None
+
+    def imports_root(self, root: str) -> bool:
+        """Whether the file imports anything from the top-level package `root`."""
+        return any(t == root or t.startswith(f"{root}.") for t in self.bindings.values())
+
+    def symbol_at(self, node: FuncNode | ast.ClassDef) -> Symbol | None:
+        """The C1 symbol of a definition node."""
+        first = first_line(node)
+        return next(
+            (s for s in self.symbols if s.start_line == first and s.name == node.name), None
+        )
+
+    def find_def(self, qname: str) -> FuncNode | ast.ClassDef | None:
+        """The definition in this file with that qname (module-level or nested)."""
+        for node in ast.walk(self.tree):
+            if isinstance(node, FuncNode | ast.ClassDef):
+                sym = self.symbol_at(node)
+                if sym is not None and sym.qname == qname:
+                    return node
+        return None
+
+
+def _function_blocks(stmts: list[ast.stmt], prefix: str) -> Iterator[Block]:
+    for stmt in flat_statements(stmts):
+        if isinstance(stmt, FuncNode):
+            qname = f"{prefix}.{stmt.name}"
+            args = stmt.args
+            params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+            local = {n for n, _ in assigned_names(stmt.body)} | params
+            yield Block(qname, stmt.body, frozenset(local))
+            yield from _function_blocks(stmt.body, qname)
+        elif isinstance(stmt, ast.ClassDef):
+            yield from _function_blocks(stmt.body, f"{prefix}.{stmt.name}")
+
+
+def decorated(ctx: FileContext) -> Iterator[tuple[FuncNode | ast.ClassDef, ast.expr, Block]]:
+    """(definition, decorator, enclosing block) for every decorator in the file."""
+    for block in ctx.blocks():
+        for stmt in flat_statements(block.stmts):
+            if isinstance(stmt, FuncNode | ast.ClassDef):
+                for deco in stmt.decorator_list:
+                    yield stmt, deco, block
+
+
+def calls(block: Block) -> Iterator[ast.Call]:
+    """Calls made directly in a block (not inside nested definitions); found once per block."""
+    if not block.scanned:
+        block.found_calls.extend(_calls_in(block.stmts))
+        block.scanned.append(True)
+    return iter(block.found_calls)
+
+
+def _calls_in(stmts: list[ast.stmt]) -> Iterator[ast.Call]:
+    for stmt in flat_statements(stmts):
+        if isinstance(stmt, FuncNode | ast.ClassDef):
+            continue
+        for node in ast.iter_child_nodes(stmt):
+            if isinstance(node, ast.expr):
+                yield from (n for n in ast.walk(node) if isinstance(n, ast.Call))
+
+
+def assignments(block: Block) -> Iterator[tuple[str, ast.Call]]:
+    """(target name, call) for each `name = call(...)` in a block."""
+    for stmt in flat_statements(block.stmts):
+        if (
+            isinstance(stmt, ast.Assign)
+            and isinstance(stmt.value, ast.Call)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+        ):
+            yield stmt.targets[0].id, stmt.value
+
+
+def literal(node: ast.expr | None) -> Any:
+    """The value of a literal expression (str, list of str, ...), else None."""
+    if node is None:
+        return None
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+
+
+def kwarg(call: ast.Call, name: str) -> ast.expr | None:
+    """The expression passed as keyword `name`, else None."""
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def arg(call: ast.Call, index: int, name: str | None = None) -> ast.expr | None:
+    """The positional argument `index`, or the keyword `name` when given."""
+    if len(call.args) > index and not isinstance(call.args[index], ast.Starred):
+        return call.args[index]
+    return kwarg(call, name) if name else None
+
+
+def make_entry(
+    ctx: FileContext,
+    *,
+    handler: FuncNode | ast.ClassDef | None,
+    framework: str,
+    entry_type: str,
+    kind: str,
+    local: str,
+    method: str | None,
+    decorator: str,
+    payload: Mapping[str, Any],
+    summary: str = "",
+    line: int = 0,
+    handler_ref: str = "",
+) -> Entrypoint:
+    """An entry before composition: `route_or_command` is the local route or name.
+
+    `payload` carries `owner` (the key of what it hangs from) or `node` (a CLI
+    command's own key); `compose_entrypoints` turns them into full routes.
+    """
+    sym = ctx.symbol_at(handler) if handler is not None else None
+    doc = first_sentence(ast.get_docstring(handler)) if handler is not None else ""
+    start = first_line(handler) if handler is not None else line
+    end = (handler.end_lineno or start) if handler is not None else line
+    return Entrypoint(
+        entry_id="",
+        entry_type=entry_type,
+        framework=framework,
+        route_or_command=local,
+        path=ctx.path,
+        start_line=start,
+        end_line=end,
+        handler_symbol=sym.qname if sym else handler_ref,
+        handler_symbol_id=sym.symbol_id if sym else None,
+        declaring_symbol=str(payload.get("owner") or payload.get("node") or ""),
+        entrypoint_kind=kind,
+        http_method=method,
+        route_path=local if entry_type == "http" else None,
+        decorator_text=decorator,
+        summary_text=summary or doc,
+        is_test=ctx.is_test,
+        lang_payload={"local": local, "def_line": handler.lineno if handler else line, **payload},
+    )
+
+
+def http_framework(
+    ctx: FileContext, owner: str, attr: str, owners: Mapping[str, Owner]
+) -> str | None:
+    """Which web framework an `@owner.<attr>(...)` decorator belongs to, if any."""
+    if owner in owners:
+        return owners[owner].framework
+    if ctx.imports_root("fastapi") and not ctx.imports_root("flask"):
+        return "fastapi"
+    if ctx.imports_root("flask") and not ctx.imports_root("fastapi"):
+        return "flask"
+    if attr == "route":
+        return "flask"
+    if attr in ("api_route", "websocket"):
+        return "fastapi"
+    return None
+
+
+def view_ref(view: ast.expr) -> tuple[bool, str | None]:
+    """A view as Flask and Django take it: `View.as_view(...)` (a class) or a function name.
+
+    Returns whether it is a class-based view, and the dotted name of the class or function.
+    """
+    is_class = (
+        isinstance(view, ast.Call)
+        and isinstance(view.func, ast.Attribute)
+        and view.func.attr == "as_view"
+    )
+    target = view.func.value if is_class else view  # type: ignore[attr-defined]
+    return is_class, dotted(target)

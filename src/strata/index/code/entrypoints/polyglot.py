@@ -1,0 +1,34 @@
+"""C3 beyond Python: the tree-sitter entry-point detectors by language."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Final
+
+from strata.index.code.entrypoints import axum, express, golang, spring
+from strata.index.code.entrypoints.base import FileEntrypoints
+from strata.index.code.entrypoints.tsbase import TsFile
+from strata.index.code.model import Symbol
+from strata.text.langs import is_test_path
+
+log = logging.getLogger(__name__)
+
+TS_DETECTORS: Final[Mapping[str, Callable[[TsFile], FileEntrypoints]]] = {
+    "go": golang.detect,
+    "javascript": express.detect,
+    "typescript": express.detect,
+    "tsx": express.detect,
+    "java": spring.detect,
+    "rust": axum.detect,
+}
+
+
+def scan_ts_entrypoints(text: str, lang: str, path: str, symbols: list[Symbol]) -> FileEntrypoints:
+    """Entries, owners and mounts of one file in a tree-sitter language (none if no detector)."""
+    detector = TS_DETECTORS.get(lang)
+    if detector is None:
+        return FileEntrypoints(path)
+    found = detector(TsFile.parse(text, lang, path, symbols, is_test_path(path)))
+    log.debug("%s: %d entry points", path, len(found.entrypoints))
+    return found

@@ -1,0 +1,1 @@
+"""Python source read with `ast`: symbols, names and dependency edges."""

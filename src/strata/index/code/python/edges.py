@@ -1,0 +1,275 @@
+"""C2 for Python: one file's calls, imports and inheritance, normalised as far as it allows."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from strata.index.code.model import Edge, Symbol
+from strata.index.code.python.names import (
+    assigned_names,
+    dotted,
+    flat_statements,
+    import_bindings,
+    imported_modules,
+)
+from strata.index.code.python.symbols import parse_python
+from strata.index.code.resolve import ModuleScope
+from strata.text.langs import is_test_path, module_from_path
+
+_BUILTINS = frozenset(dir(builtins))
+FuncNode = ast.FunctionDef | ast.AsyncFunctionDef
+_SKIP_SELF = frozenset({"staticmethod"})
+
+
+def extract_edges(text: str, path: str, symbols: list[Symbol]) -> list[Edge]:
+    """The file's `calls`, `imports` and `inherits` edges, one per (source, type, target).
+
+    `dst_ref` is absolute where the file decides it (imports, module-level names,
+    `self.m()`, `super().m()`); a call on a local value keeps its text (`resp.json`).
+    Calls to builtins are left out. Resolve them with `strata.index.code.resolve.resolve_edges`.
+    """
+    tree = parse_python(text, path)
+    if tree is None:
+        return []
+    scope = scope_of_tree(tree, path)
+    ids = {(s.qname, s.start_line): s.symbol_id for s in symbols}
+    collector = _Collector(path, scope, ids, _module_names(tree, scope.module))
+    collector.block(tree.body, _Frame(scope.module, f"{path}::{scope.module}", {}, None, None))
+    return collector.edges()
+
+
+def module_scope(text: str, path: str) -> ModuleScope:
+    """What the file contributes to the symbol table: bindings, star imports, class bases."""
+    tree = parse_python(text, path)
+    if tree is None:
+        return ModuleScope(path=path, module=module_from_path(path))
+    return scope_of_tree(tree, path)
+
+
+def scope_of_tree(tree: ast.Module, path: str) -> ModuleScope:
+    """`module_scope` of an already parsed module."""
+    module = module_from_path(path)
+    bindings: dict[str, str] = {}
+    stars: list[str] = []
+    for name, target, _ in import_bindings(tree.body, path):
+        if name == "*":
+            stars.append(target)
+        else:
+            bindings[name] = target
+    defined = _module_names(tree, module)
+    for name, stmt in assigned_names(tree.body):
+        value = getattr(stmt, "value", None)
+        ref = dotted(value) if isinstance(stmt, ast.Assign) and value is not None else None
+        if ref and name not in bindings:
+            local = _normalise_head(ref, bindings, defined)
+            if local and local != f"{module}.{name}":
+                bindings[name] = local
+    imports = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+    imported = {t for _, t, _ in import_bindings(imports, path)}
+    imported |= {m for m, _ in imported_modules(imports, path)}
+    bases = {
+        q: tuple(b for b in (_normalise_head(x, bindings, defined) for x in refs) if b)
+        for q, refs in _class_bases(tree.body, module).items()
+    }
+    return ModuleScope(
+        path=path,
+        module=module,
+        bindings=bindings,
+        stars=tuple(stars),
+        imported=frozenset(imported),
+        bases=bases,
+    )
+
+
+def _module_names(tree: ast.Module, module: str) -> dict[str, str]:
+    """Names defined at module level (defs, classes, assignments) -> their qnames."""
+    names = {n: f"{module}.{n}" for n, _ in assigned_names(tree.body)}
+    for stmt in flat_statements(tree.body):
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names[stmt.name] = f"{module}.{stmt.name}"
+    return names
+
+
+def _class_bases(stmts: list[ast.stmt], prefix: str) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for stmt in flat_statements(stmts):
+        if isinstance(stmt, ast.ClassDef):
+            qname = f"{prefix}.{stmt.name}"
+            out[qname] = [r for b in stmt.bases if (r := dotted(b))]
+            out.update(_class_bases(stmt.body, qname))
+    return out
+
+
+def _normalise_head(
+    ref: str, bindings: Mapping[str, str], defined: Mapping[str, str]
+) -> str | None:
+    head, _, rest = ref.partition(".")
+    base = defined.get(head) or bindings.get(head)
+    if base is None:
+        return None
+    return f"{base}.{rest}" if rest else base
+
+
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    """Where the walker is: the current symbol and the names visible there."""
+
+    qname: str
+    symbol_id: str
+    locals: Mapping[str, str | None]  # name -> absolute name, or None for an unknown value
+    cls: str | None  # qname of the class whose methods `self` reaches
+    self_name: str | None
+    bases: tuple[str, ...] = field(default=())
+
+
+class _Collector:
+    """Walks a module once and gathers edges, the first line of each kept."""
+
+    def __init__(
+        self,
+        path: str,
+        scope: ModuleScope,
+        ids: Mapping[tuple[str, int], str],
+        defined: Mapping[str, str],
+    ) -> None:
+        self.path, self.scope, self.ids, self.defined = path, scope, ids, defined
+        self.is_test = is_test_path(path)
+        self.found: dict[tuple[str, str, str], Edge] = {}
+
+    def edges(self) -> list[Edge]:
+        return sorted(self.found.values(), key=lambda e: (e.line, e.edge_type, e.dst_ref))
+
+    def add(self, frame: _Frame, edge_type: str, ref: str, line: int) -> None:
+        key = (frame.symbol_id, edge_type, ref)
+        if key not in self.found:
+            self.found[key] = Edge(
+                edge_id=f"{frame.symbol_id}->{edge_type}:{ref}",
+                edge_type=edge_type,
+                src_symbol_id=frame.symbol_id,
+                src_qname=frame.qname,
+                dst_ref=ref,
+                path=self.path,
+                line=line,
+                is_test=self.is_test,
+            )
+
+    def block(self, stmts: list[ast.stmt], frame: _Frame) -> None:
+        for stmt in stmts:
+            self.statement(stmt, frame)
+
+    def statement(self, stmt: ast.stmt, frame: _Frame) -> None:
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            self.function(stmt, frame)
+        elif isinstance(stmt, ast.ClassDef):
+            self.klass(stmt, frame)
+        elif isinstance(stmt, ast.Import | ast.ImportFrom):
+            for target, line in imported_modules([stmt], self.path):
+                self.add(frame, "imports", target, line)
+        else:
+            for child in ast.iter_child_nodes(stmt):
+                if isinstance(child, ast.stmt):
+                    self.statement(child, frame)
+                else:
+                    self.expression(child, frame)
+
+    def function(self, node: FuncNode, outer: _Frame) -> None:
+        frame = self.child_frame(node, outer)
+        self.decorators(node, frame)
+        for default in [*node.args.defaults, *node.args.kw_defaults]:
+            if default is not None:
+                self.expression(default, frame)
+        self.block(node.body, frame)
+
+    def klass(self, node: ast.ClassDef, outer: _Frame) -> None:
+        qname = f"{outer.qname}.{node.name}"
+        bases = tuple(r for b in node.bases if (r := self.normalise(ast.unparse(b), outer)))
+        frame = _Frame(qname, self.symbol_id(qname, node), outer.locals, qname, None, bases)
+        self.decorators(node, frame)
+        for base in node.bases:
+            ref = dotted(base)
+            target = self.normalise(ref, outer) if ref else None
+            if target:
+                self.add(frame, "inherits", target, base.lineno)
+            else:
+                self.expression(base, frame)
+        self.block(node.body, frame)
+
+    def decorators(self, node: FuncNode | ast.ClassDef, frame: _Frame) -> None:
+        for deco in node.decorator_list:
+            ref = dotted(deco.func if isinstance(deco, ast.Call) else deco)
+            target = self.normalise(ref, frame) if ref else None
+            if target:
+                self.add(frame, "calls", target, deco.lineno)
+            if isinstance(deco, ast.Call):
+                for arg in [*deco.args, *(k.value for k in deco.keywords)]:
+                    self.expression(arg, frame)
+
+    def expression(self, node: ast.AST, frame: _Frame) -> None:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Call):
+                target = self.call_target(sub.func, frame)
+                if target:
+                    self.add(frame, "calls", target, sub.lineno)
+
+    def call_target(self, func: ast.expr, frame: _Frame) -> str | None:
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Call)
+            and dotted(func.value.func) == "super"
+            and frame.bases
+        ):
+            return f"{frame.bases[0]}.{func.attr}"
+        ref = dotted(func)
+        return self.normalise(ref, frame) if ref else None
+
+    def normalise(self, ref: str, frame: _Frame) -> str | None:
+        """The absolute name of `ref` from `frame`; its text when unknown; None for builtins."""
+        head, _, rest = ref.partition(".")
+        if frame.self_name and head == frame.self_name and frame.cls:
+            return f"{frame.cls}.{rest}" if rest and "." not in rest else ref
+        if head in frame.locals:
+            base = frame.locals[head]
+            return ref if base is None else (f"{base}.{rest}" if rest else base)
+        base = self.defined.get(head) or self.scope.bindings.get(head)
+        if base is not None:
+            return f"{base}.{rest}" if rest else base
+        return None if head in _BUILTINS else ref
+
+    def child_frame(self, node: FuncNode, outer: _Frame) -> _Frame:
+        qname = f"{outer.qname}.{node.name}"
+        in_class = outer.cls is not None and outer.self_name is None and outer.qname == outer.cls
+        locals_: dict[str, str | None] = dict(outer.locals)
+        args = node.args
+        for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+            if arg is not None:
+                locals_[arg.arg] = None
+        for name, _ in assigned_names(node.body):
+            locals_[name] = None
+        for stmt in flat_statements(node.body):
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                locals_[stmt.name] = f"{qname}.{stmt.name}"
+        for name, target, _ in import_bindings(node.body, self.path):
+            if name != "*":
+                locals_[name] = target
+        self_name = outer.self_name
+        if in_class:
+            positional = [*args.posonlyargs, *args.args]
+            plain = not any(dotted(d) in _SKIP_SELF for d in node.decorator_list)
+            self_name = positional[0].arg if positional and plain else None
+        if self_name:
+            locals_.pop(self_name, None)
+        return _Frame(
+            qname,
+            self.symbol_id(qname, node),
+            locals_,
+            outer.cls if self_name else None,
+            self_name,
+            outer.bases,
+        )
+
+    def symbol_id(self, qname: str, node: FuncNode | ast.ClassDef) -> str:
+        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        return self.ids.get((qname, first), f"{self.path}::{qname}")

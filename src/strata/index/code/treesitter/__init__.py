@@ -1,0 +1,1 @@
+"""Tree-sitter: grammars, tag queries (`queries/*.scm`), symbol outlines and chunks."""

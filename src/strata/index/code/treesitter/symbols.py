@@ -1,0 +1,152 @@
+"""Symbols (C1) and same-file edges (C2) of one source file, through tree-sitter queries."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Final
+
+from strata.index.code.model import Edge, Symbol
+from strata.index.code.treesitter.tags import Definition, Reference, outline
+from strata.text.langs import is_test_path, module_from_path
+
+# Definition kinds that only group members (Rust `impl`, Swift `extension`): not symbols.
+GROUP_KINDS: Final = frozenset({"impl"})
+_COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?!?|#+|--|\"\"\"|'''|[rbuRBU]?\"\"\")\s?")
+_TAGS = re.compile(r"<[^>]+>")
+_SENTENCE = re.compile(r"^(.+?[.!?])(?:\s|$)")
+
+
+def extract(text: str, lang: str, path: str) -> tuple[list[Symbol], list[Edge]]:
+    """Every definition of a file as a Symbol, and its imports, calls and bases as Edges (pure).
+
+    Args:
+        text: the file's text.
+        lang: a language with a grammar and a query (`strata.index.code.treesitter.grammars`).
+        path: the file's POSIX path relative to the root (ids and qnames derive from it).
+
+    Returns:
+        Symbols in file order, then edges in line order. Calls and bases are resolved
+        against this file's symbols only; imports are `external`, or `unresolved` when
+        they name a file of the project (left to the caller to resolve).
+    """
+    found = outline(text, lang)
+    module = module_from_path(path)
+    bases: dict[int, list[str]] = {}
+    for ref in found.references:
+        if ref.kind == "inherits" and ref.owner is not None:
+            bases.setdefault(ref.owner, []).append(ref.name)
+    symbols, by_def = _symbols(found.definitions, bases, lang, path, module)
+    edges = _edges(found.references, symbols, by_def, path, module)
+    return symbols, edges
+
+
+def _symbols(
+    defs: Sequence[Definition],
+    bases: dict[int, list[str]],
+    lang: str,
+    path: str,
+    module: str,
+) -> tuple[list[Symbol], list[Symbol | None]]:
+    """The symbols, and for each definition the symbol that stands for it (or encloses it)."""
+    test = is_test_path(path)
+    seen: dict[str, int] = {}
+    by_qname: dict[str, Symbol] = {}
+    symbols: list[Symbol] = []
+    by_def: list[Symbol | None] = []
+    for i, d in enumerate(defs):
+        parent = by_def[d.parent] if d.parent is not None else None
+        if d.kind in GROUP_KINDS:
+            by_def.append(by_qname.get(_qname(module, d.path)) or parent)
+            continue
+        qname = _qname(module, d.path)
+        seen[qname] = seen.get(qname, 0) + 1
+        owner = by_qname.get(_qname(module, d.path[:-1])) if len(d.path) > 1 else None
+        sym = Symbol(
+            symbol_id=f"{path}::{qname}" + (f"#{seen[qname]}" if seen[qname] > 1 else ""),
+            qname=qname,
+            name=d.name,
+            kind=d.kind,
+            path=path,
+            lang=lang,
+            start_line=d.start_line,
+            end_line=d.end_line,
+            signature=d.signature,
+            summary=summary(d.doc),
+            parent_symbol_id=owner.symbol_id if owner else None,
+            package_or_module=module,
+            is_test=test,
+            decorators=d.decorators,
+            bases=tuple(bases.get(i, ())),
+        )
+        by_qname.setdefault(qname, sym)
+        symbols.append(sym)
+        by_def.append(sym)
+    return symbols, by_def
+
+
+def _edges(
+    refs: Sequence[Reference],
+    symbols: Sequence[Symbol],
+    by_def: Sequence[Symbol | None],
+    path: str,
+    module: str,
+) -> list[Edge]:
+    by_name: dict[str, list[Symbol]] = {}
+    for sym in symbols:
+        by_name.setdefault(sym.name, []).append(sym)
+    test = is_test_path(path)
+    edges: list[Edge] = []
+    seen: set[str] = set()
+    for ref in refs:
+        src = by_def[ref.owner] if ref.owner is not None else None
+        src_id, src_qname = (src.symbol_id, src.qname) if src else (f"{path}::{module}", module)
+        edge_type = {"call": "calls", "import": "imports", "inherits": "inherits"}.get(ref.kind)
+        if edge_type is None:
+            continue
+        edge_id = f"{src_id}->{edge_type}:{ref.written}@{ref.line}"
+        if edge_id in seen:
+            continue
+        seen.add(edge_id)
+        base = Edge(
+            edge_id, edge_type, src_id, src_qname, ref.written, path, ref.line, is_test=test
+        )
+        edges.append(_resolve(base, ref, by_name.get(ref.name.rsplit(".", 1)[-1], [])))
+    return edges
+
+
+def _resolve(edge: Edge, ref: Reference, targets: list[Symbol]) -> Edge:
+    """Imports: external unless local; calls and bases: by the same-file symbols of that name."""
+    if edge.edge_type == "imports":
+        local = ref.local or ref.name.startswith(".")
+        return replace(edge, resolution="unresolved" if local else "external")
+    if len(targets) == 1:
+        return replace(
+            edge,
+            resolution="resolved",
+            dst_symbol_id=targets[0].symbol_id,
+            dst_qname=targets[0].qname,
+        )
+    if targets:
+        return replace(edge, resolution="ambiguous", candidates=tuple(t.symbol_id for t in targets))
+    return edge
+
+
+def summary(doc: str) -> str:
+    """The first sentence of a doc comment or docstring, markers and markup removed."""
+    words: list[str] = []
+    for raw in doc.splitlines():
+        line = _TAGS.sub("", _COMMENT_MARKS.sub("", raw.strip())).strip().strip("\"'*/").strip()
+        if not line:
+            if words:
+                break
+            continue
+        words.append(line)
+    text = " ".join(words)
+    match = _SENTENCE.match(text)
+    return (match.group(1) if match else text)[:300]
+
+
+def _qname(module: str, path: tuple[str, ...]) -> str:
+    return ".".join([module, *path] if module else path)

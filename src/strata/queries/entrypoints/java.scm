@@ -1,6 +1,0 @@
-; Entry points in Java (strata.code.entrypoints.spring): Spring controllers and the
-; mapping annotations of their methods.
-(class_declaration
-  (modifiers) @mods
-  name: (identifier) @class
-  body: (class_body) @body) @cls

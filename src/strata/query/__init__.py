@@ -1,0 +1,1 @@
+"""The read side: questions, routing, hybrid search, ranking, fusion and the layer lookups."""

@@ -1,0 +1,79 @@
+"""The definitions a query names, as one more ranked list for fusion (read side).
+
+A code name in a query (`Context`, `Context.invoke`, `parse_header`) asks first of all
+for where it is defined. BM25 and vectors may leave that chunk out of their candidates:
+a class header mentions its name once among chunks that repeat it, so "Context" in click
+finds a test named `test_command_context_class` and never the class. The symbol
+catalogue (C1) knows every definition by name; this module turns the names of a query
+into the C0 chunks that hold their definitions' first lines (the header: signature and
+docstring, not the whole class), best match first, under the search's own filters.
+
+Only exact names count (the name as written, or a dotted suffix of the qualified name:
+`Context.invoke` is `click.core.Context.invoke`); a loosely written or misspelt name is
+the router's and `strata symbols`' business, not the ranking's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from strata.layers import C0_SOURCE_CHUNKS
+from strata.query.lookup.rows import chunk_at, meta_str
+from strata.query.lookup.symbols import SymbolMatch, find_symbols
+from strata.store import Filter, Store
+from strata.types import Record
+
+__all__ = ["MAX_NAMES", "definition_chunks", "header_chunks"]
+
+MAX_NAMES = 3  # a query naming more code names than this is a paste, not a lookup
+_EXACT = 0.95  # find_symbols' score of the name as written, or a dotted suffix of the qname
+_PER_NAME = 10  # overloads, and the same name in a few modules
+
+
+def definition_chunks(
+    store: Store, names: Sequence[str], where: Filter, limit: int
+) -> list[tuple[Record, float]]:
+    """The C0 header chunks of the definitions of `names`, best first, at most `limit`.
+
+    The score is the symbol match's (1.0 the name as written, 0.95 a dotted suffix). A
+    name the catalogue does not define adds nothing; non-test definitions come first.
+    """
+    if where.layers is not None and C0_SOURCE_CHUNKS not in where.layers:
+        return []
+    matches: list[SymbolMatch] = []
+    for name in list(dict.fromkeys(names))[:MAX_NAMES]:
+        found = find_symbols(store, name, limit=_PER_NAME, exact=True)
+        matches += [m for m in found if m.score >= _EXACT]
+    matches.sort(key=lambda m: (-m.score, m.record.is_test))
+    headers = header_chunks(store, matches, where)
+    out: dict[str, tuple[Record, float]] = {}
+    for m in matches:
+        chunk = headers.get(meta_str(m.record, "symbol_id"))
+        if chunk is not None and chunk.id not in out:
+            out[chunk.id] = (chunk, m.score)
+    return list(out.values())[:limit]
+
+
+def header_chunks(
+    store: Store, matches: Sequence[SymbolMatch], where: Filter | None = None
+) -> dict[str, Record]:
+    """Symbol id -> the C0 chunk that starts its definition (or the narrowest holding its
+    first line), for the matches whose file the filter `where` admits."""
+    paths = {m.record.path for m in matches}
+    if where is not None and where.paths is not None:
+        paths &= set(where.paths)
+    if not paths:
+        return {}
+    scope = dataclasses.replace(
+        where or Filter(), layers=(C0_SOURCE_CHUNKS,), paths=tuple(sorted(paths))
+    )
+    by_path: dict[str, list[Record]] = {}
+    for rec in store.fetch(scope, vectors=False):
+        by_path.setdefault(rec.path, []).append(rec)
+    out: dict[str, Record] = {}
+    for m in matches:
+        chunk = chunk_at(by_path.get(m.record.path, ()), m.record.span_start)
+        if chunk is not None:
+            out[meta_str(m.record, "symbol_id")] = chunk
+    return out

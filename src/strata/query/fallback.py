@@ -1,0 +1,78 @@
+"""When a routed plan narrows to nothing (pure): the fallbacks that keep routing honest.
+
+The rule: a routed search never returns fewer results than the plain search would.
+
+- A required step that finds nothing (a name that names no symbol) does not empty the
+  answer: the plan falls back to where the name occurs, definitions first, then uses
+  (call sites tied by the bare name), then text (the plain search of the whole question).
+- Filters read from the question (a language, a path, tests) are guesses: when the routed
+  answer is short, the plain search without them tops it up, and when they left nothing
+  the note says they were dropped.
+
+`strata.query.executor` runs the searches; this module only decides and merges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from strata.query.router import Plan, Step
+from strata.types import Hit
+
+__all__ = ["caller_filters", "failed_name", "narrowed_note", "tiered", "top_up"]
+
+
+def failed_name(steps: Sequence[Step], found: Sequence[Sequence[Hit]]) -> Step | None:
+    """The first required step that found nothing, if any."""
+    return next((s for s, hits in zip(steps, found, strict=True) if s.required and not hits), None)
+
+
+def caller_filters(plan: Plan) -> dict[str, Any]:
+    """The plan's filters without those the router read from the question."""
+    return {key: value for key, value in plan.filters.items() if key not in plan.guessed}
+
+
+def tiered(tiers: Iterable[tuple[str, Sequence[Hit]]], k: int) -> list[Hit]:
+    """Hits tier by tier (each keeps its order), a record only once, at most `k`."""
+    out: dict[str, Hit] = {}
+    for label, hits in tiers:
+        for h in hits:
+            if h.record.id not in out:
+                out[h.record.id] = Hit(h.record, h.score, h.parts, (*h.why, label))
+    return list(out.values())[:k]
+
+
+def top_up(hits: Sequence[Hit], plain: Sequence[Hit], k: int) -> list[Hit]:
+    """`hits` first, then the plain search's hits they lack, up to `k` (never fewer than
+    the plain search has)."""
+    have = {h.record.id for h in hits}
+    n = len(hits)
+    more = [
+        Hit(h.record, h.score, h.parts, (*h.why, f"from the plain search (routed steps found {n})"))
+        for h in plain
+        if h.record.id not in have
+    ]
+    return [*hits, *more][: max(k, n)]
+
+
+def narrowed_note(plan: Plan, found: int, total: int) -> str:
+    """What the user should know when the plain search filled a short routed answer."""
+    guessed = {key: plan.filters[key] for key in plan.guessed if key in plan.filters}
+    named = ", ".join(f"{key}={_show(v)}" for key, v in guessed.items())
+    if guessed and not found:
+        return f"the filter read from the question ({named}) matched nothing: dropped"
+    if guessed:
+        return (
+            f"the filter read from the question ({named}) left {found} result(s); "
+            f"{total - found} more from the search without it"
+        )
+    if not found:
+        return f"the routed steps ({plan.intent}) found nothing: plain search instead"
+    return f"the routed steps found {found} result(s); {total - found} more from the plain search"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str) or not isinstance(value, Iterable | Mapping):
+        return str(value)
+    return ",".join(str(v) for v in value)

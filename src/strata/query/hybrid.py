@@ -1,0 +1,197 @@
+"""Hybrid search: lexical and vector retrieval, fused, re-ranked with code-aware signals."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import logging
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from strata.config import Config
+from strata.embedding import Embedder
+from strata.errors import EmbedderError, EmbedderMismatchError, QueryError
+from strata.layers import PASSAGE_LAYERS, embedded_count, normalise
+from strata.query import ranking
+from strata.query.definitions import definition_chunks
+from strata.query.fusion import fused_order, rrf
+from strata.store import Filter, Store
+from strata.text.globs import select
+from strata.text.tokens import query_terms
+from strata.types import Hit, Record
+
+log = logging.getLogger(__name__)
+
+MAX_QUERY_CHARS = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """Hits best first, plus notes the user should see (fallbacks, truncation) and the plan."""
+
+    hits: tuple[Hit, ...]
+    mode: str
+    notes: tuple[str, ...] = ()
+    plan: dict[str, Any] = field(default_factory=dict)
+
+    def __iter__(self) -> Iterator[Hit]:
+        return iter(self.hits)
+
+    def __len__(self) -> int:
+        return len(self.hits)
+
+    def __getitem__(self, i: int) -> Hit:
+        return self.hits[i]
+
+
+class Searcher:
+    """Runs one query against a store; the query embedder is loaded only when needed."""
+
+    def __init__(self, store: Store, cfg: Config, embedder: Callable[[], Embedder] | None) -> None:
+        self._store = store
+        self._cfg = cfg
+        self._embedder_factory = embedder
+
+    def search(
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        mode: str | None = None,
+        where: Filter | None = None,
+        include_tests: bool | None = None,
+    ) -> SearchResult:
+        """Search; `where.layers` defaults to the passage layers (C0 source, D0 docs)."""
+        k = k or self._cfg.search.k
+        mode = mode or self._cfg.search.mode
+        notes: list[str] = []
+        query, terms = self._validate(query, notes)
+        where = where or Filter()
+        if where.layers is None:
+            where = dataclasses.replace(where, layers=PASSAGE_LAYERS)
+        mode = self._effective_mode(mode, notes)
+        n = max(self._cfg.search.candidates, 3 * k)
+        lists: dict[str, list[tuple[Record, float]]] = {}
+        semantic = None
+        if mode in ("semantic", "hybrid"):  # embedding and the vector scan overlap the BM25 query
+            semantic = _pool().submit(self._semantic, query, n, where)
+        q = ranking.shape(query, terms)
+        if mode in ("lexical", "hybrid"):
+            lists["lexical"] = self._store.lexical_search(terms, n, where)
+            if q.lookup and q.asked:  # exact names: lexical, kept out of a semantic search
+                lists["symbols"] = definition_chunks(self._store, q.asked, where, k)
+        if semantic is not None:
+            try:
+                lists["semantic"] = semantic.result()
+            except EmbedderError as exc:
+                if mode != "hybrid" or isinstance(exc, EmbedderMismatchError):
+                    raise
+                notes.append(f"lexical only: the query embedder did not answer ({exc.message})")
+                mode = "lexical"
+        hits = self._rank(q, lists, k, include_tests)
+        plan = {"mode": mode, "layers": list(where.layers or ()), "candidates": n, "terms": terms}
+        return SearchResult(tuple(hits), mode, tuple(notes), plan)
+
+    def _semantic(self, query: str, n: int, where: Filter) -> list[tuple[Record, float]]:
+        vec = self._get_embedder().embed_query(query)
+        return self._store.vector_search(vec, n, dataclasses.replace(where, has_vector=True))
+
+    def _validate(self, query: str, notes: list[str]) -> tuple[str, list[str]]:
+        query = query.strip()
+        if not query:
+            raise QueryError("empty query", hint="give some words or a name to search for")
+        if len(query) > MAX_QUERY_CHARS:
+            notes.append(f"query truncated to its first {MAX_QUERY_CHARS} characters")
+            query = query[:MAX_QUERY_CHARS]
+        terms = query_terms(query)
+        if not terms:
+            raise QueryError(
+                f"query {query[:40]!r} has no searchable words",
+                hint="use letters or digits: a name, a phrase, a question",
+            )
+        return query, terms[:64]
+
+    def _effective_mode(self, mode: str, notes: list[str]) -> str:
+        if mode == "lexical":
+            return mode
+        if self._embedder_factory is None:
+            notes.append("lexical only: the index has no vectors (embedder 'none')")
+            return "lexical"
+        if self._store.dim == 0:
+            notes.append(
+                "lexical only: no vectors yet (the embedder did not answer at the first index)"
+            )
+            return "lexical"
+        vecs, rows = embedded_count(self._store.counts())
+        if vecs == 0:
+            notes.append("lexical only: vectors are not computed yet (run `strata index`)")
+            return "lexical"
+        if vecs < rows:
+            notes.append(
+                f"partial vectors: {vecs}/{rows} rows embedded; semantic part covers those"
+            )
+        return mode
+
+    def _rank(
+        self,
+        q: ranking.QueryShape,
+        lists: dict[str, list[tuple[Record, float]]],
+        k: int,
+        include_tests: bool | None,
+    ) -> list[Hit]:
+        records: dict[str, Record] = {}
+        raw: dict[str, dict[str, float]] = {}
+        for name, pairs in lists.items():
+            for rec, score in pairs:
+                records.setdefault(rec.id, rec)
+                raw.setdefault(rec.id, {})[name + "_raw"] = score
+        rankings = {name: [r.id for r, _ in pairs] for name, pairs in lists.items()}
+        fused = rrf(rankings, weights=ranking.weights(q), k=self._cfg.search.rrf_k)
+        tests = self._cfg.search.include_tests if include_tests is None else include_tests
+        parts = ranking.adjust(records, fused, q, rrf_k=self._cfg.search.rrf_k, include_tests=tests)
+        scored = {rid: ranking.final_score(p) for rid, p in parts.items()}
+        order = sorted(fused_order(parts), key=lambda rid: -scored[rid])[:k]
+        return [Hit(records[rid], scored[rid], {**parts[rid], **raw.get(rid, {})}) for rid in order]
+
+    def _get_embedder(self) -> Embedder:
+        assert self._embedder_factory is not None
+        return self._embedder_factory()
+
+
+@functools.cache
+def _pool() -> ThreadPoolExecutor:
+    """One worker for the semantic half of hybrid queries (ONNX and LanceDB free the GIL)."""
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="strata-semantic")
+
+
+def where_of(
+    layers: Iterable[str] | None,
+    flags: Mapping[str, Any],
+    indexed_paths: Callable[[], Iterable[str]],
+) -> Filter:
+    """The store filter for search flags: layer names (or `C0`-style prefixes), path globs,
+    languages, kinds, `no_tests`, `repo`. Globs are matched here against the indexed paths."""
+    try:
+        named = tuple(normalise(x) for x in layers) if layers else None
+    except ValueError as exc:  # an unknown layer name: the user's to fix
+        raise QueryError(str(exc), hint="name a layer by its id or prefix (C0, D4)") from exc
+    globs = _as_tuple(flags.get("path"))
+    paths = tuple(select(sorted(indexed_paths()), globs)) if globs else None
+    return Filter(
+        layers=named,
+        langs=_as_tuple(flags.get("lang")),
+        kinds=_as_tuple(flags.get("kind")),
+        paths=paths,
+        is_test=False if flags.get("no_tests") else None,
+        repo_id=flags.get("repo"),
+    )
+
+
+def _as_tuple(value: Any) -> tuple[str, ...] | None:
+    if value is None or value == () or value == []:
+        return None
+    if isinstance(value, str):
+        return (value,)
+    return tuple(str(v) for v in value)

@@ -1,0 +1,27 @@
+"""Read-side lookups over the code and docs layers: symbols, call graph, entry points, docs.
+
+Pure functions of a `Store`'s rows; the Engine and every surface call these.
+"""
+
+from strata.query.lookup.docs import Related, known_domains, list_docs, related
+from strata.query.lookup.entrypoints import list_entrypoints
+from strata.query.lookup.graph import CallLink, CallWalk, Node, callees, callers
+from strata.query.lookup.rows import indexed_paths
+from strata.query.lookup.symbols import SymbolMatch, closest, find_symbols
+
+__all__ = [
+    "CallLink",
+    "CallWalk",
+    "Node",
+    "Related",
+    "SymbolMatch",
+    "callees",
+    "callers",
+    "closest",
+    "find_symbols",
+    "indexed_paths",
+    "known_domains",
+    "list_docs",
+    "list_entrypoints",
+    "related",
+]

@@ -1,0 +1,181 @@
+"""Reading one layer's rows (memoised per store version) and the JSON shape of a record."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from strata.layers import C0_SOURCE_CHUNKS
+from strata.store import Filter, Store
+from strata.types import JSON, Record
+from strata.workspace import memory
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+__all__ = [
+    "MADE_RECORDS",
+    "KeptRows",
+    "chunk_at",
+    "chunks_of",
+    "derived",
+    "indexed_paths",
+    "meta_str",
+    "record_json",
+    "store_version",
+]
+
+T = TypeVar("T")
+
+MADE_RECORDS = 4096  # records a `KeptRows` keeps once made (lookups ask for the same ones)
+
+# Per store object: the version a value was built at and the value, by key. Entries
+# vanish with their store (a weak key), so nothing outlives the Engine that owns it.
+_memo: weakref.WeakKeyDictionary[Any, dict[str, tuple[object, Any]]] = weakref.WeakKeyDictionary()
+_lock = threading.Lock()
+
+
+def store_version(store: Store) -> object:
+    """A token that changes whenever the store's rows change.
+
+    A store may expose a cheap `version` (attribute or method); otherwise the token is
+    a digest of every source's path, file hash and row count.
+    """
+    version = getattr(store, "version", None)
+    if callable(version):
+        version = version()
+    if version is not None:
+        return version
+    digest = hashlib.blake2b(digest_size=16)
+    for path, state in sorted(store.sources().items()):
+        digest.update(f"{path}\0{state.file_hash}\0{state.rows}\n".encode("utf-8", "replace"))
+    return digest.hexdigest()
+
+
+def derived(store: Store, key: str, build: Callable[[Store], T]) -> T:
+    """`build(store)`, rebuilt only when the store's version has changed since last time."""
+    version = store_version(store)
+    try:
+        with _lock:
+            hit = _memo.get(store, {}).get(key)
+    except TypeError:  # a store that cannot be weakly referenced is never memoised
+        return build(store)
+    if hit is not None and hit[0] == version:
+        return hit[1]  # type: ignore[no-any-return]
+    value = build(store)
+    memory.release()  # a build drops far more than it keeps: give that back at once
+    with _lock:
+        _memo.setdefault(store, {})[key] = (version, value)
+    return value
+
+
+class KeptRows:
+    """One layer's rows kept by a lookup as one Arrow table, their JSON metadata packed
+    apart (most of their size, read only for rows a lookup returns); a `Record` is made
+    only for a row that is asked for, and the last `MADE_RECORDS` made are kept."""
+
+    def __init__(self, table: pa.Table) -> None:
+        # pyarrow loads on the first lookup, not on import
+        from strata.store.packed import PackedText
+        from strata.store.schema import code_repeated
+
+        self.metadata = PackedText(table.column("metadata"))
+        self.table, self._coded = code_repeated(table.drop_columns(["metadata"]))
+        self._made: OrderedDict[int, Record] = OrderedDict()
+        self._lock = threading.Lock()  # a server's threads share one lookup
+
+    def __len__(self) -> int:
+        return int(self.table.num_rows)
+
+    def record(self, pos: int) -> Record:
+        """The record of one row."""
+        with self._lock:
+            rec = self._made.get(pos)
+            if rec is not None:
+                self._made.move_to_end(pos)
+                return rec
+        from strata.store.schema import take_records
+
+        given = {"metadata": [self.metadata.get(pos)]}
+        rec = take_records(self.table, [pos], self._coded, given)[0]
+        with self._lock:
+            self._made[pos] = rec
+            if len(self._made) > MADE_RECORDS:
+                self._made.popitem(last=False)
+        return rec
+
+    def records(self, positions: Sequence[int]) -> list[Record]:
+        """The records of many rows, in order, made together (a walk's edges)."""
+        with self._lock:
+            made = {p: self._made[p] for p in positions if p in self._made}
+        todo = sorted({p for p in positions if p not in made})
+        if todo:
+            from strata.store.schema import take_records
+
+            given = {"metadata": [self.metadata.get(p) for p in todo]}
+            made.update(zip(todo, take_records(self.table, todo, self._coded, given), strict=True))
+        return [made[p] for p in positions]
+
+
+def indexed_paths(store: Store) -> tuple[str, ...]:
+    """Every indexed path, sorted (memoised per store version: path filters match globs
+    against it, and reading it means a look at every row)."""
+    return derived(store, "paths", lambda st: tuple(sorted(st.sources())))
+
+
+def meta_str(record: Record, key: str) -> str:
+    """A metadata value as text ("" when missing or null)."""
+    value = record.metadata.get(key)
+    return "" if value is None else str(value)
+
+
+def chunks_of(store: Store, paths: Iterable[str]) -> dict[str, list[Record]]:
+    """The C0 chunks of the given paths, by path, in span order."""
+    wanted = tuple(sorted(set(paths)))
+    if not wanted:
+        return {}
+    out: dict[str, list[Record]] = {}
+    for rec in store.fetch(Filter(layers=(C0_SOURCE_CHUNKS,), paths=wanted), vectors=False):
+        out.setdefault(rec.path, []).append(rec)
+    return out
+
+
+def chunk_at(chunks: Iterable[Record], line: int | None) -> Record | None:
+    """The chunk whose span holds `line`: the one starting there, else the narrowest."""
+    if line is None:
+        return None
+    holding = [c for c in chunks if (c.span_start or 0) <= line <= (c.span_end or -1)]
+    if not holding:
+        return None
+    return min(
+        holding, key=lambda c: (c.span_start != line, (c.span_end or 0) - (c.span_start or 0))
+    )
+
+
+def record_json(record: Record, extra: Mapping[str, Any] | None = None) -> JSON:
+    """A record in the shape of shared/spec/interface.md, its layer's keys also at the top.
+
+    Layer keys never overwrite a common field; `extra` (match, score, depth, ...) does.
+    """
+    meta = dict(record.metadata)
+    out: JSON = {
+        "id": record.id,
+        "path": record.path,
+        "start_line": record.span_start,
+        "end_line": record.span_end,
+        "layer": record.layer,
+        "title": record.title,
+        "lang": record.lang,
+        "content": record.content,
+        "metadata": meta,
+    }
+    if record.repo_id:
+        out["repo"] = record.repo_id
+    for k, v in meta.items():
+        out.setdefault(k, v)
+    out.update(extra or {})
+    return out

@@ -1,0 +1,360 @@
+"""Reading a question: its intent, the names, paths and filters it mentions (pure).
+
+`classify` recognises the intents of shared/spec/layers.md (English and some Russian);
+`filters_of` finds the path, language, test, domain and repo filters a question names.
+`strata.query.router` turns both into a retrieval `Plan`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from strata.text.tokens import STOP_WORDS, is_identifier_like
+
+__all__ = ["Classification", "KnownNames", "classify", "filters_of"]
+
+# A name as written in a question: `Client.send`, "charge_card", charge_card(), pkg::f.
+_NAME = r"[`'\"]?([A-Za-z_][\w.:]*?)(?:\(\))?[`'\"]?"
+_WORD = r"[`'\"]?([\w][\w.-]*?)[`'\"]?"
+_THE = r"(?:(?:the|a|an)\s+)?"
+# "where is the class Context defined": the kind of definition, said before its name.
+_KIND = r"(?:(?:class|function|method|type|struct|interface|trait|enum|constant|macro|module)\s+)?"
+_END = r"(?=[\s?!,;]|\.(?:\s|$)|$)"  # a dot ends a name only at a sentence end
+_F = re.IGNORECASE
+
+
+def _rx(*patterns: str) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(p, _F) for p in patterns)
+
+
+_CALLERS = _rx(
+    rf"\bwho\s+(?:calls|invokes|uses)\s+{_NAME}{_END}",
+    rf"\bwhat\s+(?:calls|invokes)\s+{_NAME}{_END}",
+    rf"\b(?:callers|call\s+sites|usages?)\s+of\s+{_NAME}{_END}",
+    rf"\bwhere\s+(?:is|are)\s+{_NAME}\s+(?:called|used|invoked)\b",
+    rf"\bкто\s+вызывает\s+{_NAME}{_END}",
+    rf"\bгде\s+вызывается\s+{_NAME}{_END}",
+)
+_CALLEES = _rx(
+    rf"\bwhat\s+(?:does|do)\s+{_NAME}\s+call\b",
+    rf"\bwhat\s+(?:functions|methods)\s+(?:does|do)\s+{_NAME}\s+call\b",
+    rf"\b(?:callees|calls\s+made)\s+(?:of|by)\s+{_NAME}{_END}",
+    rf"\bwhat\s+is\s+called\s+by\s+{_NAME}{_END}",
+    rf"\bчто\s+вызывает\s+функция\s+{_NAME}{_END}",
+)
+_SYMBOL = _rx(
+    rf"\bwhere\s+(?:is|are)\s+{_THE}{_KIND}{_NAME}\s+(?:defined|declared|implemented)\b",
+    rf"\b(?:definition|declaration|source)\s+of\s+{_NAME}{_END}",
+    rf"\b(?:find|show|locate|open)\s+(?:me\s+)?{_THE}(?:class|function|method|symbol|type)\s+{_NAME}{_END}",
+    rf"\bгде\s+(?:определ\w*|объявлен\w*|реализован\w*)\s+{_NAME}{_END}",
+)
+_ENTRY_HTTP = _rx(
+    r"\b(?:http|rest|web|api)\s+(?:endpoints?|routes?|handlers?)\b",
+    r"\bendpoints?\b",
+    r"\broutes?\b",
+    r"\burls?\b.*\b(?:served|handled|exposed)\b",
+    r"\bэндпоинт\w*|\bмаршрут\w*",
+)
+_ENTRY_CLI = _rx(
+    r"\bcli\b",
+    r"\bcommand[- ]line\b",
+    r"\bsub-?commands?\b",
+    r"\b(?:which|what|list|all)\s+(?:\w+\s+)?commands\b",
+    r"\bкоманд\w*\s+(?:cli|консол\w*)|\bконсольн\w+\s+команд\w*",
+)
+_ENTRY_ANY = _rx(r"\bentry[- ]?points?\b", r"\bточ\w+\s+вход\w*")
+_ROUTE = re.compile(r"(?<![\w.:/])(/(?:[\w{}<>:.\-]+/?)+)")
+_FRAMEWORKS = ("fastapi", "flask", "django", "click", "typer", "argparse", "express")
+_WORKFLOW = _rx(
+    r"\bhow\s+(?:does|do|is|are)\s+.+?\s+(?:work|works|happen|handled|processed|done|performed|flow)\b",
+    r"\bwhat\s+happens\s+(?:when|if|after|during|to)\b",
+    r"\b(?:workflow|scenario|use\s+case|process|steps)\s+(?:of|for|to|when)\b",
+    r"\bwhat\s+are\s+the\s+steps\b",
+    r"\bhow\s+(?:to|do\s+i|do\s+we|can\s+i|can\s+we|should\s+i)\b",
+    r"\bкак\s+(?:работает|работают|происходит|устроен\w*|выполняется|проходит|сделать|оформить)\b",
+    r"\bсценари\w*|\bчто\s+происходит\b",
+)
+_INTEGRATIONS = _rx(
+    r"\bintegrat\w*\b",
+    r"\b(?:talks?|connects?|sends?\s+\w+)\s+to\b",
+    r"\bexternal\s+(?:systems?|services?|apis?)\b",
+    r"\bинтегр\w*|\bинтеграци\w*",
+)
+_RELATIONS = _rx(
+    r"\bdepend\w*\s+on\b",
+    r"\bdependencies\s+of\b",
+    r"\brelated\s+to\b",
+    r"\b(?:refer|link|point)\w*\s+to\b",
+    r"\breferenc\w+\b",
+    r"\bзавис\w+\s+от\b",
+    r"\bот\s+чего\s+завис\w*",
+    r"\bсвязан\w*\s+с\b",
+)
+_DEFINITION = _rx(
+    rf"^\s*(?:what|who)\s+(?:is|are)\s+{_THE}(?P<term>[^?]+?)\s*\??\s*$",
+    r"\bwhat\s+does\s+(?P<term>.+?)\s+mean\b",
+    r"\b(?:define|meaning\s+of|definition\s+of)\s+(?P<term>[^?]+)",
+    r"\bчто\s+(?:такое|значит|означает)\s+(?P<term>[^?]+)",
+)
+# Subjects of docs questions: "what does payments integrate with", "integrations of X".
+_SOURCE_SUBJECT = _rx(
+    rf"\b(?:does|do|did)\s+{_THE}{_WORD}(?:\s+(?:service|module|system|component))?\s+(?:integrate|talk|connect|depend|use|relate|call)\b",
+    rf"\b(?:integrations?|dependencies|relations?)\s+(?:of|for)\s+{_THE}{_WORD}{_END}",
+    rf"\bинтегрир\w+\s+{_WORD}{_END}",
+    rf"\bинтеграци\w+\s+{_WORD}{_END}",
+    rf"\b{_WORD}\s+завис\w+\s+от\b",
+    rf"\bот\s+чего\s+завис\w*\s+{_WORD}{_END}",
+)
+_TARGET_SUBJECT = _rx(
+    rf"\b(?:integrates?|integrated|talks?|connects?)\s+(?:with|to)\s+{_THE}{_WORD}{_END}",
+    rf"\b(?:depends?|rely|relies)\s+on\s+{_THE}{_WORD}{_END}",
+    rf"\b(?:related|refers?|links?|points?)\s+to\s+{_THE}{_WORD}{_END}",
+    rf"\breferenc\w+\s+{_THE}{_WORD}{_END}",
+    rf"\bзавис\w+\s+от\s+{_WORD}{_END}",
+    rf"\bсвязан\w*\s+с\s+{_WORD}{_END}",
+)
+_ENTRY_SUBJECT = _rx(
+    rf"\b{_THE}{_WORD}\s+(?:service|module|app|application|package|api|server|cli)\b",
+    rf"\b(?:in|of|from|by)\s+{_THE}{_WORD}{_END}",
+)
+_LANGS = {
+    "python": "python",
+    "typescript": "typescript",
+    "javascript": "javascript",
+    "go": "go",
+    "golang": "go",
+    "rust": "rust",
+    "java": "java",
+    "ruby": "ruby",
+    "markdown": "markdown",
+}
+_LANG = _rx(
+    r"\b(?:in|written\s+in)\s+(python|typescript|javascript|golang|go|rust|java|ruby|markdown)\b(?!\s*\w*\s*(?:domain|service))",
+    r"\b(python|typescript|javascript|golang|rust|java|ruby|markdown)\s+(?:code|files?|functions?|classes|modules?|sources?|docs?)\b",
+)
+_PATH = re.compile(
+    r"(?<![\w/:.])((?:[\w.-]+/)+[\w.-]*|[\w-]+\.(?:py|pyi|ts|tsx|js|jsx|go|rs|java|rb|md|rst|txt|toml|yaml|yml|json))(?![\w/])"
+)
+_IN_TESTS = _rx(
+    r"\bin\s+(?:the\s+)?tests?\b", r"\btest\s+(?:code|files?|suite)\b", r"\bв\s+тестах\b"
+)
+_NO_TESTS = _rx(
+    r"\b(?:excluding|without|not\s+in|except|outside(?:\s+of)?)\s+(?:the\s+)?tests?\b",
+    r"\bnon-?test\b",
+    r"\bбез\s+тестов\b",
+)
+_DOMAIN = _rx(r"\b(?:in|of)\s+(?:the\s+)?([\w-]+)\s+domain\b", r"\bdomain\s+[`'\"]?([\w-]+)")
+_QUOTED = re.compile(r"`([^`]+)`|\"([^\"]+)\"|'([^'\s][^']*)'")
+_SUBJECT_NOISE = frozenset(
+    {*STOP_WORDS, "service", "services", "documents", "document", "docs", "module", "all"}
+    | {"http", "rest", "web", "api", "cli", "endpoints", "routes", "commands", "expose", "our"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Classification:
+    """What a question asks: the intent, names (identifiers) and subject it mentions."""
+
+    intent: str
+    names: tuple[str, ...] = ()
+    subject: str = ""
+    target: str = ""
+    reason: str = ""
+    entry_type: str | None = None
+    route: str | None = None
+    framework: str | None = None
+
+
+class KnownNames(Protocol):
+    """What of the index a question may name: repositories and document domains."""
+
+    @property
+    def repos(self) -> tuple[str, ...]: ...
+
+    @property
+    def domains(self) -> tuple[str, ...]: ...
+
+    def names_a_path(self, glob: str) -> bool:
+        """Whether a path glob matches something in the index."""
+        ...
+
+
+def classify(query: str) -> Classification:
+    """The rule-based classification of one question (English and some Russian)."""
+    for intent, patterns in (("callers", _CALLERS), ("callees", _CALLEES), ("symbol", _SYMBOL)):
+        for p in patterns:
+            m = p.search(query)
+            if m and _is_name(m.group(1)):
+                name = _quoted(query) or m.group(1)
+                return Classification(intent, (name,), reason=f"{intent}: matched {m.group(0)!r}")
+    entry = _entrypoint(query)
+    if entry is not None:
+        return entry
+    if _any(_INTEGRATIONS, query):
+        src, tgt = _subject(query, _SOURCE_SUBJECT), _subject(query, _TARGET_SUBJECT)
+        return Classification(
+            "integrations",
+            subject=src,
+            target="" if src else tgt,
+            reason="integrations: the question asks what a component integrates with",
+        )
+    if _any(_RELATIONS, query):
+        src, tgt = _subject(query, _SOURCE_SUBJECT), _subject(query, _TARGET_SUBJECT)
+        return Classification(
+            "relations",
+            subject=src,
+            target="" if src else tgt,
+            reason="relations: the question asks what depends on or relates to what",
+        )
+    if _any(_WORKFLOW, query):
+        return Classification(
+            "workflow", names=_identifiers(query), reason="workflow: a how/what-happens question"
+        )
+    for p in _DEFINITION:
+        m = p.search(query)
+        if m:
+            term = m.group("term").strip(" `'\"?.")
+            term_names = (term,) if is_identifier_like(term) and " " not in term else ()
+            return Classification(
+                "definition",
+                names=term_names,
+                subject=term,
+                reason=f"definition: asks what {term!r} is",
+            )
+    names = _identifiers(query)
+    if names and is_identifier_like(query) and not _has_question_word(query):
+        return Classification(
+            "symbol", names, reason=f"symbol: the query is a code name {names[0]!r}"
+        )
+    return Classification("free_text", names, reason="free text: no structural intent recognised")
+
+
+def filters_of(query: str, facts: KnownNames) -> tuple[dict[str, Any], list[str]]:
+    """Filters named in the question: path globs, language, domain, repo, tests."""
+    out: dict[str, Any] = {}
+    why: list[str] = []
+    shaped = [_glob(p) for p in _PATH.findall(_ROUTE.sub(" ", _no_urls(query)))]
+    shaped = [p for p in dict.fromkeys(shaped) if p]
+    paths = [p for p in shaped if facts.names_a_path(p)]
+    if paths:
+        out["path"] = paths
+        why.append(f"path filter {', '.join(paths)}: a path in the question")
+    if len(paths) < len(shaped):  # `LIMIT/OFFSET`, `and/or`: words with a slash, not paths
+        unknown = ", ".join(p for p in shaped if p not in paths)
+        why.append(f"no path filter {unknown}: no indexed path matches")
+    m = next((m for p in _LANG if (m := p.search(query))), None)
+    if m:
+        out["lang"] = _LANGS[m.group(1).lower()]
+        why.append(f"language filter {out['lang']}: {m.group(0)!r}")
+    if _any(_NO_TESTS, query):
+        out["is_test"] = False
+        why.append("tests excluded: the question says so")
+    elif _any(_IN_TESTS, query):
+        out["is_test"] = True
+        why.append("tests only: the question asks about tests")
+    m = next((m for p in _DOMAIN if (m := p.search(query))), None)
+    known = {d.lower() for d in facts.domains}
+    if m and m.group(1).lower() in known:  # "domain specific methods" names no domain
+        out["domain"] = m.group(1).lower()
+        why.append(f"domain filter {out['domain']}: {m.group(0)!r}")
+    elif facts.domains:
+        named = [d for d in facts.domains if re.search(rf"\b{re.escape(d)}\s+domain\b", query, _F)]
+        if named:
+            out["domain"] = named[0]
+    repo = _repo(query, facts)
+    if repo:
+        out["repo"] = repo
+        why.append(f"repo filter {repo}: the repository is named")
+    return out, why
+
+
+def _entrypoint(query: str) -> Classification | None:
+    http, cli = _any(_ENTRY_HTTP, query), _any(_ENTRY_CLI, query)
+    routes = _ROUTE.findall(_no_urls(query))
+    routes = [r for r in routes if "." not in r.rsplit("/", 1)[-1]]  # /src/x.py is a file
+    if not (http or cli or routes or _any(_ENTRY_ANY, query)):
+        return None
+    kind = "http" if (http or routes) and not cli else "cli" if cli and not http else None
+    framework = next((f for f in _FRAMEWORKS if re.search(rf"\b{f}\b", query, _F)), None)
+    subject = _subject(query, _ENTRY_SUBJECT)
+    if subject in _FRAMEWORKS:
+        subject = ""
+    what = kind or "any"
+    return Classification(
+        "entrypoints",
+        subject=subject,
+        reason=f"entrypoints: the question asks for {what} entry points"
+        + (f" at {routes[0]}" if routes else ""),
+        entry_type=kind,
+        route=routes[0] if routes else None,
+        framework=framework,
+    )
+
+
+def _subject(query: str, patterns: tuple[re.Pattern[str], ...]) -> str:
+    quoted = _quoted(query)
+    if quoted:
+        return quoted
+    for p in patterns:
+        for m in p.finditer(query):
+            word = m.group(1).strip(".-").lower()
+            if word and word not in _SUBJECT_NOISE and not word.isdigit():
+                return word
+    return ""
+
+
+def _identifiers(query: str) -> tuple[str, ...]:
+    quoted = _quoted(query)
+    if quoted and _is_name(quoted):
+        return (quoted,)
+    words = [w.strip("`'\"?,!;:()") for w in query.split()]
+    words = [w.removesuffix("()").rstrip(".") for w in words]
+    return tuple(w for w in dict.fromkeys(words) if w and _is_name(w) and is_identifier_like(w))
+
+
+def _is_name(word: str) -> bool:
+    word = word.strip("`'\"").removesuffix("()")
+    # `For` may be a class (sqlparse has one); `for` is a word.
+    return bool(re.fullmatch(r"[A-Za-z_][\w]*(?:(?:\.|::)[A-Za-z_]\w*)*", word)) and (
+        word not in STOP_WORDS
+    )
+
+
+def _quoted(query: str) -> str:
+    m = _QUOTED.search(query)
+    return next((g for g in m.groups() if g), "").strip() if m else ""
+
+
+def _has_question_word(query: str) -> bool:
+    first = query.strip().split()[0].lower()
+    return first in {"how", "what", "why", "where", "who", "which", "when", "is", "does", "can"}
+
+
+def _glob(path: str) -> str:
+    path = path.strip("`'\".,;:")
+    if not path or path.startswith(("http:", "https:")):
+        return ""
+    if path.endswith("/"):
+        return path + "**"
+    last = path.rsplit("/", 1)[-1]
+    return path if "." in last else path + "/**"
+
+
+def _no_urls(query: str) -> str:
+    return re.sub(r"\b\w+://\S+", " ", query)
+
+
+def _repo(query: str, facts: KnownNames) -> str:
+    # One known repository is the whole index: a filter on it would change nothing.
+    if len(facts.repos) < 2:
+        return ""
+    for repo in facts.repos:
+        if re.search(rf"(?<![\w-]){re.escape(repo)}(?![\w-])", query, _F):
+            return repo
+    return ""
+
+
+def _any(patterns: tuple[re.Pattern[str], ...], query: str) -> bool:
+    return any(p.search(query) for p in patterns)

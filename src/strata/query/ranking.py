@@ -1,0 +1,196 @@
+"""Code-aware ranking signals on top of fused retrieval (pure): weights, boosts, penalties.
+
+Every factor is a named part so `--explain` can print it. The constants here are
+chosen on the whole benchmark (docs/benchmarks.md), never per query.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from strata.text.tokens import STOP_WORDS, is_identifier_like, split_identifier
+from strata.types import Record
+
+# Retriever weights for weighted RRF: identifier-like queries lean lexical,
+# sentences lean semantic; `symbols` is the list of the definitions the query names
+# (strata.query.definitions).
+IDENTIFIER_WEIGHTS: Mapping[str, float] = {"lexical": 1.0, "semantic": 0.35, "symbols": 1.0}
+SENTENCE_WEIGHTS: Mapping[str, float] = {"lexical": 0.8, "semantic": 1.0, "symbols": 0.5}
+
+DEFINITION_BOOST = 1.0  # in units of "rank 1 of one retriever"
+# A definition of the right bare name under another qualifier than the query's
+# (`BaseCommand.invoke` for `Context.invoke`) gets this share of the boost.
+OTHER_QUALIFIER = 0.5
+TEST_FACTOR = 0.75
+VENDORED_FACTOR = 0.5
+CHANGELOG_FACTOR = 0.6  # release notes mention everything; they rarely answer "how" or "where"
+# A document chunk this short is a heading or a stub more often than an answer (the
+# FSS-Mini-RAG guide's "very short chunks, likely incomplete"); code stays exempt, where a
+# one-line definition is often exactly what a name query wants.
+SHORT_CHARS = 100
+SHORT_FACTOR = 0.8
+COHERENCE_WEIGHT = 0.0  # measured: any weight tried (0.15, 0.03) lowered MRR; see docs
+
+_VENDORED = re.compile(
+    r"(^|/)(vendor|vendored|_vendor|third_party|thirdparty|external|extern|node_modules)/"
+    r"|\.min\.(js|css)$|_pb2(_grpc)?\.py$|\.pb\.go$|(^|/)generated/|\.generated\.|_generated\.",
+)
+_DEFINITION_KINDS = frozenset(
+    [
+        "function",
+        "method",
+        "class",
+        "struct",
+        "interface",
+        "trait",
+        "enum",
+        "type",
+        "constant",
+        "symbol",
+        "module",
+    ]
+)
+_CHANGELOG = re.compile(
+    r"(^|/)(changelog|changes|history|news|releases|release[-_]?notes)(\.[a-z]+)?$", re.I
+)
+_CHANGE_WORDS = frozenset(
+    (
+        *("changelog", "changed", "change", "changes", "release", "released", "releases"),
+        *("version", "versions", "history", "deprecated", "deprecation", "added", "removed"),
+        *("since", "new"),
+    )
+)
+_TEST_WORDS = frozenset(
+    {"test", "tests", "testing", "pytest", "fixture", "fixtures", "spec", "mock"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class QueryShape:
+    """What the query looks like, decided once per search."""
+
+    identifier_like: bool
+    names: frozenset[str]
+    wants_tests: bool
+    wants_changes: bool = False
+    asked: tuple[str, ...] = ()  # the names as written (`Context.invoke`), in query order
+    # A name or two rather than a sentence: their definitions are searched for as well
+    # (in a sentence a name is more often mentioned than asked for: measured).
+    lookup: bool = False
+
+
+def shape(query: str, terms: Sequence[str]) -> QueryShape:
+    """Classify a query: identifier-like or sentence; the names it may be asking for."""
+    ident = is_identifier_like(query)
+    raw = re.findall(r"[A-Za-z_][\w.:]*", query)
+    sentence = not ident and len(query.split()) > 2
+    if sentence:
+        # in a sentence only code-shaped words name a definition ("reset" does not);
+        # a word or two on their own ("consume", "bound logger") may well be a name
+        raw = [w for w in raw if is_identifier_like(w) or f"`{w}`" in query]
+    names = {w.split(".")[-1].split("::")[-1].lower() for w in raw if len(w) > 2}
+    names |= {w.replace(".", "").lower() for w in raw if "." in w}
+    words = set(terms)
+    written = [w.strip(".:").replace("::", ".") for w in raw]
+    asked = [w for w in written if len(w) > 2 and w.lower() not in STOP_WORDS]
+    return QueryShape(
+        ident,
+        frozenset(names),
+        bool(_TEST_WORDS & words),
+        bool(_CHANGE_WORDS & words),
+        tuple(dict.fromkeys(asked)),
+        lookup=not sentence,
+    )
+
+
+def weights(q: QueryShape) -> Mapping[str, float]:
+    """Retriever weights for this query."""
+    return IDENTIFIER_WEIGHTS if q.identifier_like else SENTENCE_WEIGHTS
+
+
+def is_vendored(path: str) -> bool:
+    """Vendored, minified or generated code."""
+    return bool(_VENDORED.search(path))
+
+
+def is_changelog(rec: Record) -> bool:
+    """Release notes: by the docs classifier's `doc_kind`, or by the file name."""
+    if not rec.layer.startswith("D"):
+        return False  # code named history.py is code
+    return rec.metadata.get("doc_kind") == "changelog" or bool(_CHANGELOG.search(rec.path))
+
+
+def adjust(
+    records: Mapping[str, Record],
+    parts: Mapping[str, dict[str, float]],
+    q: QueryShape,
+    *,
+    rrf_k: int,
+    include_tests: bool,
+) -> dict[str, dict[str, float]]:
+    """Add boost and penalty parts to each candidate's fused parts (returns new dicts).
+
+    Parts ending in `_x` are multiplicative factors; the rest are added.
+    """
+    unit = 1.0 / (rrf_k + 1)
+    base = {rid: sum(p.values()) for rid, p in parts.items()}
+    per_file: dict[str, float] = defaultdict(float)
+    for rid, score in base.items():
+        per_file[records[rid].path] += score
+    out: dict[str, dict[str, float]] = {}
+    for rid, p in parts.items():
+        rec = records[rid]
+        new = dict(p)
+        strength = _defines(rec, q)
+        if strength:
+            scale = 1.0 if q.identifier_like else 0.5
+            new["definition"] = DEFINITION_BOOST * unit * scale * strength
+        others = per_file[rec.path] - base[rid]
+        if COHERENCE_WEIGHT > 0 and others > 1e-12:
+            new["coherence"] = COHERENCE_WEIGHT * unit * math.log1p(others / unit)
+        if rec.is_test and not include_tests and not q.wants_tests:
+            new["test_x"] = TEST_FACTOR
+        if is_vendored(rec.path):
+            new["vendored_x"] = VENDORED_FACTOR
+        if not q.wants_changes and is_changelog(rec):
+            new["changelog_x"] = CHANGELOG_FACTOR
+        if rec.layer == "D0_DOC_CHUNKS" and len(rec.content.strip()) < SHORT_CHARS:
+            new["short_x"] = SHORT_FACTOR
+        out[rid] = new
+    return out
+
+
+def final_score(parts: Mapping[str, float]) -> float:
+    """Sum of the additive parts times the product of the `_x` factors."""
+    total = sum(v for k, v in parts.items() if not k.endswith("_x"))
+    for k, v in parts.items():
+        if k.endswith("_x"):
+            total *= v
+    return total
+
+
+def _defines(rec: Record, q: QueryShape) -> float:
+    """How surely `rec` defines a name the query asks for: 1.0, `OTHER_QUALIFIER` for the
+    right bare name under another qualifier than the query wrote, 0.0 not at all."""
+    if not q.names or not rec.title:
+        return 0.0
+    if rec.kind not in _DEFINITION_KINDS and rec.layer != "C1_SYMBOL_CATALOG":
+        return 0.0
+    title = rec.title.split(" ")[0]
+    last = re.split(r"[.:]+", title)[-1].lower()
+    named = (
+        last in q.names
+        or title.replace(".", "").lower() in q.names
+        or (len(q.names) == 1 and "".join(split_identifier(last)) in q.names)
+    )
+    if not named:
+        return 0.0
+    dotted = "." + re.sub(r"[.:]+", ".", title).lower()
+    qualified = [a.lower() for a in q.asked if "." in a and a.rsplit(".", 1)[-1].lower() == last]
+    if qualified and not any(dotted.endswith("." + a) for a in qualified):
+        return OTHER_QUALIFIER
+    return 1.0

@@ -1,0 +1,362 @@
+"""Query routing (pure): a question and what the index holds -> a retrieval `Plan` over layers.
+
+Rule-based and transparent: every decision leaves a human-readable reason in the plan,
+which `strata search --explain` prints. The rules follow the "Retrieval over layers"
+table of shared/spec/layers.md:
+
+| intent | steps |
+|---|---|
+| `symbol` | C1 exact name match, then C0 search |
+| `callers` / `callees` | C2 walk, each link shown with its C0 chunk |
+| `entrypoints` | C3 listing by type, route, framework and subject |
+| `workflow` | D4 search, D0 search, then C0 search |
+| `integrations` | D6 records of the subject, then D5 relations |
+| `relations` | D5 relations of the subject, then D6 records |
+| `definition` | D0 search, D1 cards, D3 entities, C0 search |
+| `free_text` | one plain hybrid search (exactly `Engine.search`) |
+
+The question itself is read by `strata.query.questions` (intent, names, filters). An optional
+`Classifier` (e.g. an LLM) may replace the rules' classification; the plan is still
+built here from its answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from strata import layers as L
+from strata.query.questions import Classification, classify, filters_of
+from strata.text.globs import select
+from strata.text.tokens import STOP_WORDS, query_terms
+
+__all__ = [
+    "INTENTS",
+    "Classification",
+    "Classifier",
+    "IndexFacts",
+    "Plan",
+    "Step",
+    "classify",
+    "filters_of",
+    "route",
+]
+
+
+INTENTS = (
+    "symbol",
+    "callers",
+    "callees",
+    "entrypoints",
+    "workflow",
+    "integrations",
+    "relations",
+    "definition",
+    "free_text",
+    "empty",
+)
+METHODS = ("symbol", "callers", "callees", "entrypoints", "search", "related")
+MAX_ROUTED_CHARS = 2000  # the same cap as the searcher: rules read only the head of a long query
+
+
+@dataclass(frozen=True, slots=True)
+class IndexFacts:
+    """What the router may know of the index: layers with rows, repos, document domains."""
+
+    layers: frozenset[str] = frozenset(L.ALL_LAYERS)
+    repos: tuple[str, ...] = ()
+    domains: tuple[str, ...] = ()
+    # The indexed paths, asked for only when a question holds something path-shaped
+    # (None: not known, and every path-shaped word is taken as a filter).
+    paths: Callable[[], Iterable[str]] | None = field(default=None, compare=False)
+
+    @classmethod
+    def from_counts(
+        cls,
+        counts: Mapping[str, Mapping[str, int]],
+        repos: Iterable[str] = (),
+        domains: Iterable[str] = (),
+        paths: Callable[[], Iterable[str]] | None = None,
+    ) -> IndexFacts:
+        """Facts from `Store.counts()` (layer -> {"rows": n, ...})."""
+        have = frozenset(layer for layer, c in counts.items() if c.get("rows", 0) > 0)
+        return cls(have, tuple(repos), tuple(domains), paths)
+
+    def names_a_path(self, glob: str) -> bool:
+        """Whether `glob` matches an indexed path (True when the paths are not known)."""
+        return self.paths is None or any(select(self.paths(), [glob]))
+
+    def has(self, *layers: str) -> bool:
+        """Whether every given layer has rows."""
+        return all(layer in self.layers for layer in layers)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One retrieval: a method over a layer with its arguments, at most `limit` results.
+
+    `weight` is the step's weight in the weighted RRF merge; when a `required` step finds
+    nothing (an exact name the index does not have), the plan falls back to where the
+    name occurs (`strata.query.fallback`).
+    """
+
+    layer: str
+    method: str
+    args: Mapping[str, Any]
+    limit: int
+    weight: float = 1.0
+    required: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON for `--explain` and the HTTP API."""
+        return {
+            "layer": self.layer,
+            "method": self.method,
+            "args": dict(self.args),
+            "limit": self.limit,
+            "weight": self.weight,
+            "required": self.required,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The router's answer: intent, the steps to run, filters, and why (human-readable)."""
+
+    query: str
+    intent: str
+    steps: tuple[Step, ...]
+    filters: Mapping[str, Any] = field(default_factory=dict)
+    names: tuple[str, ...] = ()
+    reasons: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # filled by the executor: what running the plan found
+    # The filter keys read from the question, not given by the caller: guesses, which the
+    # executor drops when they leave fewer results than the plain search (strata.query.fallback).
+    guessed: tuple[str, ...] = ()
+
+    @property
+    def is_free_text(self) -> bool:
+        """Whether this plan is the plain hybrid search."""
+        return self.intent == "free_text"
+
+    def with_notes(self, notes: Iterable[str]) -> Plan:
+        """The same plan with the executor's notes added."""
+        return replace(self, notes=self.notes + tuple(notes))
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON for `--explain`, `--json` and the HTTP API."""
+        return {
+            "intent": self.intent,
+            "names": list(self.names),
+            "filters": dict(self.filters),
+            "guessed": list(self.guessed),
+            "steps": [s.to_json() for s in self.steps],
+            "reasons": list(self.reasons),
+            "notes": list(self.notes),
+        }
+
+    def describe(self) -> list[str]:
+        """Lines for a terminal: intent, filters, each step, reasons and notes."""
+        out = [f"intent: {self.intent}" + (f" ({', '.join(self.names)})" if self.names else "")]
+        if self.filters:
+            out.append("filters: " + ", ".join(f"{k}={v}" for k, v in self.filters.items()))
+        for i, s in enumerate(self.steps, 1):
+            args = ", ".join(f"{k}={v!r}" for k, v in s.args.items() if k != "query")
+            flag = " required" if s.required else ""
+            out.append(
+                f"step {i}: {s.method} {s.layer} [{args}] limit={s.limit} w={s.weight}{flag}"
+            )
+        out += [f"why: {r}" for r in self.reasons]
+        out += [f"note: {n}" for n in self.notes]
+        return out
+
+
+class Classifier(Protocol):
+    """A pluggable classifier (e.g. a local LLM); None means "fall back to the rules"."""
+
+    def classify(self, query: str, facts: IndexFacts) -> Classification | None:
+        """The question's classification, or None to let the rules decide."""
+        ...
+
+
+def route(
+    query: str,
+    facts: IndexFacts | None = None,
+    *,
+    k: int = 10,
+    classifier: Classifier | None = None,
+) -> Plan:
+    """Plan the retrieval of `query` over the layers the index has.
+
+    Args:
+        query: the user's question, as typed.
+        facts: which layers have rows, known repos and domains (default: everything).
+        k: results wanted; per-step limits are derived from it.
+        classifier: optional classifier consulted before the rules.
+    """
+    facts = facts or IndexFacts()
+    head = query.strip()[:MAX_ROUTED_CHARS]
+    if not head:
+        return Plan(query, "empty", (), reasons=("the query is empty",))
+    if not any(t not in STOP_WORDS for t in query_terms(head, drop_stop_words=False)):
+        why = "only stop words or punctuation: nothing to route on; plain search"
+        return _free_text(query, {}, k, (why,))
+    found = classifier.classify(head, facts) if classifier else None
+    reasons: list[str] = []
+    if found is not None:
+        reasons.append(
+            f"classifier: {found.intent}" + (f" ({found.reason})" if found.reason else "")
+        )
+    else:
+        found = classify(head)
+        reasons.append(found.reason)
+    if len(query.strip()) > MAX_ROUTED_CHARS:
+        reasons.append(f"only the first {MAX_ROUTED_CHARS} characters were read by the router")
+    filters, named = filters_of(head, facts)
+    return _build(query, found, filters, facts, k, reasons + named)
+
+
+# ---- building the plan ----------------------------------------------------------------------
+
+
+def _build(
+    query: str,
+    c: Classification,
+    filters: dict[str, Any],
+    facts: IndexFacts,
+    k: int,
+    reasons: list[str],
+) -> Plan:
+    builder = _BUILDERS.get(c.intent)
+    if builder is None:
+        return _free_text(query, filters, k, tuple(reasons))
+    needs = _NEEDS[c.intent]
+    if not any(facts.has(layer) for layer in needs):
+        short = "/".join(layer.split("_", 1)[0] for layer in needs)
+        reasons.append(f"the index has no {short} rows: plain search instead of {c.intent}")
+        return _free_text(query, filters, k, tuple(reasons))
+    steps = tuple(s for s in builder(query, c, k) if facts.has(s.layer) or s.layer == "passages")
+    steps = tuple(_passages(s) for s in steps)
+    return Plan(query, c.intent, steps, filters, c.names, tuple(reasons), guessed=tuple(filters))
+
+
+def _free_text(query: str, filters: dict[str, Any], k: int, reasons: tuple[str, ...]) -> Plan:
+    step = Step("passages", "search", {"query": query, "layers": None}, k)
+    return Plan(
+        query, "free_text", (_passages(step),), filters, (), reasons, guessed=tuple(filters)
+    )
+
+
+def _passages(step: Step) -> Step:
+    """`passages` is shorthand for the default search layers (C0 + D0)."""
+    if step.layer != "passages":
+        return step
+    return replace(step, layer="+".join(L.PASSAGE_LAYERS))
+
+
+def _search(layer: str, query: str, limit: int, weight: float = 1.0) -> Step:
+    layers = None if layer == "passages" else [layer]
+    return Step(layer, "search", {"query": query, "layers": layers}, limit, weight)
+
+
+def _symbol_steps(query: str, c: Classification, k: int) -> list[Step]:
+    name = c.names[0]
+    return [
+        Step(L.C1_SYMBOL_CATALOG, "symbol", {"name": name, "exact": True}, k, 2.0, required=True),
+        _search(L.C0_SOURCE_CHUNKS, name, k, 1.0),
+    ]
+
+
+def _walk_steps(query: str, c: Classification, k: int) -> list[Step]:
+    return [
+        Step(
+            L.C2_DEPENDENCY_GRAPH,
+            c.intent,
+            {"name": c.names[0], "depth": 1},
+            max(k, 20),
+            required=True,
+        )
+    ]
+
+
+def _entry_steps(query: str, c: Classification, k: int) -> list[Step]:
+    args = {"type": c.entry_type, "framework": c.framework, "route": c.route, "subject": c.subject}
+    return [Step(L.C3_ENTRYPOINTS, "entrypoints", {a: v for a, v in args.items() if v}, max(k, 50))]
+
+
+def _workflow_steps(query: str, c: Classification, k: int) -> list[Step]:
+    return [
+        _search(L.D4_WORKFLOW_INDEX, query, 5, 1.5),
+        _search(L.D0_DOC_CHUNKS, query, k, 1.0),
+        _search(L.C0_SOURCE_CHUNKS, query, k, 0.6),
+    ]
+
+
+def _integration_steps(query: str, c: Classification, k: int) -> list[Step]:
+    steps = []
+    if c.subject or c.target:
+        who = {"source": c.subject} if c.subject else {"target": c.target}
+        steps.append(Step(L.D6_INTEGRATION_INDEX, "related", who, max(k, 20), 1.5))
+        doc = c.subject or c.target
+        direction = "out" if c.subject else "in"
+        steps.append(
+            Step(L.D5_RELATION_GRAPH, "related", {"document": doc, "direction": direction}, k, 0.8)
+        )
+    else:
+        steps.append(_search(L.D6_INTEGRATION_INDEX, query, k, 1.5))
+    steps.append(_search(L.D0_DOC_CHUNKS, query, k, 0.5))
+    return steps
+
+
+def _relation_steps(query: str, c: Classification, k: int) -> list[Step]:
+    steps = []
+    doc = c.subject or c.target
+    if doc:
+        args: dict[str, Any] = {"document": doc, "direction": "out" if c.subject else "in"}
+        if re.search(r"depend|завис", query, re.IGNORECASE):
+            args["relation_types"] = ["depends_on", "uses"]
+        steps.append(Step(L.D5_RELATION_GRAPH, "related", args, max(k, 20), 1.5))
+        who = {"source": doc} if c.subject else {"target": doc}
+        steps.append(Step(L.D6_INTEGRATION_INDEX, "related", who, k, 0.8))
+    else:
+        steps.append(_search(L.D5_RELATION_GRAPH, query, k, 1.5))
+    steps.append(_search(L.D0_DOC_CHUNKS, query, k, 0.5))
+    return steps
+
+
+def _definition_steps(query: str, c: Classification, k: int) -> list[Step]:
+    steps = []
+    if c.names:
+        steps.append(
+            Step(L.C1_SYMBOL_CATALOG, "symbol", {"name": c.names[0], "exact": True}, 5, 1.5)
+        )
+    steps.append(_search(L.D0_DOC_CHUNKS, query, k, 1.0))
+    steps.append(_search(L.D1_DOCUMENT_CATALOG, query, 3, 0.8))
+    steps.append(_search(L.D3_ENTITY_CATALOG, query, 3, 0.6))
+    steps.append(_search(L.C0_SOURCE_CHUNKS, query, k, 0.7))
+    return steps
+
+
+_BUILDERS = {
+    "symbol": _symbol_steps,
+    "callers": _walk_steps,
+    "callees": _walk_steps,
+    "entrypoints": _entry_steps,
+    "workflow": _workflow_steps,
+    "integrations": _integration_steps,
+    "relations": _relation_steps,
+    "definition": _definition_steps,
+}
+# The layers an intent is about: with none of them indexed, the plain search is the answer.
+_NEEDS = {
+    "symbol": (L.C1_SYMBOL_CATALOG,),
+    "callers": (L.C2_DEPENDENCY_GRAPH,),
+    "callees": (L.C2_DEPENDENCY_GRAPH,),
+    "entrypoints": (L.C3_ENTRYPOINTS,),
+    "workflow": (L.D4_WORKFLOW_INDEX,),
+    "integrations": (L.D6_INTEGRATION_INDEX, L.D5_RELATION_GRAPH),
+    "relations": (L.D5_RELATION_GRAPH,),
+    "definition": (L.D1_DOCUMENT_CATALOG, L.D3_ENTITY_CATALOG),
+}

@@ -1,0 +1,114 @@
+"""`strata ask`: retrieve, stream a local LLM's answer, end with the sources it cites."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import click
+
+from strata.answer import Answer, AnswerStream, Piece
+from strata.answer.prompt import Source
+from strata.errors import LlmError
+from strata.surfaces.cli import Common, _common, _guard, render
+
+__all__ = ["attach"]
+
+
+@click.command()
+@click.argument("question")
+@click.option("-k", "k", type=int, default=None, help="Hits to retrieve (default search.k).")
+@click.option("--model", default=None, help="LLM model (default llm.model).")
+@click.option(
+    "--provider",
+    type=click.Choice(["ollama", "openai", "none"]),
+    default=None,
+    help="LLM provider (default llm.provider).",
+)
+@click.option("--layer", "layers", multiple=True, help="Retrieve only from these layers.")
+@click.option("--lang", "langs", multiple=True, help="Only this language (repeatable).")
+@click.option("--path", "paths", multiple=True, help="Only paths matching this glob (repeatable).")
+@click.option("--no-tests", is_flag=True, help="Leave test files out.")
+@click.option("--repo", default=None, help="Only this repository of a multi-repository index.")
+@click.option("--show-thinking", is_flag=True, help="Show the model's <think> blocks (dimmed).")
+@click.option("--json", "as_json", is_flag=True, help="The checked answer as JSON on stdout.")
+@_common
+@_guard
+def ask(
+    question: str,
+    k: int | None,
+    model: str | None,
+    provider: str | None,
+    layers: tuple[str, ...],
+    langs: tuple[str, ...],
+    paths: tuple[str, ...],
+    no_tests: bool,
+    repo: str | None,
+    show_thinking: bool,
+    as_json: bool,
+    opts: Common,
+) -> None:
+    """Answer QUESTION from the index with a local LLM, citing the lines it used."""
+    filters = {"path": paths, "lang": langs, "no_tests": no_tests, "repo": repo}
+    stream = opts.engine().ask_stream(
+        question,
+        k,
+        layers=layers or None,
+        filters=filters,
+        model=model,
+        provider=provider,
+        show_thinking=show_thinking and not as_json,
+    )
+    try:
+        for piece in stream:
+            if not as_json:
+                _show(piece)
+    except LlmError as exc:
+        _failed(stream, as_json, exc)
+        raise
+    result = stream.answer()
+    if as_json:
+        render.emit_json(result.to_json())
+    else:
+        _cited(result)
+
+
+def _show(piece: Piece) -> None:
+    style = "dim italic" if piece.thinking else None
+    render.out.print(piece.text, end="", style=style, markup=False, highlight=False)
+
+
+def _cited(result: Answer) -> None:
+    render.out.print()
+    if result.invalid_citations:
+        gone = ", ".join(f"[{n}]" for n in result.invalid_citations)
+        render.err.print(f"note: removed citations naming no source: {gone}", markup=False)
+    if not result.citations:
+        render.err.print("note: the answer cites none of the sources", markup=False)
+        _sources(result.context.sources, "retrieved")
+        return
+    render.out.print()
+    for c in result.citations:
+        render.out.print(f"{c.line()}  {c.title}".rstrip(), markup=False)
+
+
+def _failed(stream: AnswerStream, as_json: bool, exc: LlmError) -> None:
+    """The retrieved sources are still the answer's evidence: show them before the error."""
+    if as_json:
+        render.emit_json({**stream.answer().to_json(), "error": str(exc)})
+        return
+    render.out.print()
+    _sources(stream.context.sources, "retrieved")
+
+
+def _sources(sources: Sequence[Source], what: str) -> None:
+    if not sources:
+        render.err.print(f"no sources {what}", markup=False)
+        return
+    render.out.print(f"sources {what}:", style="bold", markup=False)
+    for s in sources:
+        render.out.print(f"[{s.n}] {s.location}  {s.hit.record.title}".rstrip(), markup=False)
+
+
+def attach(app: click.Group) -> None:
+    """Register `ask` on the `strata` command group."""
+    app.add_command(ask)

@@ -1,0 +1,227 @@
+"""The layer commands of `strata`: symbols, callers, callees, entrypoints, docs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import click
+from rich.syntax import Syntax
+
+from strata.errors import NoIndexError
+from strata.query.lookup import (
+    CallWalk,
+    callees,
+    callers,
+    closest,
+    find_symbols,
+    list_docs,
+    list_entrypoints,
+)
+from strata.query.lookup.rows import record_json
+from strata.store import Store
+from strata.surfaces.cli import Common, _common, _guard, render
+from strata.types import Record
+
+__all__ = ["attach"]
+
+SNIPPET_LINES = 12
+
+
+def _store(opts: Common, repo: str | None) -> Store:
+    """The store of the index found from the flags, or one repository's view of it
+    (NoIndexError when nothing is indexed)."""
+    eng = opts.engine()
+    if not eng.exists:
+        raise NoIndexError(f"no index at {eng.index_dir}", hint=f"run `strata index {eng.root}`")
+    return eng.repo_store(repo) if repo else eng.store
+
+
+_repo = click.option("--repo", default=None, help="Only this repository of the index.")
+
+
+@click.command()
+@click.argument("name")
+@click.option("--kind", default=None, help="Only this kind: class, function, method, ...")
+@click.option(
+    "-k",
+    "limit",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="At most this many.",
+)
+@_repo
+@click.option("--json", "as_json", is_flag=True, help="JSON array of C1 records on stdout.")
+@_common
+@_guard
+def symbols(
+    name: str,
+    kind: str | None,
+    limit: int,
+    repo: str | None,
+    as_json: bool,
+    opts: Common,
+) -> None:
+    """Find a symbol: exact, qualified (Client.send), prefix, then typo-tolerant."""
+    store = _store(opts, repo)
+    found = find_symbols(store, name, kind=kind, limit=limit)
+    if not found:
+        near = closest(store, name)
+        hint = f"; closest: {', '.join(near)}" if near else ""
+        render.err.print(f"no symbol named {name}{hint}", markup=False)
+    if as_json:
+        render.emit_json([m.to_json() for m in found])
+    elif found:
+        rows = [
+            {
+                "match": m.match,
+                "score": f"{m.score:.2f}",
+                "kind": m.kind,
+                "qname": m.qname,
+                "where": _where(m.record),
+            }
+            for m in found
+        ]
+        render.columns(rows, ["match", "score", "kind", "qname", "where"])
+
+
+def _walk_command(name: str) -> click.Command:
+    """`callers` or `callees`: the same flags, a different direction."""
+    fn = callers if name == "callers" else callees
+    what = "who calls QNAME" if name == "callers" else "what QNAME calls"
+
+    @click.command(name=name, help=f"C2 walk: {what}, breadth-first to --depth.")
+    @click.argument("qname")
+    @click.option("--depth", type=click.IntRange(1, 10), default=1, show_default=True)
+    @click.option(
+        "--name-matches",
+        is_flag=True,
+        help="Also calls tied to the symbol by its bare name only (guesses: `x.get()` for "
+        "any `get`), marked `name`.",
+    )
+    @_repo
+    @click.option("--json", "as_json", is_flag=True, help="JSON array of C2 records on stdout.")
+    @_common
+    @_guard
+    def command(
+        qname: str,
+        depth: int,
+        name_matches: bool,
+        repo: str | None,
+        as_json: bool,
+        opts: Common,
+    ) -> None:
+        result = fn(_store(opts, repo), qname, depth, name_matches=name_matches)
+        if result.name_only_hidden:
+            what = "calls left out" if name == "callers" else "callees shown as unresolved"
+            render.err.print(
+                f"{result.name_only_hidden} {what}: tied by the bare name only "
+                "(--name-matches shows them)",
+                markup=False,
+            )
+        if as_json:
+            render.emit_json(result.to_json())
+        else:
+            _show_walk(result, name)
+
+    return command
+
+
+def _show_walk(result: CallWalk, name: str) -> None:
+    targets = ", ".join(
+        t.qname + ("" if t.record else " (not in the index)") for t in result.targets
+    )
+    render.err.print(f"{name} of {targets}", markup=False)
+    if not result.links:
+        render.err.print("none found")
+    for link in result.links:
+        edge, other = link.edge, link.symbol
+        guess = "" if link.match in ("resolved", "qname") else f"  [yellow]({link.match})[/]"
+        render.out.print(
+            f"[dim]{'  ' * (link.depth - 1)}{link.depth}[/] [bold]{other.qname}[/]"
+            f"  [cyan]{edge.path}:{edge.span_start}[/]{guess}"
+        )
+        if link.chunk is not None:
+            _snippet(link.chunk)
+
+
+def _snippet(chunk: Record) -> None:
+    lines = chunk.content.split("\n")
+    syntax = Syntax(
+        "\n".join(lines[:SNIPPET_LINES]),
+        render.LEXERS.get(chunk.lang, chunk.lang),
+        line_numbers=True,
+        start_line=chunk.span_start or 1,
+        theme="ansi_dark",
+        background_color="default",
+    )
+    render.out.print(syntax)
+    if len(lines) > SNIPPET_LINES:
+        render.out.print(f"   [dim]… {len(lines) - SNIPPET_LINES} more lines[/]")
+
+
+@click.command()
+@click.option("--type", "entry_type", type=click.Choice(["http", "cli", "other"]), default=None)
+@click.option("--framework", default=None, help="Only this framework: fastapi, flask, click, ...")
+@_repo
+@click.option("--json", "as_json", is_flag=True, help="JSON array of C3 records on stdout.")
+@_common
+@_guard
+def entrypoints(
+    entry_type: str | None,
+    framework: str | None,
+    repo: str | None,
+    as_json: bool,
+    opts: Common,
+) -> None:
+    """C3 listing: HTTP routes, CLI commands and other entry points."""
+    rows = list_entrypoints(_store(opts, repo), type=entry_type, framework=framework)
+    _records(
+        rows,
+        as_json,
+        ["entry_type", "framework", "http_method", "route_or_command", "handler_symbol", "where"],
+        "no entry points",
+    )
+
+
+@click.command()
+@click.option("--kind", default=None, help="Only this doc kind: readme, spec, runbook, adr, ...")
+@click.option("--domain", default=None, help="Only documents of this domain.")
+@click.option("--type", "doc_type", default=None, help="Only this frontmatter type.")
+@_repo
+@click.option("--json", "as_json", is_flag=True, help="JSON array of D1 cards on stdout.")
+@_common
+@_guard
+def docs(
+    kind: str | None,
+    domain: str | None,
+    doc_type: str | None,
+    repo: str | None,
+    as_json: bool,
+    opts: Common,
+) -> None:
+    """D1 catalog listing: one card per document."""
+    cards = list_docs(_store(opts, repo), kind=kind, domain=domain, type=doc_type)
+    columns = ["path", "title", "doc_kind", "type", "domain", "document_id"]
+    _records(cards, as_json, columns, "no documents")
+
+
+def _records(rows: Sequence[Record], as_json: bool, columns: list[str], empty: str) -> None:
+    """Records as a JSON array on stdout, or as columns (`empty` on stderr when none)."""
+    if as_json:
+        render.emit_json([record_json(r) for r in rows])
+        return
+    if not rows:
+        render.err.print(empty)
+        return
+    render.columns([{**record_json(r), "where": _where(r)} for r in rows], columns)
+
+
+def _where(r: Record) -> str:
+    return f"{r.path}:{r.span_start}" if r.span_start else r.path
+
+
+def attach(app: click.Group) -> None:
+    """Add the layer commands to the `strata` group."""
+    for command in (symbols, _walk_command("callers"), _walk_command("callees"), entrypoints, docs):
+        app.add_command(command)

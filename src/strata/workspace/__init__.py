@@ -1,0 +1,1 @@
+"""The index directory and process plumbing: locate, locks, repositories, git, SQLite, memory."""
