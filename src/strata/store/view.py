@@ -17,7 +17,6 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from strata.errors import UserError
 from strata.store import Filter, PerSource, Store
 from strata.types import FileState, Record, Vector
 
@@ -26,28 +25,7 @@ if TYPE_CHECKING:
 
     from strata.store.schema import PreparedRows
 
-__all__ = ["RepoView", "check_repo_name", "id_prefix"]
-
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-
-
-def check_repo_name(name: str) -> str:
-    """`name` if it can name a repository (letters, digits, `.`, `_`, `-`; at most 64).
-
-    Raises:
-        UserError: the name has other characters (a `/` would make ids ambiguous).
-    """
-    if not _NAME.fullmatch(name):
-        raise UserError(
-            f"bad repository name {name!r}: use letters, digits, '.', '_' or '-' (at most 64)",
-            hint="pass --repo NAME with such a name",
-        )
-    return name
-
-
-def id_prefix(name: str, home: bool) -> str:
-    """The prefix of a repository's row ids in the shared table."""
-    return "" if home else f"{name}//"
+__all__ = ["RepoView"]
 
 
 class RepoView(PerSource):

@@ -9,15 +9,45 @@ indexed under one name.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from strata.errors import UserError
-from strata.store.view import check_repo_name, id_prefix
 
-__all__ = ["Repo", "all_repos", "choose", "first_name", "home_repo", "recorded"]
+__all__ = [
+    "Repo",
+    "all_repos",
+    "check_repo_name",
+    "choose",
+    "first_name",
+    "home_repo",
+    "id_prefix",
+    "recorded",
+]
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+
+def check_repo_name(name: str) -> str:
+    """`name` if it can name a repository (letters, digits, `.`, `_`, `-`; at most 64).
+
+    Raises:
+        UserError: the name has other characters (a `/` would make ids ambiguous).
+    """
+    if not _NAME.fullmatch(name):
+        raise UserError(
+            f"bad repository name {name!r}: use letters, digits, '.', '_' or '-' (at most 64)",
+            hint="pass --repo NAME with such a name",
+        )
+    return name
+
+
+def id_prefix(name: str, home: bool) -> str:
+    """The prefix of a repository's row ids in the shared table."""
+    return "" if home else f"{name}//"
 
 
 @dataclass(frozen=True, slots=True)
