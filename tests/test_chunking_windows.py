@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from strata.config import ChunkConfig
-from strata.index.chunking import CHUNKERS, chunk, chunker_for, register
+from strata.index.chunking import chunk, chunker_for, chunkers, register
 from strata.index.chunking.budget import cut_columns
 from strata.index.chunking.python import chunk_python
 from strata.index.chunking.windows import line_windows, paragraphs
@@ -99,6 +102,20 @@ def test_dispatcher_picks_chunkers_by_language() -> None:
     assert chunker_for("sql") is line_windows
 
 
+def test_tree_sitter_chunkers_need_no_other_import() -> None:
+    # In a fresh process that imports only the dispatcher (no `passages`, no pipeline):
+    # Go and TypeScript get their tree-sitter chunker, not line windows.
+    probe = (
+        "import sys\n"
+        "from strata.index.chunking import chunker_for, line_windows\n"
+        "assert 'strata.index.passages' not in sys.modules\n"
+        "print([chunker_for(lang) is line_windows for lang in ('go', 'typescript', 'sql')])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[False, False, True]"
+
+
 def test_registered_chunker_is_used_and_held_to_the_budget(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -106,7 +123,7 @@ def test_registered_chunker_is_used_and_held_to_the_budget(
         end = text.count("\n") + 1
         return [Chunk(text, 1, end, "section", "Guide", {"section_path": ["Guide"]})]
 
-    monkeypatch.setitem(CHUNKERS, "markdown", CHUNKERS.get("markdown", whole_file))
+    monkeypatch.setitem(chunkers(), "markdown", chunkers().get("markdown", whole_file))
     register("markdown", whole_file)
     text = "\n".join(numbered(200))
     chunks = chunk(Extracted("guide.md", text, "markdown", "markdown", "h"), CFG)
@@ -122,7 +139,7 @@ def test_dispatcher_recuts_an_oversized_column_chunk(monkeypatch: pytest.MonkeyP
     def one_slice(text: str, cfg: ChunkConfig) -> list[Chunk]:
         return [Chunk(line[10:], 1, 1, "text", "", {"col_start": 10, "col_end": len(line)})]
 
-    monkeypatch.setitem(CHUNKERS, "weird", one_slice)
+    monkeypatch.setitem(chunkers(), "weird", one_slice)
     chunks = chunk(Extracted("f.weird", line, "weird", "code", "h"), CFG)
     assert len(chunks) == 2
     for c in chunks:

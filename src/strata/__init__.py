@@ -6,6 +6,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from strata.answer.result import Answer, Citation
     from strata.config import Config, load_config
     from strata.engine import Engine
     from strata.errors import (
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
         EmbedderError,
         EmbedderMismatchError,
         EngineError,
+        LlmError,
         LockError,
         NoIndexError,
         QueryError,
@@ -22,10 +24,14 @@ if TYPE_CHECKING:
     )
     from strata.index.indexer import IndexSummary
     from strata.query.hybrid import SearchResult
+    from strata.query.lookup import CallWalk, Related, SymbolMatch
     from strata.store import Filter
     from strata.types import Hit, Record
 
 __all__ = [
+    "Answer",
+    "CallWalk",
+    "Citation",
     "Config",
     "ConfigError",
     "EmbedderError",
@@ -35,13 +41,16 @@ __all__ = [
     "Filter",
     "Hit",
     "IndexSummary",
+    "LlmError",
     "LockError",
     "NoIndexError",
     "QueryError",
     "Record",
+    "Related",
     "SearchResult",
     "StoreError",
     "StrataError",
+    "SymbolMatch",
     "UserError",
     "load_config",
 ]
@@ -58,6 +67,11 @@ _HOMES = {
     "Filter": "strata.store",
     "Hit": "strata.types",
     "Record": "strata.types",
+    "SymbolMatch": "strata.query.lookup",
+    "CallWalk": "strata.query.lookup",
+    "Related": "strata.query.lookup",
+    "Answer": "strata.answer.result",
+    "Citation": "strata.answer.result",
     **{
         name: "strata.errors"
         for name in (
@@ -65,6 +79,7 @@ _HOMES = {
             "EmbedderError",
             "EmbedderMismatchError",
             "EngineError",
+            "LlmError",
             "LockError",
             "NoIndexError",
             "QueryError",

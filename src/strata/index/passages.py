@@ -14,14 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from strata.config import ChunkConfig, Config
-from strata.index.chunking import Chunker, chunk, register
-from strata.index.code.treesitter import chunker as ts_chunker
-from strata.index.code.treesitter import grammars
+from strata.config import Config
+from strata.index.chunking import chunk
 from strata.index.extraction import extract
 from strata.index.records import chunk_records
 from strata.store.schema import PreparedRows, prepare
-from strata.types import Chunk, Record, Skip, SkipReason, SourceFile
+from strata.types import Record, Skip, SkipReason, SourceFile
 
 if TYPE_CHECKING:
     from strata.index.corpus.artifacts import Artifact
@@ -32,18 +30,6 @@ log = logging.getLogger(__name__)
 MINIFIED = "minified"  # no chunker registered: line and column windows
 MINIFIED_MIN_CHARS = 20_000
 MINIFIED_LINE_CHARS = 1_000
-
-
-def _ts_chunker(lang: str) -> Chunker:
-    def chunker(text: str, cfg: ChunkConfig) -> list[Chunk]:
-        return ts_chunker.chunk(text, lang, cfg)
-
-    return chunker
-
-
-for _lang in grammars.supported():
-    if _lang != "python":  # Python keeps its stdlib-ast chunker (see docs/benchmarks.md)
-        register(_lang, _ts_chunker(_lang))
 
 
 @dataclass(frozen=True, slots=True)
