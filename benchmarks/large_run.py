@@ -244,7 +244,7 @@ def child_breakdown(argv: list[str]) -> None:
 # ---- child: what the same queries cost done differently ----------------------------------
 
 
-def child_whatif(argv: list[str]) -> None:
+def child_whatif(argv: list[str]) -> None:  # noqa: C901 - a what-if script: four variants in a row
     """Warm p50/p95 of the store calls a hybrid query makes, as the engine makes them and
     done differently on the same index: fewer columns, no per-call version check, the
     passage vectors in a numpy matrix, FTS and vector search in two threads."""
