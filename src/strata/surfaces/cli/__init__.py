@@ -192,7 +192,7 @@ def index(
         "index.workers": workers,
     }
     eng = _index_engine(opts, path, repo, flags)
-    with render.Bar(enabled=not opts.quiet and render.err.is_terminal) as bar:
+    with render.progress(opts.quiet) as bar:
         summary = eng.index(path, full=full, progress=bar, repo=repo, since=since)
     if as_json:
         render.emit_json(summary.to_json())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -23,8 +24,20 @@ from rich.table import Table
 from strata.index.indexer import IndexSummary
 from strata.query.hybrid import SearchResult
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False)
+UNWRAPPED = 100_000  # columns of a console writing to a pipe or a file: no hard wrap
+PROGRESS_SECONDS = 3.0  # between two progress lines when stderr is not a terminal
+
+
+def unwrapped(console: Console) -> Console:
+    """`console`, not hard-wrapped (nor cropped) at 80 columns when it writes to a pipe or
+    a file: a terminal's width means something, a log's does not."""
+    if not console.is_terminal:
+        console.width = UNWRAPPED
+    return console
+
+
+out = unwrapped(Console(highlight=False, soft_wrap=True))
+err = unwrapped(Console(stderr=True, highlight=False))
 
 SNIPPET_LINES = 14
 LEXERS = {
@@ -35,6 +48,9 @@ LEXERS = {
     "pdf": "text",
     "html": "markdown",
 }
+
+
+_PHASES = {"chunk": "chunking ", "index": "indexing ", "embed": "embedding"}
 
 
 def emit_json(data: Any) -> None:
@@ -69,9 +85,7 @@ class Bar:
 
     def __call__(self, phase: str, done: int, total: int, item: str) -> None:
         if phase not in self._tasks:
-            label = {"chunk": "chunking ", "index": "indexing ", "embed": "embedding"}.get(
-                phase, phase
-            )
+            label = _PHASES.get(phase, phase)
             self._tasks[phase] = self._progress.add_task(label, total=total, rate="", item="")
         task = self._tasks[phase]
         t = self._progress.tasks[task]
@@ -79,6 +93,37 @@ class Bar:
         unit = "chunks" if phase == "embed" else "files"
         rate = f"{done / elapsed:,.0f} {unit}/s" if elapsed > 0.5 else ""
         self._progress.update(task, completed=done, total=total, rate=rate, item=item[-50:])
+
+
+class Lines:
+    """Progress for a pipe, a log file or CI: a plain `[i/total] path` line on stderr every
+    few seconds, and at the end of each phase (a bar there would print nothing until the end)."""
+
+    def __init__(self, every: float = PROGRESS_SECONDS) -> None:
+        self._every = every
+        self._last: dict[str, float] = {}
+
+    def __enter__(self) -> Lines:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def __call__(self, phase: str, done: int, total: int, item: str) -> None:
+        now = time.monotonic()
+        last = self._last.get(phase)
+        if last is not None and now - last < self._every and done < total:
+            return
+        self._last[phase] = now
+        label = _PHASES.get(phase, phase).strip()
+        err.print(f"{label} [{done}/{total}] {item}".rstrip(), markup=False, highlight=False)
+
+
+def progress(quiet: bool) -> Bar | Lines:
+    """The progress display for stderr: a bar on a terminal, plain lines elsewhere."""
+    if quiet or err.is_terminal:
+        return Bar(enabled=not quiet)
+    return Lines()
 
 
 def summary(s: IndexSummary) -> None:

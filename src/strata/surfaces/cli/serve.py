@@ -382,7 +382,7 @@ def _consoles(request: CliRequest, capture: _Capture) -> tuple[Console, Console]
         file=capture.out, width=request.width, highlight=False, soft_wrap=True, _environ=env
     )
     err = Console(file=capture.err, stderr=True, width=request.width, highlight=False, _environ=env)
-    return out, err
+    return render.unwrapped(out), render.unwrapped(err)
 
 
 class _Stream(io.TextIOWrapper):
