@@ -61,6 +61,12 @@ KEYS: dict[str, Key] = {
     "search.include_tests": Key(
         bool, False, "rank test files like other files (False = rank them lower)"
     ),
+    "search.fair_kinds": Key(
+        bool,
+        False,
+        "rank code and docs each in its own list before fusion, so the best of each kind "
+        "competes at the top (measured: docs/benchmarks.md)",
+    ),
     "doctor.keep_backups": Key(int, 3, "backups `doctor --repair` keeps (older ones removed)"),
     # `strata ask`: the local LLM that answers from the retrieved hits.
     "llm.provider": Key(str, "ollama", "ollama | openai | none"),
@@ -123,6 +129,7 @@ class SearchConfig:
     rrf_k: int
     candidates: int
     include_tests: bool
+    fair_kinds: bool = False
 
 
 @dataclass(frozen=True, slots=True)

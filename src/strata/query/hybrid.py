@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -148,7 +148,10 @@ class Searcher:
                 records.setdefault(rec.id, rec)
                 raw.setdefault(rec.id, {})[name + "_raw"] = score
         rankings = {name: [r.id for r, _ in pairs] for name, pairs in lists.items()}
-        fused = rrf(rankings, weights=ranking.weights(q), k=self._cfg.search.rrf_k)
+        if self._cfg.search.fair_kinds:
+            fused = _fair_rrf(rankings, records, ranking.weights(q), self._cfg.search.rrf_k)
+        else:
+            fused = rrf(rankings, weights=ranking.weights(q), k=self._cfg.search.rrf_k)
         tests = self._cfg.search.include_tests if include_tests is None else include_tests
         parts = ranking.adjust(records, fused, q, rrf_k=self._cfg.search.rrf_k, include_tests=tests)
         scored = {rid: ranking.final_score(p) for rid, p in parts.items()}
@@ -158,6 +161,24 @@ class Searcher:
     def _get_embedder(self) -> Embedder:
         assert self._embedder_factory is not None
         return self._embedder_factory()
+
+
+def _fair_rrf(
+    rankings: Mapping[str, Sequence[str]],
+    records: Mapping[str, Record],
+    weights: Mapping[str, float],
+    k: int,
+) -> dict[str, dict[str, float]]:
+    """Weighted RRF with each record ranked among its own kind (code or docs) in every
+    list: a docs section is not pushed down by code chunks that repeat the words, nor the
+    other way round; the parts keep their retrievers' names."""
+    out: dict[str, dict[str, float]] = {}
+    for name, ids in rankings.items():
+        for kind in ("C", "D"):
+            same = [i for i in ids if records[i].layer[:1] == kind]
+            for rid, parts in rrf({name: same}, weights=weights, k=k).items():
+                out.setdefault(rid, {}).update(parts)
+    return out
 
 
 @functools.cache
