@@ -146,3 +146,18 @@ def test_short_document_chunks_are_penalised_short_code_is_not() -> None:
     assert out[stub.id]["short_x"] == ranking.SHORT_FACTOR
     assert "short_x" not in out[long.id] and "short_x" not in out[code.id]
     assert ranking.final_score(out[stub.id]) < ranking.final_score(out[long.id])
+
+
+def test_fair_kinds_rank_docs_and_code_each_among_their_own() -> None:
+    from strata.search import _fair_rrf
+
+    code = [_rec(f"src/m{i}.py", f"f{i}") for i in range(3)]
+    doc = _rec("docs/guide.md", "Usage", kind="section", layer="D0_DOC_CHUNKS")
+    records = {r.id: r for r in (*code, doc)}
+    lists = {"lexical": [c.id for c in code] + [doc.id], "semantic": [code[0].id, doc.id]}
+    joint = rrf(lists, k=5)
+    fair = _fair_rrf(lists, records, {}, 5)
+    assert joint[doc.id] == {"lexical": 1 / 9, "semantic": 1 / 7}  # behind every code chunk
+    assert fair[doc.id] == {"lexical": 1 / 6, "semantic": 1 / 6}  # first of the docs
+    assert fair[code[1].id] == joint[code[1].id]  # code keeps its ranks among code
+    assert fused_order(fair)[:2] == [code[0].id, doc.id]

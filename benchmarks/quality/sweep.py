@@ -48,11 +48,10 @@ def sweep(key: str, values: Sequence[object], sets: Sequence[str], mode: str) ->
             outcomes += run(str(value), "", strata_searcher(eng, mode), corpus.queries)
             eng.close()
         cells = []
-        for name in sets:
+        for name in dict.fromkeys(o.query.set for o in outcomes):  # a family has several sets
             mine = [o for o in outcomes if o.query.set == name]
-            if mine:
-                cells.append(_cell(mine))
-        rows.append(f"| {value} | " + " | ".join(cells) + f" | {_mrr(outcomes):.3f} |")
+            cells.append(f"`{name}` {_cell(mine)}")
+        rows.append(f"| {value} | " + "; ".join(cells) + f" | {_mrr(outcomes):.3f} |")
     return rows
 
 
@@ -77,8 +76,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     sets = args.sets.split(",")
-    print(f"| {args.key} | " + " | ".join(sets) + " | mean MRR@10 |")
-    print("|---" * (len(sets) + 2) + "|")
+    print(f"| {args.key} | MRR@10 / Recall@1 / Recall@10 per set | mean MRR@10 |")
+    print("|---|---|---|")
     for row in sweep(args.key, [_value(v) for v in args.values.split(",")], sets, args.mode):
         print(row, flush=True)
 

@@ -63,9 +63,9 @@ KEYS: dict[str, Key] = {
     ),
     "search.fair_kinds": Key(
         bool,
-        False,
-        "rank code and docs each in its own list before fusion, so the best of each kind "
-        "competes at the top (measured: docs/benchmarks.md)",
+        True,
+        "in hybrid search, rank code and docs each in its own list before fusion, so the "
+        "best of each kind competes at the top (measured: docs/benchmarks.md)",
     ),
     "doctor.keep_backups": Key(int, 3, "backups `doctor --repair` keeps (older ones removed)"),
     # `strata ask`: the local LLM that answers from the retrieved hits.
@@ -129,7 +129,7 @@ class SearchConfig:
     rrf_k: int
     candidates: int
     include_tests: bool
-    fair_kinds: bool = False
+    fair_kinds: bool = True
 
 
 @dataclass(frozen=True, slots=True)
