@@ -149,7 +149,7 @@ def test_short_document_chunks_are_penalised_short_code_is_not() -> None:
 
 
 def test_fair_kinds_rank_docs_and_code_each_among_their_own() -> None:
-    from strata.search import _fair_rrf
+    from strata.query.hybrid import _fair_rrf
 
     code = [_rec(f"src/m{i}.py", f"f{i}") for i in range(3)]
     doc = _rec("docs/guide.md", "Usage", kind="section", layer="D0_DOC_CHUNKS")
