@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from strata.engine.similar import similar
 from strata.query.lookup.rows import record_json
 from strata.surfaces.http.bodies import (
+    ERRORS,
     CallsRequest,
     CliBody,
     DocsRequest,
@@ -29,7 +30,7 @@ JSON = dict[str, Any]
 
 def router(state: ServeState) -> APIRouter:  # noqa: C901 - one short nested handler per route
     """`/health`, `/status`, `/search`, the layer lookups, `/cli`, `/index` and `/jobs`."""
-    api = APIRouter()
+    api = APIRouter(responses=ERRORS)
     served = state.engines.served
 
     @api.get("/health")
@@ -111,7 +112,7 @@ def router(state: ServeState) -> APIRouter:  # noqa: C901 - one short nested han
         """Start bringing the index up to date in the background (or return the running job)."""
         return JobOut(**state.jobs.start(full=body.full).to_json())
 
-    @api.get("/jobs/{job_id}", responses={404: {"description": "no such job"}})
+    @api.get("/jobs/{job_id}")
     def job(job_id: str) -> Any:
         """An index job's state and progress."""
         found = state.jobs.get(job_id)

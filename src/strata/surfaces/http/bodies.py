@@ -146,6 +146,30 @@ class CliBody(_Body):
     env: dict[str, str] = Field(default_factory=dict)
 
 
+class ErrorOut(BaseModel):
+    """Every refusal and failure: a one-line reason and, when there is one, what to do."""
+
+    error: str
+    hint: str | None = None
+
+
+# What any endpoint may answer besides its own result (the gate's refusals included).
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut, "description": why}
+    for code, why in [
+        (400, "a bad request or a user error"),
+        (401, "the token is missing or wrong"),
+        (403, "Host or Origin is not this server"),
+        (404, "no such endpoint or job"),
+        (411, "a POST without Content-Length"),
+        (413, "the body is too large"),
+        (415, "the body is not application/json"),
+        (500, "an engine error"),
+        (503, "too many requests at once"),
+    ]
+}
+
+
 # ---- results an agent reads ----------------------------------------------------------------
 class Snippet(BaseModel):
     """One place in the index: where it is, what it is, and its first lines."""

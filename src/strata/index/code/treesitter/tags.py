@@ -109,7 +109,8 @@ def parse(text: str, lang: str) -> tree_sitter.Tree:
 @functools.cache
 def query(lang: str) -> tree_sitter.Query:
     """The compiled tag query of `strata/index/code/treesitter/queries/<lang>.scm`."""
-    return tree_sitter.Query(language(lang), query_source(lang))
+    compiled: tree_sitter.Query = tree_sitter.Query(language(lang), query_source(lang))
+    return compiled
 
 
 def query_source(lang: str) -> str:
