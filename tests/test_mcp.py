@@ -23,8 +23,8 @@ from strata.surfaces.launch import SERVE_FILE
 from strata.surfaces.mcp import Tools, build
 
 TOOLS = {
-    "search", "find_symbol", "callers", "callees", "entrypoints", "related",
-    "index_status", "reindex",
+    "search", "find_symbol", "call_graph", "entrypoints", "related", "index_status",
+    "reindex",
 }  # fmt: skip
 MAIN = 'import sys\n\nif __name__ == "__main__":\n    sys.exit(0)\n'
 
@@ -81,12 +81,12 @@ def test_every_tool_in_process(indexed: Path) -> None:
         assert scoped["hits"] and all(h["path"].startswith("tests/") for h in scoped["hits"])
         symbol = (await call(client, "find_symbol", name="RetryPolicy"))["hits"][0]
         assert symbol["title"].endswith("RetryPolicy") and "class RetryPolicy" in symbol["snippet"]
-        callers = await call(client, "callers", qname="Client._transmit")
+        callers = await call(client, "call_graph", qname="Client._transmit")
         assert callers["targets"] and callers["links"][0]["qname"].endswith("Client.send")
-        assert "def send" in callers["links"][0]["at"]["snippet"]
-        callees = await call(client, "callees", qname="Client.send")
+        assert "def send" in callers["links"][0]["snippet"]
+        callees = await call(client, "call_graph", qname="Client.send", direction="callees")
         assert any(link["qname"].endswith("_transmit") for link in callees["links"])
-        missing = await call(client, "callers", qname="no_such_function_here")
+        missing = await call(client, "call_graph", qname="no_such_function_here")
         assert missing["links"] == [] and missing["notes"]
         mains = await call(client, "entrypoints")
         assert [h["path"] for h in mains["hits"]] == ["src/minihttp/__main__.py"]
@@ -96,8 +96,10 @@ def test_every_tool_in_process(indexed: Path) -> None:
         assert status["exists"] and status["rows"] > 0 and status["pending_files"] == 0
         bad = await client.call_tool("related", {"path": "nope.py", "line": 1})
         assert bad.is_error and "not indexed" in str(bad.content)
+        too_many = await client.call_tool("search", {"query": "x", "k": 5000})
+        assert too_many.is_error and '"k"' in str(too_many.content)
         job = await call(client, "reindex")
-        assert job["state"] in ("running", "done")
+        assert job["job"].startswith(("running", "done"))
 
     run(session, server)
 
@@ -115,7 +117,7 @@ def test_stdio_builds_a_missing_index_in_the_background(
         while not (await call(client, "index_status"))["exists"]:
             assert time.monotonic() < deadline
             await anyio.sleep(0.2)
-        while (await call(client, "index_status"))["job"]["state"] == "running":
+        while (await call(client, "index_status"))["job"].startswith("running"):
             await anyio.sleep(0.2)
         return [first, await call(client, "search", query="RetryPolicy")]
 

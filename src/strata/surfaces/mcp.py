@@ -10,52 +10,54 @@ is built, and a stale one refreshed, in the background; until then the tools say
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from strata.engine import Engine
 from strata.engine.similar import similar
 from strata.errors import StrataError
 from strata.query.lookup import CallWalk
+from strata.query.lookup.graph import CallLink
 from strata.surfaces.http.bodies import (
     CONTENT_LAYERS,
     MAX_K,
-    MAX_NAME,
-    MAX_QUERY,
     SNIPPET_LINES,
     CallAnswer,
     CallLinkOut,
     Filters,
     IndexStatus,
-    JobOut,
     SearchAnswer,
     SearchRequest,
     Snippet,
+    Started,
+    describe,
     snippet_of,
 )
-from strata.surfaces.jobs import Jobs
+from strata.surfaces.jobs import Job, Jobs
 from strata.types import Hit, Record
 
 INSTRUCTIONS = """\
 Strata indexes this repository's code and docs. Prefer it to grep or reading whole files.
 - `search`: any question or name; routed to symbols, call graph, entry points or text.
-- `find_symbol`: where a class/function is defined. `callers`/`callees`: who calls what.
+- `find_symbol`: where a class/function is defined. `call_graph`: who calls what.
 - `entrypoints`: HTTP routes, CLI commands, mains. `related`: code like a given file:line.
-Results give path, lines and a short snippet; open the file at those lines for more.
-`index_status` tells whether the index is current; `reindex` refreshes it."""
+Results give path, lines and a snippet of `lines` lines; open the file there for more.
+`repo` keeps one repository. `index_status`: is the index current; `reindex` refreshes it."""
 
 T = TypeVar("T")
-READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+READ = ToolAnnotations(read_only_hint=True)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
 
-Lines = Annotated[int, Field(ge=1, le=400, description="snippet lines per hit")]
-Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
-Repo = Annotated[str | None, Field(max_length=MAX_NAME, description="one repository only")]
+Lines = Annotated[int, Field(ge=1)]
+Name = Annotated[str, Field(min_length=1)]
+Repo = str | None
 
 
 class Tools:
@@ -67,16 +69,16 @@ class Tools:
 
     def search(
         self,
-        query: Annotated[str, Field(min_length=1, max_length=MAX_QUERY)],
-        k: Annotated[int, Field(ge=1, le=MAX_K)] = 5,
+        query: Annotated[str, Field(min_length=1)],
+        k: Annotated[int, Field(ge=1)] = 5,
         content: Literal["all", "code", "docs"] = "all",
         path: Annotated[list[str] | None, Field(description="glob(s), e.g. src/**")] = None,
         lang: list[str] | None = None,
         repo: Repo = None,
         lines: Lines = SNIPPET_LINES,
     ) -> SearchAnswer:
-        """Search code and docs by meaning and words; names, "who calls X" and "which
-        endpoints" are routed to the symbol, call-graph and entry-point layers."""
+        """Search code and docs (words and meaning); names, "who calls X", "which
+        endpoints" are routed to the right layer."""
         notes = self._notes()
         if notes and not self._ready():
             return SearchAnswer(hits=[], notes=notes)
@@ -99,27 +101,26 @@ class Tools:
         repo: Repo = None,
         lines: Lines = SNIPPET_LINES,
     ) -> SearchAnswer:
-        """Definitions of a class, function or method: exact, qualified (`Client.send`),
-        prefix, then typo-tolerant matches."""
+        """Where a class, function or method is defined (exact, `Class.method`, prefix,
+        then typo-tolerant)."""
         notes = self._notes()
         if notes and not self._ready():
             return SearchAnswer(hits=[], notes=notes)
         found = self.engine().symbols(name, kind=kind, limit=min(k, MAX_K), repo=repo)
-        return SearchAnswer(
-            hits=[record_snippet(m.record, lines, m.score) for m in found], notes=notes
-        )
+        return SearchAnswer(hits=[record_snippet(m.record, lines) for m in found], notes=notes)
 
-    def callers(
-        self, qname: Name, depth: int = 1, repo: Repo = None, lines: Lines = SNIPPET_LINES
+    def call_graph(
+        self,
+        qname: Name,
+        direction: Literal["callers", "callees"] = "callers",
+        depth: Annotated[int, Field(ge=1, le=5)] = 1,
+        repo: Repo = None,
+        lines: Lines = SNIPPET_LINES,
     ) -> CallAnswer:
-        """Who calls `qname` (bare or qualified), with the calling code, to `depth` hops."""
-        return self._walk(self.engine().callers, qname, depth, repo, lines)
-
-    def callees(
-        self, qname: Name, depth: int = 1, repo: Repo = None, lines: Lines = SNIPPET_LINES
-    ) -> CallAnswer:
-        """What `qname` calls, with the called code, to `depth` hops."""
-        return self._walk(self.engine().callees, qname, depth, repo, lines)
+        """Who calls `qname` (bare or qualified), or what it calls, with that code."""
+        eng = self.engine()
+        walk = eng.callers if direction == "callers" else eng.callees
+        return self._walk(walk, qname, depth, repo, lines)
 
     def entrypoints(
         self,
@@ -140,49 +141,38 @@ class Tools:
         repo: Repo = None,
         lines: Lines = SNIPPET_LINES,
     ) -> SearchAnswer:
-        """Code and docs most like the passage at `path:line` (other places to change
-        alike, tests of it, docs about it)."""
+        """Code and docs most like the passage at `path:line` (similar code, its tests,
+        its docs)."""
         result = similar(self.engine(), path, line, min(k, MAX_K), repo)
         return SearchAnswer(
             hits=[hit_snippet(h, lines) for h in result.hits], notes=[*result.notes]
         )
 
     def index_status(self) -> IndexStatus:
-        """Whether the index exists and is current: rows, vectors, files pending, the
-        last run, and any refresh under way."""
+        """Is the index built and current: rows, vectors, files pending, latest run."""
         eng = self.engine()
         job = self.jobs.current()
         status: dict[str, Any] = eng.status() if eng.exists else {}
         return IndexStatus(
             root=str(eng.root),
-            index_dir=str(eng.index_dir),
             exists=eng.exists,
             rows=int(status.get("rows") or 0),
             vectors=int((status.get("vectors") or {}).get("done") or 0),
             pending_files=status.get("files_pending"),
             last_index=_text(status.get("last_index")),
-            job=JobOut(**job.to_json()) if job else None,
+            job=_job_line(job),
         )
 
-    def reindex(self, full: bool = False) -> JobOut:
-        """Bring the index up to date in the background (only changed files are redone;
-        `full` rebuilds). Returns the job; poll `index_status` for progress."""
-        return JobOut(**self.jobs.start(full=full).to_json())
+    def reindex(self, full: bool = False) -> Started:
+        """Update the index in the background (changed files only; `full` rebuilds)."""
+        return Started(job=_job_line(self.jobs.start(full=full)) or "")
 
     # ---- helpers ----------------------------------------------------------------------------
     def _walk(
         self, walk: Callable[..., CallWalk], qname: str, depth: int, repo: str | None, lines: int
     ) -> CallAnswer:
-        result = walk(qname, depth=max(1, min(depth, 5)), repo=repo)
-        links = [
-            CallLinkOut(
-                depth=link.depth,
-                qname=link.symbol.qname,
-                via=link.via,
-                at=record_snippet(link.chunk, lines) if link.chunk else None,
-            )
-            for link in result.links
-        ]
+        result = walk(qname, depth=depth, repo=repo)
+        links = [_link(link, lines) for link in result.links]
         notes = [] if links else [f"no call edges of {qname!r} in the call graph"]
         return CallAnswer(targets=[t.qname for t in result.targets], links=links, notes=notes)
 
@@ -206,38 +196,79 @@ class Tools:
 
 def hit_snippet(hit: Hit, lines: int) -> Snippet:
     """A search hit as an agent reads it."""
-    return record_snippet(hit.record, lines, hit.score)
+    return record_snippet(hit.record, lines)
 
 
-def record_snippet(record: Record, lines: int, score: float | None = None) -> Snippet:
+def record_snippet(record: Record, lines: int) -> Snippet:
     """A record as an agent reads it: where, what, and its first `lines` lines."""
     return Snippet(
         path=record.path,
-        start_line=record.span_start,
-        end_line=record.span_end,
+        start_line=record.span_start or 0,
+        end_line=record.span_end or 0,
         layer=record.layer,
         title=record.title,
         repo=record.repo_id or None,
-        score=round(score, 4) if score is not None else None,
         snippet=snippet_of(record.content, lines),
     )
 
 
 def build(tools: Tools) -> MCPServer:
-    """The MCP server with Strata's tools registered."""
-    server: MCPServer = MCPServer(name="strata", instructions=INSTRUCTIONS, log_level="WARNING")
-    for fn in (
+    """The MCP server with Strata's tools registered, their schemas kept small."""
+    read_only = (
         tools.search,
         tools.find_symbol,
-        tools.callers,
-        tools.callees,
+        tools.call_graph,
         tools.entrypoints,
         tools.related,
         tools.index_status,
-    ):
-        server.add_tool(_reported(fn), annotations=READ, structured_output=True)
-    server.add_tool(_reported(tools.reindex), annotations=WRITE, structured_output=True)
-    return server
+    )
+    registered = [_tool(fn, READ) for fn in read_only] + [_tool(tools.reindex, WRITE)]
+    return MCPServer(
+        name="strata", instructions=INSTRUCTIONS, log_level="WARNING", tools=registered
+    )
+
+
+def _tool(fn: Callable[..., Any], annotations: ToolAnnotations) -> Tool:
+    """A tool whose advertised schemas carry no titles and no verbose nullable unions: the
+    tool list is read by the agent's model on every turn (see benchmarks/mcp.py)."""
+    tool = Tool.from_function(
+        _reported(fn),
+        description=inspect.cleandoc(fn.__doc__ or ""),
+        annotations=annotations,
+        structured_output=True,
+    )
+    tool.parameters = compact(tool.parameters)
+    tool.fn_metadata.output_schema = compact(tool.fn_metadata.output_schema, descriptions=False)
+    return tool
+
+
+def compact(schema: Any, *, descriptions: bool = True) -> Any:
+    """A JSON schema without titles (and descriptions, unless kept), `null` defaults, and
+    with `anyOf: [X, null]` written as X with `type: [x, "null"]`: the same constraints."""
+    if isinstance(schema, list):
+        return [compact(s, descriptions=descriptions) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    drop = {"title"} | (set() if descriptions else {"description", "default"})
+    out = {
+        k: (
+            {name: compact(p, descriptions=descriptions) for name, p in v.items()}
+            if k in ("properties", "$defs")
+            else compact(v, descriptions=descriptions)
+        )
+        for k, v in schema.items()
+        if k not in drop
+    }
+    if out.get("default", 0) is None:
+        del out["default"]
+    options = out.get("anyOf")
+    if isinstance(options, list) and len(options) == 2 and {"type": "null"} in options:
+        other = next(o for o in options if o != {"type": "null"})
+        if isinstance(other.get("type"), str):
+            del out["anyOf"]
+            out.update(other)
+            out["type"] = [other["type"], "null"]
+    return out
 
 
 def _reported(fn: Callable[..., T]) -> Callable[..., T]:
@@ -250,8 +281,36 @@ def _reported(fn: Callable[..., T]) -> Callable[..., T]:
         except StrataError as exc:
             hint = f" ({exc.hint})" if exc.hint else ""
             raise ToolError(f"{exc.message}{hint}") from None
+        except ValidationError as exc:  # the shared request models' limits
+            raise ToolError(describe(exc.errors())) from None
 
     return tool
+
+
+def _link(link: CallLink, lines: int) -> CallLinkOut:
+    """A call edge as an agent reads it: the other symbol and, when indexed, its code."""
+    out = CallLinkOut(qname=link.symbol.qname, depth=link.depth)
+    if link.chunk is None:
+        return out
+    at = record_snippet(link.chunk, lines)
+    return out.model_copy(
+        update={
+            "path": at.path,
+            "start_line": at.start_line,
+            "end_line": at.end_line,
+            "snippet": at.snippet,
+        }
+    )
+
+
+def _job_line(job: Job | None) -> str | None:
+    """The latest index run in one line: `running index 3/7`, `done`, `failed: why`."""
+    if job is None:
+        return None
+    if job.state == "failed":
+        return f"failed: {job.error}"
+    progress = f" {job.done}/{job.total}" if job.total else ""
+    return f"running {job.phase}{progress}" if job.state == "running" else job.state
 
 
 def _text(value: Any) -> str | None:

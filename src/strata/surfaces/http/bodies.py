@@ -175,12 +175,11 @@ class Snippet(BaseModel):
     """One place in the index: where it is, what it is, and its first lines."""
 
     path: str
-    start_line: int | None
-    end_line: int | None
+    start_line: int  # 1-based, inclusive; 0 for a record without lines (a whole document)
+    end_line: int
     layer: str
     title: str
     repo: str | None = None
-    score: float | None = None
     snippet: str
 
 
@@ -192,12 +191,14 @@ class SearchAnswer(BaseModel):
 
 
 class CallLinkOut(BaseModel):
-    """One call edge: the other symbol, how far it is, and the calling (or called) code."""
+    """One call edge: the other symbol, how many hops away, and its code (when indexed)."""
 
-    depth: int
     qname: str
-    via: str
-    at: Snippet | None
+    depth: int
+    path: str = ""
+    start_line: int = 0
+    end_line: int = 0
+    snippet: str = ""
 
 
 class CallAnswer(BaseModel):
@@ -220,17 +221,22 @@ class JobOut(BaseModel):
     error: str | None = None
 
 
+class Started(BaseModel):
+    """An index run started (or already running)."""
+
+    job: str
+
+
 class IndexStatus(BaseModel):
     """What the index holds and whether it is current."""
 
     root: str
-    index_dir: str
     exists: bool
     rows: int = 0
     vectors: int = 0
     pending_files: int | None = None
     last_index: str | None = None
-    job: JobOut | None = None
+    job: str | None = None  # the latest index run: `running index 3/7`, `done`, `failed: why`
 
 
 def snippet_of(text: str, lines: int) -> str:

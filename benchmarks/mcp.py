@@ -1,0 +1,209 @@
+"""What an agent pays to use Strata over MCP: the tool list, the tokens per answer, latency.
+
+    python -m benchmarks.mcp tools                 # tools/list serialised, chars/4
+    python -m benchmarks.mcp answers [--embedder local|none]
+                                                   # devqs: snippets (k=5) vs whole files
+    python -m benchmarks.mcp latency --index-dir DIR [--queries 200] [--clients 20]
+                                                   # `search` over streamable HTTP, warm server
+
+Tokens are counted as characters / 4 (the usual rule of thumb for English and code).
+`answers` asks every developer question of `benchmarks/quality/devqs_*.yaml` through the
+MCP `search` tool (k=5, default snippet length) and compares the structured answer with
+the whole files its hits are in; a question is answered when a hit overlaps a target span.
+`latency` starts `strata serve` on the index, warms it, then times `search` calls from one
+client and from `--clients` concurrent clients (each with its own MCP session).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import Client
+
+QUERIES = [
+    "where is the configuration read", "how are connections pooled", "retry on failure",
+    "parse the url", "session cookie", "who calls execute", "json serialisation",
+    "event loop", "logging setup", "close the connection", "transaction commit",
+    "compile the query", "default timeout", "type conversion", "error handling",
+]  # fmt: skip
+
+
+def tokens(text: str) -> int:
+    """The chars/4 estimate."""
+    return (len(text) + 3) // 4
+
+
+def tools_cost() -> dict[str, Any]:
+    """tools/list as a client receives it (in process), in characters and tokens."""
+    from strata import Engine
+    from strata.engines import Engines
+    from strata.surfaces.http.state import fresh_engine
+    from strata.surfaces.jobs import Jobs
+    from strata.surfaces.mcp import INSTRUCTIONS, Tools, build
+
+    engines = Engines(Engine.open(Path.cwd()), None)
+    server = build(Tools(engines.served, Jobs(functools.partial(fresh_engine, engines))))
+
+    async def listed() -> str:
+        async with Client(server) as client:
+            result = await client.list_tools()
+            return result.model_dump_json(by_alias=True, exclude_none=True)
+
+    text = anyio.run(listed)
+    per_tool = {
+        t["name"]: tokens(json.dumps(t, separators=(",", ":"))) for t in json.loads(text)["tools"]
+    }
+    return {
+        "chars": len(text),
+        "tokens": tokens(text),
+        "instructions_tokens": tokens(INSTRUCTIONS),
+        "per_tool": per_tool,
+    }
+
+
+def answers_cost(embedder: str) -> dict[str, Any]:
+    """Per devqs question: tokens of the k=5 snippets vs the whole files of the hits."""
+    from benchmarks.quality import devqs
+    from strata import Engine
+    from strata.engines import Engines
+    from strata.surfaces.http.state import fresh_engine
+    from strata.surfaces.jobs import Jobs
+    from strata.surfaces.mcp import Tools
+
+    rows = []
+    for path in devqs.question_files():
+        corpus = devqs.build(devqs.load(path))
+        eng = Engine.open(corpus.root, config={"embed.provider": embedder})
+        eng.index()
+        engines = Engines(eng, None)
+        tools = Tools(engines.served, Jobs(functools.partial(fresh_engine, engines)))
+        for q in corpus.queries:
+            answer = tools.search(q.text, k=5)
+            files = {h.path for h in answer.hits}
+            whole = sum(tokens((corpus.root / f).read_text(encoding="utf-8")) for f in files)
+            found = any(
+                h.path == t.path
+                and h.start_line is not None
+                and h.end_line is not None
+                and h.start_line <= t.end
+                and t.start <= h.end_line
+                for h in answer.hits
+                for t in q.targets
+            )
+            rows.append(
+                {
+                    "id": q.id,
+                    "snippet_tokens": tokens(answer.model_dump_json()),
+                    "file_tokens": whole,
+                    "target_in_hits": found,
+                }
+            )
+        engines.close()
+    snippets = [r["snippet_tokens"] for r in rows]
+    files = [r["file_tokens"] for r in rows]
+    return {
+        "questions": len(rows),
+        "embedder": embedder,
+        "snippet_tokens_median": statistics.median(snippets),
+        "file_tokens_median": statistics.median(files),
+        "snippet_tokens_total": sum(snippets),
+        "file_tokens_total": sum(files),
+        "saving": round(1 - sum(snippets) / max(1, sum(files)), 3),
+        "target_in_hits": sum(r["target_in_hits"] for r in rows),
+        "rows": rows,
+    }
+
+
+def percentiles(ms: list[float]) -> dict[str, float]:
+    ordered = sorted(ms)
+    pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]  # noqa: E731
+    return {
+        "n": len(ordered),
+        "p50": round(pick(0.5), 1),
+        "p95": round(pick(0.95), 1),
+        "max": round(ordered[-1], 1),
+    }
+
+
+async def _timed_searches(url: str, queries: list[str], ms: list[float]) -> None:
+    async with Client(url, read_timeout_seconds=60) as client:
+        for q in queries:
+            start = time.perf_counter()
+            result = await client.call_tool("search", {"query": q, "k": 5})
+            ms.append((time.perf_counter() - start) * 1000)
+            assert not result.is_error, result.content
+
+
+def latency(index_dir: Path, n: int, clients: int) -> dict[str, Any]:
+    """p50/p95 of MCP `search` over streamable HTTP, alone and with concurrent clients."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "strata", "serve", "--port", "0", "--index-dir", str(index_dir)],
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "STRATA_NO_SERVER": "1"},
+    )
+    try:
+        served = index_dir / "serve.json"
+        while not served.exists():
+            if proc.poll() is not None:
+                raise SystemExit(proc.stderr.read() if proc.stderr else "serve failed")
+            time.sleep(0.2)
+        url = f"http://127.0.0.1:{json.loads(served.read_text())['port']}/mcp"
+        queries = [QUERIES[i % len(QUERIES)] for i in range(n)]
+        warm: list[float] = []
+        anyio.run(_timed_searches, url, queries[:30], warm)
+        alone: list[float] = []
+        anyio.run(_timed_searches, url, queries, alone)
+        loaded: list[float] = []
+
+        async def crowd() -> None:
+            async with anyio.create_task_group() as tg:
+                for c in range(clients):
+                    mine = queries[c::clients] or queries[:1]
+                    tg.start_soon(_timed_searches, url, mine, loaded)
+
+        anyio.run(crowd)
+        load = os.getloadavg()[0]
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=60)
+    return {
+        "one_client": percentiles(alone),
+        f"{clients}_clients": percentiles(loaded),
+        "load_1min": round(load, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    sub = parser.add_subparsers(dest="what", required=True)
+    sub.add_parser("tools")
+    answers = sub.add_parser("answers")
+    answers.add_argument("--embedder", default="local")
+    lat = sub.add_parser("latency")
+    lat.add_argument("--index-dir", type=Path, required=True)
+    lat.add_argument("--queries", type=int, default=200)
+    lat.add_argument("--clients", type=int, default=20)
+    args = parser.parse_args()
+    if args.what == "tools":
+        out = tools_cost()
+    elif args.what == "answers":
+        out = answers_cost(args.embedder)
+        out.pop("rows") if not os.environ.get("BENCH_ROWS") else None
+    else:
+        out = latency(args.index_dir.resolve(), args.queries, args.clients)
+    print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()
