@@ -46,7 +46,7 @@ def tokens(text: str) -> int:
 def tools_cost() -> dict[str, Any]:
     """tools/list as a client receives it (in process), in characters and tokens."""
     from strata import Engine
-    from strata.engines import Engines
+    from strata.surfaces.http.pool import Engines
     from strata.surfaces.http.state import fresh_engine
     from strata.surfaces.jobs import Jobs
     from strata.surfaces.mcp import INSTRUCTIONS, Tools, build
@@ -75,7 +75,7 @@ def answers_cost(embedder: str) -> dict[str, Any]:
     """Per devqs question: tokens of the k=5 snippets vs the whole files of the hits."""
     from benchmarks.quality import devqs
     from strata import Engine
-    from strata.engines import Engines
+    from strata.surfaces.http.pool import Engines
     from strata.surfaces.http.state import fresh_engine
     from strata.surfaces.jobs import Jobs
     from strata.surfaces.mcp import Tools

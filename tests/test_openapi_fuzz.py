@@ -12,7 +12,7 @@ from schemathesis import checks
 from schemathesis.generation.case import Case
 
 from strata import Engine
-from strata.engines import Engines
+from strata.surfaces.http.pool import Engines
 from strata.surfaces.http.server import Server
 
 CHECKS = [

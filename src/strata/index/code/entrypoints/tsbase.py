@@ -27,11 +27,11 @@ Node = tree_sitter.Node
 @functools.cache
 def entry_query(lang: str) -> tree_sitter.Query:
     """The compiled `strata/index/code/treesitter/queries/entrypoints/<lang>.scm`."""
-    folder = importlib.resources.files("strata.index.code.treesitter").joinpath(
-        "queries", "entrypoints"
-    )
+    package = importlib.resources.files("strata.index.code.treesitter")
+    folder = package.joinpath("queries").joinpath("entrypoints")  # one name a call on 3.10
     text = folder.joinpath(f"{lang}.scm").read_text(encoding="utf-8")
-    return tree_sitter.Query(language(lang), text)
+    compiled: tree_sitter.Query = tree_sitter.Query(language(lang), text)
+    return compiled
 
 
 @dataclass(slots=True)
