@@ -10,7 +10,7 @@ import pytest
 
 from strata.config import LlmConfig, load_config
 from strata.errors import LlmError
-from strata.llm import Llm, Message, make_llm
+from strata.llm import ANSWER_TOKENS, Llm, Message, make_llm
 from tests import llm_server
 from tests.llm_server import ChatServer
 
@@ -40,8 +40,9 @@ def test_a_streamed_answer_arrives_piece_by_piece(chat: ChatServer, provider: st
         {"role": "system", "content": "cite"},
         {"role": "user", "content": "how?"},
     ]
-    temperature = body["options"]["temperature"] if provider == "ollama" else body["temperature"]
-    assert temperature == 0.3
+    options = body["options"] if provider == "ollama" else body
+    assert options["temperature"] == 0.3
+    assert options["num_predict" if provider == "ollama" else "max_tokens"] == ANSWER_TOKENS
 
 
 def test_ollama_gets_a_window_that_holds_the_context(chat: ChatServer) -> None:

@@ -16,6 +16,10 @@ from typing import Protocol
 
 from strata.config import LlmConfig
 
+# The longest answer asked for (thinking included): a small model that loses its way
+# would otherwise write until its window is full.
+ANSWER_TOKENS = 1024
+
 
 @dataclass(frozen=True, slots=True)
 class Message:
@@ -73,4 +77,4 @@ def make_llm(cfg: LlmConfig) -> Llm:
     return PROVIDERS[cfg.provider](cfg)
 
 
-__all__ = ["PROVIDERS", "Llm", "Message", "make_llm"]
+__all__ = ["ANSWER_TOKENS", "PROVIDERS", "Llm", "Message", "make_llm"]

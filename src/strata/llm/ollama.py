@@ -8,7 +8,7 @@ from typing import Any
 
 from strata.config import LlmConfig
 from strata.errors import LlmError
-from strata.llm import Message
+from strata.llm import ANSWER_TOKENS, Message
 from strata.llm.wire import (
     Endpoint,
     HttpStatusError,
@@ -69,7 +69,11 @@ class OllamaLlm:
             "model": self.model,
             "messages": [{"role": m.role, "content": m.content} for m in messages],
             "stream": True,
-            "options": {"temperature": self.temperature, "num_ctx": self.num_ctx},
+            "options": {
+                "temperature": self.temperature,
+                "num_ctx": self.num_ctx,
+                "num_predict": ANSWER_TOKENS,
+            },
         }
         try:
             for line in post_lines(endpoint, payload):

@@ -13,7 +13,7 @@ from typing import Any
 
 from strata.config import LlmConfig
 from strata.errors import LlmError
-from strata.llm import Message
+from strata.llm import ANSWER_TOKENS, Message
 from strata.llm.wire import (
     Endpoint,
     HttpStatusError,
@@ -74,6 +74,7 @@ class OpenAiLlm:
             "messages": [{"role": m.role, "content": m.content} for m in messages],
             "stream": True,
             "temperature": self.temperature,
+            "max_tokens": ANSWER_TOKENS,
         }
         finished = False
         try:
