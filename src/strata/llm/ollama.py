@@ -12,6 +12,7 @@ from strata.llm import ANSWER_TOKENS, Message
 from strata.llm.wire import (
     Endpoint,
     HttpStatusError,
+    chat_json,
     cut_short,
     error_message,
     error_text,
@@ -67,7 +68,7 @@ class OllamaLlm:
         )
         payload = {
             "model": self.model,
-            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "messages": chat_json(messages),
             "stream": True,
             "options": {
                 "temperature": self.temperature,

@@ -17,6 +17,7 @@ from strata.llm import ANSWER_TOKENS, Message
 from strata.llm.wire import (
     Endpoint,
     HttpStatusError,
+    chat_json,
     cut_short,
     error_message,
     error_text,
@@ -71,7 +72,7 @@ class OpenAiLlm:
         )
         payload = {
             "model": self.model,
-            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "messages": chat_json(messages),
             "stream": True,
             "temperature": self.temperature,
             "max_tokens": ANSWER_TOKENS,

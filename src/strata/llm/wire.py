@@ -11,11 +11,12 @@ import http.client
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from strata.errors import LlmError
+from strata.llm import Message
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,3 +133,8 @@ def inline_thinking(pieces: Iterator[tuple[str, str]]) -> Iterator[str]:
             thinking = False
     if thinking:
         yield "</think>"
+
+
+def chat_json(messages: Sequence[Message]) -> list[dict[str, str]]:
+    """Messages as both chat APIs take them."""
+    return [{"role": m.role, "content": m.content} for m in messages]
