@@ -81,9 +81,9 @@ def build_records_and_artifact(
 def _code_items(doc: Extracted) -> tuple[list[Symbol], list[Edge], list[Entrypoint], Artifact]:
     if doc.lang == "python":
         symbols = extract_symbols(doc.text, doc.rel)
-        edges = extract_edges(doc.text, doc.rel, symbols)
-        scan = scan_entrypoints(doc.text, doc.rel, symbols)
         scope = module_scope(doc.text, doc.rel)
+        edges = extract_edges(doc.text, doc.rel, symbols, scope)
+        scan = scan_entrypoints(doc.text, doc.rel, symbols)
         art = python_artifact(doc.rel, doc.file_hash, symbols, edges, scope, scan)
         return symbols, edges, compose_entrypoints([scan]), art
     if grammars.is_supported(doc.lang):

@@ -8,7 +8,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from strata.index.code.model import Entrypoint, Symbol
-from strata.index.code.python.names import assigned_names, dotted, flat_statements, import_bindings
+from strata.index.code.python.names import (
+    assigned_names,
+    dotted,
+    flat_statements,
+    import_bindings,
+    import_statements,
+)
 from strata.index.code.python.symbols import first_line, first_sentence
 
 FuncNode = ast.FunctionDef | ast.AsyncFunctionDef
@@ -78,7 +84,7 @@ class FileContext:
     _blocks: list[Block] | None = None
 
     def __post_init__(self) -> None:
-        imports = [n for n in ast.walk(self.tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+        imports = sorted(import_statements(self.tree.body), key=lambda n: n.lineno)
         module_level = dict((n, t) for n, t, _ in import_bindings(self.tree.body, self.path))
         self.bindings = {n: t for n, t, _ in import_bindings(imports, self.path)} | module_level
         self.defined = {n: f"{self.module}.{n}" for n, _ in assigned_names(self.tree.body)}

@@ -13,6 +13,7 @@ from strata.index.code.python.names import (
     dotted,
     flat_statements,
     import_bindings,
+    import_statements,
     imported_modules,
 )
 from strata.index.code.python.symbols import parse_python
@@ -24,17 +25,20 @@ FuncNode = ast.FunctionDef | ast.AsyncFunctionDef
 _SKIP_SELF = frozenset({"staticmethod"})
 
 
-def extract_edges(text: str, path: str, symbols: list[Symbol]) -> list[Edge]:
+def extract_edges(
+    text: str, path: str, symbols: list[Symbol], scope: ModuleScope | None = None
+) -> list[Edge]:
     """The file's `calls`, `imports` and `inherits` edges, one per (source, type, target).
 
     `dst_ref` is absolute where the file decides it (imports, module-level names,
     `self.m()`, `super().m()`); a call on a local value keeps its text (`resp.json`).
     Calls to builtins are left out. Resolve them with `strata.index.code.resolve.resolve_edges`.
+    Pass the file's `scope` when it is already built (`module_scope`), to save a pass.
     """
     tree = parse_python(text, path)
     if tree is None:
         return []
-    scope = scope_of_tree(tree, path)
+    scope = scope if scope is not None else scope_of_tree(tree, path)
     ids = {(s.qname, s.start_line): s.symbol_id for s in symbols}
     collector = _Collector(path, scope, ids, _module_names(tree, scope.module))
     collector.block(tree.body, _Frame(scope.module, f"{path}::{scope.module}", {}, None, None))
@@ -67,7 +71,7 @@ def scope_of_tree(tree: ast.Module, path: str) -> ModuleScope:
             local = _normalise_head(ref, bindings, defined)
             if local and local != f"{module}.{name}":
                 bindings[name] = local
-    imports = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+    imports = list(import_statements(tree.body))
     imported = {t for _, t, _ in import_bindings(imports, path)}
     imported |= {m for m, _ in imported_modules(imports, path)}
     bases = {

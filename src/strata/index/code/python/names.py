@@ -79,11 +79,17 @@ def imported_modules(stmts: Iterable[ast.stmt], path: str) -> Iterator[tuple[str
                 )
 
 
+# Statements holding blocks that `flat_statements` descends into (defs and classes are not).
+_BLOCKS = frozenset(
+    {ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.TryStar}
+)
+
+
 def flat_statements(stmts: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
     """Statements of a block, descending into `if`/`try`/`with`/loops but not into defs."""
     for stmt in stmts:
         yield stmt
-        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        if type(stmt) not in _BLOCKS:  # most statements hold no block: skip the lookups
             continue
         for block in ("body", "orelse", "finalbody"):
             inner = getattr(stmt, block, None)
@@ -91,6 +97,28 @@ def flat_statements(stmts: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
                 yield from flat_statements(inner)
         for handler in getattr(stmt, "handlers", ()):
             yield from flat_statements(handler.body)
+
+
+def import_statements(stmts: Iterable[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import among `stmts` and the blocks nested in them, defs and classes included.
+
+    Imports are statements, so only statement lists are walked: `ast.walk` over the whole
+    tree visits every expression too, and a generated module is mostly expressions.
+    """
+    stack = list(stmts)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, ast.Import | ast.ImportFrom):
+            yield stmt
+            continue
+        for block in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, block, None)
+            if isinstance(inner, list):
+                stack.extend(inner)
+        for handler in getattr(stmt, "handlers", ()):
+            stack.extend(handler.body)
+        for case in getattr(stmt, "cases", ()):
+            stack.extend(case.body)
 
 
 def assigned_names(stmts: Iterable[ast.stmt]) -> Iterator[tuple[str, ast.stmt]]:
