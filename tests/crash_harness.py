@@ -5,6 +5,7 @@ Used by tests/test_crash.py (a handful of trials) and benchmarks/crash_trials.py
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -109,11 +110,15 @@ def check(index_dir: Path, versions: dict[str, list[str]]) -> Verdict:
     return Verdict(not problems, tuple(problems), len(rows))
 
 
-def snapshot(index_dir: Path) -> set[tuple[str, str, str]]:
-    """(id, content_hash, file_hash) of every row."""
+def snapshot(index_dir: Path) -> set[tuple[str, str, str, str]]:
+    """(id, content_hash, file_hash, metadata) of every row: the metadata carries what only
+    the cross-file pass decides (an edge's resolution, a role's fan-in)."""
     eng = Engine.open(index_dir=index_dir, config={"embed.provider": "none"})
     try:
-        return {(r.id, r.content_hash, r.file_hash) for r in eng.records()}
+        return {
+            (r.id, r.content_hash, r.file_hash, json.dumps(dict(r.metadata), sort_keys=True))
+            for r in eng.records()
+        }
     finally:
         eng.close()
 

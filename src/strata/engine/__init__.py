@@ -29,6 +29,7 @@ from strata.engine.status import pending_files, report_status
 from strata.errors import EmbedderError, EmbedderMismatchError, NoIndexError
 from strata.index.corpus import FILE_NAME as ARTIFACTS_FILE
 from strata.index.corpus import ArtifactCache
+from strata.index.corpus.cache import pending_marker
 from strata.index.discovery import Discovery, IgnoreRules, discover, discover_one, is_under
 from strata.index.indexer import CorpusHook, Indexer, IndexSummary, ProgressFn, session_for
 from strata.index.plan import make_plan
@@ -345,7 +346,11 @@ class Engine(Searching, RepoQueries, LayerQueries):
     def _corpus_hook(self, r: Repo) -> CorpusHook:
         name = ARTIFACTS_FILE if r.home else f"{r.name}.{ARTIFACTS_FILE}"
         path = self.index_dir / name
-        return CorpusHook(ArtifactCache(path), r.root, force=not path.exists())
+        pending = pending_marker(path)
+        unfinished = pending.exists()  # a run stopped before its corpus pass was done
+        return CorpusHook(
+            ArtifactCache(path), r.root, not path.exists() or unfinished, pending, unfinished
+        )
 
     def _cache(self) -> EmbeddingCache | None:
         return EmbeddingCache(self.index_dir / "embed_cache.sqlite") if self._embeds() else None

@@ -25,6 +25,7 @@ from typing import Any
 
 from strata.engine import Engine
 from strata.errors import EmbedderError, EmbedderMismatchError, StrataError
+from strata.index.corpus.cache import corpus_unfinished
 from strata.index.discovery import discover
 from strata.index.pipeline import process_file
 from strata.layers import EMBEDDED_LAYERS, PASSAGE_LAYERS
@@ -107,6 +108,7 @@ def check(engine: Engine, *, sample: int = 25, deep: bool = False, seed: int = 0
     report = Report()
     rng = random.Random(seed)
     report.problems += _schema(engine) + _embedder(engine) + _leftovers(engine.index_dir)
+    report.problems += _corpus(engine.index_dir)
     rows = engine.repo_store().fetch(Filter())
     on_disk = {f.rel: f for f in discover(engine.root, engine.config.index).files}
     report.problems += _rows(rows, engine.store.dim)
@@ -162,6 +164,12 @@ def _embedder(engine: Engine) -> list[Problem]:
     except EmbedderError as exc:
         return [Problem("embedder", "", f"cannot verify the embedder: {exc}", INFO)]
     return []
+
+
+def _corpus(index_dir: Path) -> list[Problem]:
+    why = "a run stopped before its cross-file pass (C2-C4, D2-D6) was done: `strata index`"
+    why += " finishes it"
+    return [Problem("corpus", name, why) for name in corpus_unfinished(index_dir)]
 
 
 def _leftovers(index_dir: Path) -> list[Problem]:
@@ -345,6 +353,10 @@ def repair(engine: Engine, report: Report) -> Report:
             engine.repo_store().replace_sources({p: [] for p in drop})
         actions.append(f"dropped the rows of {len(drop)} paths: {_few(drop)}")
     actions += _reindex(engine, report)
+    if any(p.kind == "corpus" for p in report.problems):
+        engine.close()
+        engine.index()  # finishes the cross-file pass a killed run left
+        actions.append("finished the cross-file pass a stopped run left")
     with write_lock(engine.index_dir):
         engine.close()  # a fresh store handle re-reads which indexes exist
         engine.store.optimize()
@@ -360,7 +372,7 @@ def repair(engine: Engine, report: Report) -> Report:
 def _fixable(report: Report) -> bool:
     """Whether repair would change anything for these problems."""
     for p in report.problems:
-        if p.kind in _REINDEX or p.kind in _DROP or p.kind in ("vectors", "lexical"):
+        if p.kind in _REINDEX or p.kind in _DROP or p.kind in ("vectors", "lexical", "corpus"):
             return True
         if p.kind == "lock" and p.path != LOCK_NAME:
             return True

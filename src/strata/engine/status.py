@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from strata.config import IndexConfig
+from strata.index.corpus.cache import corpus_unfinished
 from strata.index.discovery import discover
 from strata.index.plan import make_plan
 from strata.layers import embedded_count
@@ -61,7 +62,9 @@ def report_status(
         "files_pending": pending,
         "writer_active": is_locked(index_dir),
         "moved_from": str(old) if (old := moved_from(index_dir, dict(locator))) else None,
+        "corpus_unfinished": (unfinished := corpus_unfinished(index_dir)),
         "healthy": bool(locator)
+        and not unfinished
         and (dim == 0 or vecs == embeddable)
         and not pending
         and not locator.get("vectors_pending"),

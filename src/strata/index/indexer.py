@@ -99,6 +99,8 @@ class Indexer:
         self._now_ns = time.time_ns()
         self._corpus_rows = {}
         report = progress or (lambda *_: None)
+        if self._corpus is not None and (plan.removed or plan.new or plan.changed):
+            self._corpus.begin()  # before the first write: a crash from here leaves the mark
         if plan.removed:
             self._store.replace_sources({p: [] for p in plan.removed})
             summary.removed = len(plan.removed)
@@ -123,13 +125,17 @@ class Indexer:
         if not summary.searchable_seconds:
             summary.searchable_seconds = time.monotonic() - started
         if self._corpus is not None and (fresh or plan.removed or self._corpus.force):
-            done = refresh_corpus(self._store, self._corpus.cache, self._corpus.root, fresh)
+            corpus = self._corpus
+            done = refresh_corpus(
+                self._store, corpus.cache, corpus.root, fresh, trust_digests=not corpus.recheck
+            )
             summary.corpus_rewritten = len(done.rewritten)
             _count_corpus_rows(
                 summary,
                 [self._corpus_rows.get(p, Counter()) for p in done.rewritten],
                 done.rows_by_layer,
             )
+            corpus.finish()
         if self._down is not None:  # the changed files went in lexically; no second wait
             summary.vectors_missing = missing_count(self._store.counts())
             summary.seconds = time.monotonic() - started

@@ -44,11 +44,28 @@ def session_for(repo: str, root: Path) -> Session:
 
 @dataclass(frozen=True, slots=True)
 class CorpusHook:
-    """Where the corpus pass keeps per-file artifacts; `force` reruns it with no change."""
+    """Where the corpus pass keeps per-file artifacts; `force` reruns it with no change.
+
+    `pending` is a marker file that exists from before a run's first write until its
+    corpus pass is done: a run killed (or out of disk) in between leaves it, and the next
+    run then redoes the pass comparing every path (`recheck`), so no derived row is lost.
+    """
 
     cache: ArtifactCache
     root: Path
     force: bool = False
+    pending: Path | None = None
+    recheck: bool = False
+
+    def begin(self) -> None:
+        """Mark the corpus layers as possibly behind the per-file rows."""
+        if self.pending is not None:
+            self.pending.touch()
+
+    def finish(self) -> None:
+        """The corpus pass is done: the layers agree with the per-file rows again."""
+        if self.pending is not None:
+            self.pending.unlink(missing_ok=True)
 
 
 @dataclass(slots=True)

@@ -70,13 +70,19 @@ def gather_artifacts(
 
 
 def refresh_corpus(
-    store: Store, cache: ArtifactCache, root: Path, fresh: Mapping[str, Artifact]
+    store: Store,
+    cache: ArtifactCache,
+    root: Path,
+    fresh: Mapping[str, Artifact],
+    trust_digests: bool = True,
 ) -> CorpusReport:
     """Recompute the corpus layers of the whole index and rewrite the paths that changed.
 
     Only paths whose new rows' digest differs from the one recorded when their rows were
     last written (or whose digest is unknown, or which the per-file pass rewrote) are
-    fetched from the store and compared; the others are known to be up to date.
+    fetched from the store and compared; the others are known to be up to date. After
+    an unfinished pass (`trust_digests=False`) every path is compared: the per-file rows
+    a killed run wrote may sit under digests that still match.
     """
     started = time.monotonic()
     states = store.sources()
@@ -86,7 +92,9 @@ def refresh_corpus(
     digests = {p: digest_of(rows) for p, (rows, _) in new.items()}
     known = cache.digests(list(new))
     suspects = sorted(
-        p for p in new if p in fresh or known.get(p) != (_stamp(states.get(p)), digests[p])
+        p
+        for p in new
+        if not trust_digests or p in fresh or known.get(p) != (_stamp(states.get(p)), digests[p])
     )
     report = CorpusReport(files=len(artifacts), read_again=read_again)
     for batch in _batches(suspects):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection, Iterable, Mapping
+from pathlib import Path
 from typing import Final
 
 from strata.index.corpus.artifacts import Artifact
@@ -21,6 +22,19 @@ log = logging.getLogger(__name__)
 # Bump when an extractor's output or the payload layout changes: old entries become misses.
 FORMAT_VERSION: Final = 2  # 2: tree-sitter files carry their entry-point scan
 FILE_NAME: Final = "artifacts.sqlite"
+PENDING_SUFFIX: Final = ".pending"  # `<artifacts file>.pending`: a corpus pass left unfinished
+
+
+def pending_marker(artifacts: Path) -> Path:
+    """The marker beside an artifacts file saying its repository's corpus pass is unfinished."""
+    return artifacts.with_name(artifacts.name + PENDING_SUFFIX)
+
+
+def corpus_unfinished(index_dir: Path) -> list[str]:
+    """The artifacts files of `index_dir` whose corpus pass a run left unfinished."""
+    suffix = FILE_NAME + PENDING_SUFFIX
+    return sorted(p.name[: -len(PENDING_SUFFIX)] for p in index_dir.glob(f"*{suffix}"))
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS artifacts (

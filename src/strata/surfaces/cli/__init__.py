@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import logging
@@ -20,6 +21,7 @@ from strata.surfaces.cli import render
 from strata.workspace.locate import find_index_upward
 
 F = TypeVar("F", bound=Callable[..., Any])
+log = logging.getLogger(__name__)
 
 
 class _WarnHandler(logging.Handler):
@@ -100,8 +102,21 @@ def _guard(f: F) -> F:
         except KeyboardInterrupt:
             render.err.print("interrupted")
             sys.exit(130)
+        except OSError as exc:  # a full disk, a read-only or vanished index directory
+            log.debug("file system error", exc_info=True)
+            render.err.print(f"[red]error:[/] {_os_error(exc)}", highlight=False)
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                hint = "free some space; what was written is intact and the next run finishes"
+                render.err.print(f"[dim]hint:[/] {hint}", highlight=False)
+            sys.exit(2)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _os_error(exc: OSError) -> str:
+    """One line for a file system error: what went wrong, and on which file."""
+    where = f": {exc.filename}" if exc.filename else ""
+    return f"{exc.strerror or exc}{where}"
 
 
 def _engine(
