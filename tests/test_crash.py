@@ -22,9 +22,9 @@ def test_sigkill_mid_index_leaves_whole_files_and_rerun_converges(
 # wrote its first batch: the moment the issue reproduced by timing a kill into `--full`.
 KILL_IN_CORPUS_PASS = r"""
 import os, signal, sys
-import strata.corpus.apply as apply
+import strata.index.corpus.apply as apply
 from strata import Engine
-from strata.corpus.cache import ArtifactCache
+from strata.index.corpus.cache import ArtifactCache
 apply._batches.__defaults__ = (5,)  # several commits, so the kill falls between two
 real = ArtifactCache.put_digests
 def put_then_die(self, digests):
@@ -59,7 +59,7 @@ def test_a_kill_in_the_cross_file_pass_is_noticed_and_the_next_run_finishes_it(
     eng = Engine.open(index_dir=idx, config={"embed.provider": "none"})
     status = eng.status()
     assert status["corpus_unfinished"] and not status["healthy"]
-    from strata.doctor import check
+    from strata.engine.doctor import check
 
     assert "corpus" in {p.kind for p in check(eng).problems}
     eng.close()
