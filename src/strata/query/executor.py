@@ -259,13 +259,8 @@ def _walk(backend: Backend, step: Step, filters: Mapping[str, Any], mode: str | 
         hits[rec.id] = Hit(rec, old.score if old else 1.0 / rank, {step.method: 1.0 / rank}, why)
     notes = [] if hits else [f"no {step.method} of {name!r} in the call graph"]
     if walk.name_only_hidden:
-        notes.append(_hidden_note(walk.name_only_hidden, step.method))
+        notes.append(walk.hidden_note())
     return _Outcome(list(hits.values()), notes)
-
-
-def _hidden_note(n: int, method: str) -> str:
-    what = "calls left out" if method == "callers" else "callees shown as unresolved"
-    return f"{n} {what}: tied by the bare name only (`strata {method} --name-matches`)"
 
 
 def _entrypoints(

@@ -90,10 +90,21 @@ class CallWalk:
     # Edges tied to a symbol by its bare name only, left out (callers) or shown as
     # unresolved calls (callees) because name matches were not asked for.
     name_only_hidden: int = 0
+    direction: str = "callers"  # or "callees"
 
     def to_json(self) -> list[JSON]:
         """The links as an array of records (the `--json` shape)."""
         return [link.to_json() for link in self.links]
+
+    def hidden_note(self) -> str:
+        """What the user should know of the bare-name matches left out ("" if none)."""
+        if not self.name_only_hidden:
+            return ""
+        what = "calls left out" if self.direction == "callers" else "callees shown as unresolved"
+        return (
+            f"{self.name_only_hidden} {what}: tied by the bare name only "
+            f"(`strata {self.direction} --name-matches` shows them)"
+        )
 
 
 class _Edge(NamedTuple):
@@ -340,7 +351,7 @@ def _walk(
     found = [(r, *w[1:]) for r, w in zip(records, walked, strict=True)]
     links = _with_chunks(store, found, callers)
     links.sort(key=lambda x: (x.depth, x.edge.path, x.edge.span_start or 0, x.edge.id))
-    return CallWalk(name, targets, tuple(links), hidden)
+    return CallWalk(name, targets, tuple(links), hidden, "callers" if callers else "callees")
 
 
 def _with_chunks(

@@ -113,12 +113,7 @@ def _walk_command(name: str) -> click.Command:
     ) -> None:
         result = fn(_store(opts, repo), qname, depth, name_matches=name_matches)
         if result.name_only_hidden:
-            what = "calls left out" if name == "callers" else "callees shown as unresolved"
-            render.err.print(
-                f"{result.name_only_hidden} {what}: tied by the bare name only "
-                "(--name-matches shows them)",
-                markup=False,
-            )
+            render.err.print(result.hidden_note(), markup=False)
         if as_json:
             render.emit_json(result.to_json())
         else:
