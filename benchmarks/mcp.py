@@ -20,6 +20,7 @@ import argparse
 import functools
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -71,8 +72,9 @@ def tools_cost() -> dict[str, Any]:
     }
 
 
-def answers_cost(embedder: str) -> dict[str, Any]:
-    """Per devqs question: tokens of the k=5 snippets vs the whole files of the hits."""
+def answers_cost(embedder: str, seed: Path | None = None) -> dict[str, Any]:
+    """Per devqs question: tokens of the k=5 snippets vs the whole files of the hits
+    (`seed`: an embedding cache of another index of the same files, to embed less)."""
     from benchmarks.quality import devqs
     from strata import Engine
     from strata.surfaces.http.pool import Engines
@@ -84,6 +86,9 @@ def answers_cost(embedder: str) -> dict[str, Any]:
     for path in devqs.question_files():
         corpus = devqs.build(devqs.load(path))
         eng = Engine.open(corpus.root, config={"embed.provider": embedder})
+        if seed is not None:
+            eng.index_dir.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(seed, eng.index_dir / "embed_cache.sqlite")
         eng.index()
         engines = Engines(eng, None)
         tools = Tools(engines.served, Jobs(functools.partial(fresh_engine, engines)))
@@ -190,6 +195,7 @@ def main() -> None:
     sub.add_parser("tools")
     answers = sub.add_parser("answers")
     answers.add_argument("--embedder", default="local")
+    answers.add_argument("--seed-cache", type=Path, help="an embed_cache.sqlite to start from")
     lat = sub.add_parser("latency")
     lat.add_argument("--index-dir", type=Path, required=True)
     lat.add_argument("--queries", type=int, default=200)
@@ -198,7 +204,7 @@ def main() -> None:
     if args.what == "tools":
         out = tools_cost()
     elif args.what == "answers":
-        out = answers_cost(args.embedder)
+        out = answers_cost(args.embedder, args.seed_cache)
         out.pop("rows") if not os.environ.get("BENCH_ROWS") else None
     else:
         out = latency(args.index_dir.resolve(), args.queries, args.clients)
