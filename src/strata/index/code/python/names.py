@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import PurePosixPath
 
@@ -80,9 +81,12 @@ def imported_modules(stmts: Iterable[ast.stmt], path: str) -> Iterator[tuple[str
 
 
 # Statements holding blocks that `flat_statements` descends into (defs and classes are not).
-_BLOCKS = frozenset(
-    {ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.TryStar}
-)
+_BLOCK_TYPES: set[type[ast.stmt]] = {
+    ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try
+}  # fmt: skip
+if sys.version_info >= (3, 11):  # `try/except*`
+    _BLOCK_TYPES.add(ast.TryStar)
+_BLOCKS = frozenset(_BLOCK_TYPES)
 
 
 def flat_statements(stmts: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
