@@ -47,18 +47,27 @@ def engine_config(embedder: str) -> dict[str, Any]:
 
 
 def open_index(
-    corpus: Corpus, embedder: str, *, reindex: bool = False
+    corpus: Corpus, embedder: str, *, reindex: bool = False, store: str = "lancedb"
 ) -> tuple[Engine, dict[str, Any]]:
     """The engine over `corpus`, indexed in full unless a finished index of it is cached.
+    `store="postgresql"`: its rows in the benchmark's PostgreSQL (`benchmarks/pgserver.py`).
 
     Returns the engine and the index facts (key, chunks per layer, seconds, reused).
     """
-    key = f"{corpus.name}-{tree_hash(corpus.root)}-{embedder.replace('/', '_')}-{strata_build()}"
+    build = strata_build() + ("+pg" if store == "postgresql" else "")
+    key = f"{corpus.name}-{tree_hash(corpus.root)}-{embedder.replace('/', '_')}-{build}"
     index_dir = INDEXES / key
     done = index_dir / DONE
     if reindex and index_dir.exists():
         shutil.rmtree(index_dir)
-    eng = Engine.open(corpus.root, index_dir=index_dir, config=engine_config(embedder))
+    config = engine_config(embedder)
+    if store == "postgresql":
+        from benchmarks.pgserver import store_uri
+
+        config["store.uri"] = store_uri(key)
+        if not done.exists():  # whatever an unfinished run left in its schema goes too
+            shutil.rmtree(index_dir, ignore_errors=True)
+    eng = Engine.open(corpus.root, index_dir=index_dir, config=config)
     if done.exists():
         facts = json.loads(done.read_text(encoding="utf-8"))
         return eng, {**facts, "reused": True}

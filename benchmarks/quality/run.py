@@ -93,14 +93,18 @@ def limited(queries: Sequence[Query], limit: int | None) -> tuple[Query, ...]:
 
 
 def evaluate(
-    corpora: Sequence[Corpus], modes: Sequence[str], embedders: Sequence[str], reindex: bool
+    corpora: Sequence[Corpus],
+    modes: Sequence[str],
+    embedders: Sequence[str],
+    reindex: bool,
+    store: str = "lancedb",
 ) -> tuple[list[Outcome], dict[str, Any]]:
     """Every corpus x embedder x mode, plus the two BM25 baselines once per corpus."""
     outcomes: list[Outcome] = []
     facts: dict[str, Any] = {}
     for n, embedder in enumerate(embedders):
         for corpus in corpora:
-            eng, index_facts = open_index(corpus, embedder, reindex=reindex)
+            eng, index_facts = open_index(corpus, embedder, reindex=reindex, store=store)
             facts[f"{corpus.name}/{embedder}"] = index_facts
             log.info("%s / %s: %d queries", corpus.name, embedder, len(corpus.queries))
             for mode in modes:
@@ -124,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     sets = _split(args.sets, SETS)
     corpora = [replace(c, queries=limited(c.queries, args.limit)) for c in build_corpora(sets)]
     modes, embedders = args.modes.split(","), args.embedders.split(",")
-    outcomes, facts = evaluate(corpora, modes, embedders, args.reindex)
+    outcomes, facts = evaluate(corpora, modes, embedders, args.reindex, args.store)
     meta = {
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "strata": build,
@@ -132,6 +136,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "sets": sets,
         "modes": modes,
         "embedders": embedders,
+        "store": args.store,
         "limit": args.limit,
         "indexes": facts,
         "queries": {c.name: len(c.queries) for c in corpora},
@@ -174,6 +179,9 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--sets", default=",".join(SETS), help="comma-separated: " + ",".join(SETS))
+    p.add_argument(
+        "--store", default="lancedb", choices=["lancedb", "postgresql"], help="the index's store"
+    )
     p.add_argument("--modes", default="lexical,semantic,hybrid", help="Strata search modes")
     p.add_argument(
         "--embedders",

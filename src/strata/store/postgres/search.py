@@ -4,8 +4,10 @@ BM25 is computed in SQL with LanceDB's (tantivy's) formula and constants: candid
 come from the GIN index (`lex_tsv @@ 'a' | 'b'`), each term's frequency is the number
 of its positions in the row's `tsvector`, its document frequency a count over the same
 index, and the corpus size and mean length come from `Corpus` (read at most every few
-seconds). Vector search is one `ORDER BY embedding <=> q` on the HNSW index, with
-pgvector 0.8's iterative scan so that a filtered query still finds its k rows.
+seconds). The exact score is computed for the best `PRESELECT` x k matches of a fast
+idf-weighted `ts_rank`, not for every match. Vector search is one
+`ORDER BY embedding <=> q` on the HNSW index, with pgvector 0.8's iterative scan so that a
+filtered query still finds its k rows.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ __all__ = ["Corpus", "bm25", "nearest"]
 
 K1, B = 1.2, 0.75  # tantivy's BM25 constants, as LanceDB's index uses them
 EF_SEARCH = 100  # HNSW candidate list: recall@10 vs exact search in docs/benchmarks.md
+# Rows kept by the first, approximate stage of BM25 per row asked for (and at least this
+# many): the exact second stage reorders them (see `bm25`).
+PRESELECT, PRESELECT_MIN = 10, 200
 CORPUS_TTL = 5.0  # seconds a corpus size is reused before it is read again
 _TERM = re.compile(r"\w+")
 
@@ -80,17 +85,28 @@ def bm25(
         ([_tsquery_word(w) for w in lexemes],),
     ).fetchall()
     idf = [math.log(1 + (rows - df + 0.5) / (df + 0.5)) for (df,) in found]
-    cols = sql.SQL(", ").join(sql.Identifier(c) for c in columns)
+    # Stage 1, in C: each match scored idf-weighted by ts_rank (a saturating tf over the
+    # positions, over 1 + log(length)), the best `PRESELECT x limit` kept. Stage 2: exact
+    # BM25 over those only: unnesting every match's tsvector costs ~0.1 ms a row.
+    approx = sql.SQL(" + ").join(
+        sql.SQL("{} * ts_rank(c.lex_tsv, {}::tsquery, 1)").format(
+            sql.Literal(w), sql.Literal(_tsquery_word(t))
+        )
+        for t, w in zip(lexemes, idf, strict=True)
+    )
+    cols = sql.SQL(", ").join(sql.SQL("c.") + sql.Identifier(c) for c in columns)
     text = sql.SQL(
-        "WITH q(term, idf) AS (SELECT * FROM unnest(%s::text[], %s::float8[])) "
-        "SELECT {cols}, s.score FROM rag_chunks c, LATERAL ("
+        "WITH q(term, idf) AS (SELECT * FROM unnest(%s::text[], %s::float8[])), "
+        "pre AS (SELECT c.repo_id, c.id, c.lex_tsv, c.lex_len FROM rag_chunks c "
+        " WHERE c.lex_tsv @@ %s::tsquery AND ({where}) ORDER BY {approx} DESC LIMIT %s) "
+        "SELECT {cols}, s.score FROM pre JOIN rag_chunks c USING (repo_id, id), LATERAL ("
         " SELECT sum(q.idf * cardinality(u.positions) * %s"
-        "  / (cardinality(u.positions) + %s * (1 - %s + %s * c.lex_len / %s))) AS score"
-        " FROM unnest(c.lex_tsv) AS u JOIN q ON u.lexeme = q.term) s "
-        "WHERE c.lex_tsv @@ %s::tsquery AND ({where}) "
+        "  / (cardinality(u.positions) + %s * (1 - %s + %s * pre.lex_len / %s))) AS score"
+        " FROM unnest(pre.lex_tsv) AS u JOIN q ON u.lexeme = q.term) s "
         "ORDER BY s.score DESC, c.id LIMIT %s"
-    ).format(cols=cols, where=sql.SQL(where.text))
-    params = (lexemes, idf, K1 + 1, K1, B, B, max(mean_len, 1e-9), query, *where.params, limit)
+    ).format(cols=cols, where=sql.SQL(where.text), approx=approx)
+    pre = max(PRESELECT * limit, PRESELECT_MIN)
+    params = (lexemes, idf, query, *where.params, pre, K1 + 1, K1, B, B, max(mean_len, 1e-9), limit)
     out = conn.execute(text, params).fetchall()
     return [(record_of(r[:-1], columns), float(r[-1])) for r in out]
 
