@@ -32,7 +32,7 @@ import numpy as np
 import psycopg
 
 from benchmarks.store_speed import QUERIES, windows
-from strata.records import chunk_id, make_record
+from strata.index.records import chunk_id, make_record
 from strata.store import Filter, open_store
 from strata.types import Record
 

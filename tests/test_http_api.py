@@ -23,6 +23,8 @@ from strata.surfaces.http.pool import Engines
 from strata.surfaces.http.server import Server
 from strata.surfaces.launch import SERVE_FILE, TOKEN_FILE
 
+pytestmark = pytest.mark.usefixtures("both_stores")
+
 LEXICAL = {"embed.provider": "none"}
 MAIN = """import sys
 

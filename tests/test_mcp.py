@@ -22,6 +22,8 @@ from strata.surfaces.jobs import Jobs
 from strata.surfaces.launch import SERVE_FILE
 from strata.surfaces.mcp import Tools, build
 
+pytestmark = pytest.mark.usefixtures("both_stores")
+
 TOOLS = {
     "search", "find_symbol", "call_graph", "entrypoints", "related", "index_status",
     "reindex",
