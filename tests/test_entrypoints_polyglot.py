@@ -8,7 +8,7 @@ from pathlib import Path
 
 from strata import Engine
 from strata.index.code.entrypoints import compose_entrypoints
-from strata.index.code.entrypoints.polyglot import scan_ts_entrypoints
+from strata.index.code.entrypoints.polyglot import TS_DETECTORS, entrypoints_of, scan_ts_entrypoints
 from strata.index.code.model import Entrypoint
 from strata.index.code.treesitter import symbols as ts_symbols
 from strata.text.langs import language_of
@@ -20,16 +20,13 @@ Route = tuple[str | None, str, str]
 def scan(app: str) -> list[Entrypoint]:
     """Every entry of one example app, composed across its files as the corpus pass does."""
     root = CORPUS / app
-    scans = []
+    files = []
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         rel = path.relative_to(root).as_posix()
         lang = language_of(rel)
-        if lang is None or lang in ("markdown", "text"):
-            continue
-        text = path.read_text(encoding="utf-8")
-        symbols, _ = ts_symbols.extract(text, lang, rel)
-        scans.append(scan_ts_entrypoints(text, lang, rel, symbols))
-    return compose_entrypoints(scans)
+        if lang in TS_DETECTORS:
+            files.append((rel, lang, path.read_text(encoding="utf-8")))
+    return entrypoints_of(files)
 
 
 def routes(entries: list[Entrypoint], framework: str) -> set[Route]:

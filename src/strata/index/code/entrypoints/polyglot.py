@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Final
 
 from strata.index.code.entrypoints import axum, express, golang, spring
 from strata.index.code.entrypoints.base import FileEntrypoints
+from strata.index.code.entrypoints.compose import compose_entrypoints
 from strata.index.code.entrypoints.tsbase import TsFile
-from strata.index.code.model import Symbol
+from strata.index.code.model import Entrypoint, Symbol
+from strata.index.code.treesitter import symbols as ts_symbols
 from strata.text.langs import is_test_path
 
 log = logging.getLogger(__name__)
@@ -32,3 +34,13 @@ def scan_ts_entrypoints(text: str, lang: str, path: str, symbols: list[Symbol]) 
     found = detector(TsFile.parse(text, lang, path, symbols, is_test_path(path)))
     log.debug("%s: %d entry points", path, len(found.entrypoints))
     return found
+
+
+def entrypoints_of(files: Iterable[tuple[str, str, str]]) -> list[Entrypoint]:
+    """Entry points of (path, lang, text) files in tree-sitter languages, composed across
+    them as the corpus pass does (for tests and benchmarks over a folder)."""
+    scans = []
+    for rel, lang, text in files:
+        symbols, _ = ts_symbols.extract(text, lang, rel)
+        scans.append(scan_ts_entrypoints(text, lang, rel, symbols))
+    return compose_entrypoints(scans)
