@@ -24,12 +24,18 @@ HTTP_VERBS = frozenset({"GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEA
 Node = tree_sitter.Node
 
 
+# Languages whose grammar names these nodes as another's does: they share its query file.
+QUERY_FILES = {"typescript": "javascript", "tsx": "javascript"}
+
+
 @functools.cache
 def entry_query(lang: str) -> tree_sitter.Query:
-    """The compiled `strata/index/code/treesitter/queries/entrypoints/<lang>.scm`."""
+    """`strata/index/code/treesitter/queries/entrypoints/<lang>.scm` (or the file it
+    shares, `QUERY_FILES`) compiled for `lang`."""
     package = importlib.resources.files("strata.index.code.treesitter")
     folder = package.joinpath("queries").joinpath("entrypoints")  # one name a call on 3.10
-    text = folder.joinpath(f"{lang}.scm").read_text(encoding="utf-8")
+    name = QUERY_FILES.get(lang, lang)
+    text = folder.joinpath(f"{name}.scm").read_text(encoding="utf-8")
     compiled: tree_sitter.Query = tree_sitter.Query(language(lang), text)
     return compiled
 

@@ -1,4 +1,4 @@
-; Entry points in JavaScript/TypeScript (strata.index.code.entrypoints.express): Express routes,
+; Entry points in JavaScript, TypeScript and TSX (strata.index.code.entrypoints.express): Express routes,
 ; `use` mounts, `route()` chains, and the router a module exports.
 (call_expression
   function: (member_expression object: (_) @recv property: (property_identifier) @method)
