@@ -4,16 +4,21 @@ model's fast path (int8 ONNX, no torch per search) comes with the `local` extra 
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def extras() -> dict[str, set[str]]:
-    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    table = data["project"]["optional-dependencies"]
-    return {name: {re.split(r"[<>=\[ ;]", req, 1)[0] for req in reqs} for name, reqs in table.items()}
+    """Each extra of pyproject.toml's `[project.optional-dependencies]` -> the names it lists
+    (read as text: `tomllib` is not on every Python this project supports)."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    table = text.split("[project.optional-dependencies]", 1)[1].split("\n[", 1)[0]
+    out: dict[str, set[str]] = {}
+    for name, body in re.findall(r"^([\w-]+) = \[(.*?)^\]", table, re.MULTILINE | re.DOTALL):
+        reqs = re.findall(r'^\s*"([^"]+)"', body, re.MULTILINE)
+        out[name] = {re.split(r"[<>=\[ ;]", r, maxsplit=1)[0] for r in reqs}
+    return out
 
 
 def test_the_local_extra_brings_the_onnx_query_path() -> None:
