@@ -160,3 +160,24 @@ def test_routed_never_returns_fewer_than_plain(fmt: Engine, query: str) -> None:
     plain = fmt.search(query, mode="lexical", route=False)
     assert plain.hits  # each query has words the corpus holds
     assert len(routed) >= len(plain), (query, routed.notes)
+
+
+def test_in_semantic_mode_the_names_occurrences_come_first(tmp_path: Path) -> None:
+    files = dict(FILES)
+    for i in range(12):  # chunks about widths and help pages that never name the parameter
+        files[f"fmt/extra{i}.py"] = f'''
+            def width_rule_{i}(columns: int) -> int:
+                """The maximum width of the help content, rule {i}."""
+                return min(columns, 80 - {i})
+        '''
+    eng = Engine.open(tmp_path, config={"embed.provider": "local"})
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    eng.index()
+    result = eng.search("max_content_width", mode="semantic")
+    code = [h for h in result if h.record.path.startswith("fmt/")]
+    holding = [h for h in code if "max_content_width" in h.record.content]
+    assert len(holding) == 3  # Context.__init__, Context.make_formatter, HelpFormatter.__init__
+    assert code[:3] == holding, [h.record.path for h in result]  # before the look-alikes
+    assert "docs/usage.md" in [h.record.path for h in result]

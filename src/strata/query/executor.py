@@ -27,6 +27,7 @@ from strata.query.router import Plan, Step
 from strata.store import Store
 from strata.text.globs import matches
 from strata.text.names import normalise_name
+from strata.text.tokens import is_identifier_like
 from strata.types import Hit, Record
 
 __all__ = ["Backend", "execute"]
@@ -127,13 +128,20 @@ def _routed(backend: Backend, plan: Plan, k: int, mode: str | None) -> tuple[Sea
         return SearchResult(tuple(_merge(plan.steps, found, k)), used_mode, tuple(notes)), False
     name = str(failed.args.get("name", ""))
     uses: list[Hit] = []
+    occurs: Sequence[Hit] = ()
     if failed.method == "symbol":
         # where the name occurs: a bare-name match is what is asked for here
         args = {"name": name, "depth": 1, "name_matches": True}
         walk = Step(L.C2_DEPENDENCY_GRAPH, "callers", args, k)
         uses = _run(backend, walk, plan.filters, mode).hits
+        if is_identifier_like(name):  # a code-shaped name's own occurrences, in any mode
+            occurs = _plain(backend, name, plan.filters, k, "lexical").hits
     text = _plain(backend, plan.query, plan.filters, k, mode)
-    tiers = [(f"a use of {name!r}", uses), (f"text matching {plan.query!r}", list(text.hits))]
+    tiers = [
+        (f"a use of {name!r}", uses),
+        (f"the name {name!r} in the text", occurs),
+        (f"text matching {plan.query!r}", text.hits),
+    ]
     notes.append(f"falling back to where {name!r} occurs: {len(uses)} use(s), then text")
     result = SearchResult(tuple(fallback.tiered(tiers, k)), text.mode, (*notes, *text.notes))
     return result, not plan.guessed
