@@ -252,13 +252,13 @@ def test_a_first_run_answers_lexically_before_it_loads_the_model(
 ) -> None:
     """The table's width comes from the packaged model's files: the model itself loads only
     when there is something to embed, so a model that cannot load costs no lexical search."""
-    import strata.engine
+    import strata.engine.parts
     from strata.errors import EmbedderError
 
     def cannot_load(*_: object) -> object:
         raise EmbedderError("no model today")
 
-    monkeypatch.setattr(strata.engine, "make_embedder", cannot_load)
+    monkeypatch.setattr(strata.engine.parts, "make_embedder", cannot_load)
     eng = Engine.open(minirepo)  # the default configuration: the local model
     with pytest.raises(EmbedderError):
         eng.index()

@@ -109,7 +109,7 @@ def test_a_first_run_starts_its_workers_before_the_store_opens(
     real = strata.engine.worker_pool
 
     def spy(workers: int):  # type: ignore[no-untyped-def]
-        asked.append((workers, eng._store is None))
+        asked.append((workers, not eng.parts.store_open))
         return real(workers)
 
     monkeypatch.setattr(strata.engine, "worker_pool", spy)

@@ -172,7 +172,7 @@ def test_cli_output_equals_a_direct_run(
     assert len(calls) == 8
     # every command ran on the one warm engine the server opened
     assert server.engines.served() is server.engines.home
-    assert server.engines.home._store is not None
+    assert server.engines.home.parts.store_open
 
 
 def test_commands_that_are_not_read_only_are_refused(server: Server, indexed: Path) -> None:

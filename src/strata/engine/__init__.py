@@ -16,17 +16,15 @@ from strata.embedding import (
     Embedder,
     configured_name,
     first_dim,
-    known_dim,
-    make_embedder,
-    make_query_embedder,
     recorded_embedder,
 )
 from strata.embedding.cache import EmbeddingCache
 from strata.engine.layered import LayerQueries
+from strata.engine.parts import Parts, check_embedder
 from strata.engine.repoqueries import RepoQueries
 from strata.engine.searching import Searching
 from strata.engine.status import pending_files, report_status
-from strata.errors import EmbedderError, EmbedderMismatchError, NoIndexError
+from strata.errors import EmbedderError, NoIndexError
 from strata.index.corpus import FILE_NAME as ARTIFACTS_FILE
 from strata.index.corpus import ArtifactCache
 from strata.index.corpus.cache import pending_marker
@@ -52,10 +50,7 @@ class Engine(Searching, RepoQueries, LayerQueries):
         self.index_dir = index_dir
         self.config = cfg
         self.store_uri = store_uri
-        self._store: Store | None = None
-        self._embedder: Embedder | None = None
-        self._fresh: Embedder | None = None
-        self._query: Embedder | None = None
+        self.parts = Parts(index_dir, cfg, store_uri)
 
     # ---- opening -------------------------------------------------------------------------
     @classmethod
@@ -93,56 +88,21 @@ class Engine(Searching, RepoQueries, LayerQueries):
     @property
     def store(self) -> Store:
         """The store, opened on first use with the index's recorded dimension."""
-        if self._store is None:
-            meta = self._locator()
-            dim = int(meta["dim"]) if "dim" in meta else self._configured_dim()
-            self._store = open_store(self.store_uri, dim)
-        return self._store
+        return self.parts.store
 
     def embedder(self) -> Embedder:
         """The configured embedder, loaded on first use and checked against the index."""
-        if self._embedder is None:
-            emb = self._unchecked_embedder()
-            meta = self._locator()
-            if meta.get("embedder") and (meta["embedder"] != emb.name or meta["dim"] != emb.dim):
-                raise EmbedderMismatchError(
-                    f"index built with {meta['embedder']} ({meta['dim']}-d); config asks for "
-                    f"{emb.name} ({emb.dim}-d)",
-                    hint="run `strata index --full` to rebuild, or set embed.provider/model back",
-                )
-            self._embedder = emb
-        return self._embedder
-
-    def _unchecked_embedder(self) -> Embedder:
-        if self._fresh is None:
-            self._fresh = make_embedder(self.config.embed)
-        return self._fresh
+        return self.parts.embedder()
 
     def query_embedder(self) -> Embedder:
-        """The embedder for search queries: the index's own once loaded, else a light twin
-        of the same model (see `make_query_embedder`), checked against the index."""
-        if self._embedder is not None:
-            return self._embedder
-        if self._query is None:
-            emb, name = make_query_embedder(self.config.embed)
-            meta = self._locator()
-            if meta.get("embedder") and (meta["embedder"] != name or meta["dim"] != emb.dim):
-                raise EmbedderMismatchError(
-                    f"index built with {meta['embedder']} ({meta['dim']}-d); config asks for "
-                    f"{name} ({emb.dim}-d)",
-                    hint="run `strata index --full` to rebuild, or set embed.provider/model back",
-                )
-            self._query = emb
-        return self._query
+        """The embedder for search queries (see `Parts.query_embedder`)."""
+        return self.parts.query_embedder()
 
     def _embeds(self) -> bool:
-        return self.config.embed.provider != "none"
+        return self.parts.embeds
 
     def _configured_dim(self) -> int:
-        if not self._embeds():
-            return 0
-        known = known_dim(self.config.embed)  # no model load just to create the table
-        return known if known is not None else self._unchecked_embedder().dim
+        return self.parts.configured_dim()
 
     # ---- indexing ------------------------------------------------------------------------
     def index(
@@ -295,21 +255,19 @@ class Engine(Searching, RepoQueries, LayerQueries):
         Returns the other repositories that lost their rows and must be indexed again.
         """
         dim = self._configured_dim()
-        name = self._unchecked_embedder().name if self._embeds() else "none"
+        name = self.parts.unchecked_embedder().name if self._embeds() else "none"
         meta = self._locator()
         old_dim = int(meta.get("dim", dim))
         if meta.get("embedder", name) == name and old_dim == dim:
             self.repo_store(r.name).delete_all()
             return []
-        if self._store is not None:
-            self._store.close()
-            self._store = None
+        self.parts.use_store(None)
         if old_dim == dim:
             store = open_store(self.store_uri, dim)
             store.delete_all()
         else:
             store = recreate_store(self.store_uri, dim)
-        self._store = store
+        self.parts.use_store(store)
         # The locator is rewritten, never removed: a killed rebuild stays openable.
         self._write_locator(embedder=name, dim=dim, created=time.time(), vectors_pending=None)
         return [o for o in all_repos(meta, self.root) if o.name != r.name]
@@ -322,22 +280,10 @@ class Engine(Searching, RepoQueries, LayerQueries):
             dim, why = first_dim(self._configured_dim)  # unreachable: lexical until it answers
             name = configured_name(self.config.embed) if self._embeds() else "none"
             self._write_locator(embedder=name, dim=dim, created=time.time(), vectors_pending=why)
-        elif self._embeds():
+        else:
             # By name only: loading the model (or asking a server) waits until there is
             # something to embed, so a no-op run stays instant. `embedder()` checks the dim.
-            wanted = configured_name(self.config.embed)
-            if meta.get("embedder") != wanted:
-                raise EmbedderMismatchError(
-                    f"index built with {meta.get('embedder')} ({meta.get('dim')}-d); config "
-                    f"asks for {wanted}",
-                    hint="run `strata index --full` to rebuild, or set embed.provider/model back",
-                )
-        elif meta.get("dim", 0) != 0:
-            raise EmbedderMismatchError(
-                f"index built with {meta.get('embedder')} ({meta.get('dim')}-d); "
-                "config asks for no embedder",
-                hint="run `strata index --full` to rebuild lexical-only",
-            )
+            check_embedder(meta, configured_name(self.config.embed) if self._embeds() else None)
 
     def _cache_key(self) -> str:
         meta = self._locator()
@@ -393,9 +339,7 @@ class Engine(Searching, RepoQueries, LayerQueries):
 
     def close(self) -> None:
         """Release the store."""
-        if self._store is not None:
-            self._store.close()
-            self._store = None
+        self.parts.close()
 
     def __enter__(self) -> Engine:
         return self
