@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import PurePosixPath
 from typing import Final
@@ -207,6 +208,7 @@ def is_doc_language(lang: str) -> bool:
     return lang in DOC_EXTENSIONS.values()
 
 
+@functools.lru_cache(maxsize=4096)  # asked once per record: a generated module has 80k
 def is_test_path(rel: str) -> bool:
     """Whether a path names a test file (`tests/`, `test_*.py`, `*_test.go`, `*.spec.ts`)."""
     return bool(_TEST_PATH.search(rel))

@@ -136,6 +136,9 @@ def assigned_names(stmts: Iterable[ast.stmt]) -> Iterator[tuple[str, ast.stmt]]:
         elif isinstance(stmt, ast.With | ast.AsyncWith):
             targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
         for target in targets:
+            if type(target) is ast.Name:  # the common case: no walk over its context node
+                yield target.id, stmt
+                continue
             for node in ast.walk(target):
                 if isinstance(node, ast.Name):
                     yield node.id, stmt
