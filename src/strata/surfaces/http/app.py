@@ -1,6 +1,7 @@
 """The ASGI app of `strata serve`: every route in one place, over one set of warm engines.
 
     GET  /health /status /openapi.json      GET /jobs/{id}
+    POST /ask (a cited answer, streamed as server-sent events)
     POST /search /symbols /callers /callees /entrypoints /docs /related /similar
     POST /cli (a forwarded read-only command)  POST /index (a background job)
     /mcp (MCP over streamable HTTP)
@@ -28,7 +29,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 
 from strata.errors import StrataError, UserError
-from strata.surfaces.http import api
+from strata.surfaces.http import api, ask
 from strata.surfaces.http.bodies import describe
 from strata.surfaces.http.guard import Guard, Policy
 from strata.surfaces.http.state import RequestError, ServeState
@@ -37,7 +38,7 @@ from strata.surfaces.mcp import Tools, build
 log = logging.getLogger(__name__)
 
 # Every router of the app; each is a function of the server's state.
-ROUTERS: list[Callable[[ServeState], Any]] = [api.router]
+ROUTERS: list[Callable[[ServeState], Any]] = [api.router, ask.router]
 
 
 def create_app(state: ServeState, policy: Callable[[], Policy]) -> Guard:
