@@ -43,6 +43,7 @@ __all__ = ["PgStore", "drop_store"]
 
 log = logging.getLogger(__name__)
 
+BUILD_MEMORY = "1GB"  # for an index built over rows already there (pgvector's advice)
 _ORDER = "path, span_start NULLS FIRST, layer, id"
 _TABLES = ("rag_chunks", "strata_meta", "strata_migrations")
 
@@ -151,6 +152,8 @@ class PgStore(PerSource):
         if missing:
             ddl = index_ddl(self.dim)
             with self._write("rebuild the search indexes") as conn:
+                # an HNSW graph that outgrows this memory is built many times slower
+                conn.execute(f"SET LOCAL maintenance_work_mem = '{BUILD_MEMORY}'".encode())
                 for name in missing:
                     log.info("building the index %s in %s", name, self.location)
                     conn.execute(ddl[name].encode())
