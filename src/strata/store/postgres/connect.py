@@ -17,7 +17,14 @@ from psycopg_pool import ConnectionPool
 from strata.errors import StoreError
 from strata.store.uri import redact
 
-__all__ = ["connect", "ensure_vector_extension", "open_pool", "redact"]
+__all__ = [
+    "connect",
+    "connect_error",
+    "ensure_vector_extension",
+    "first_line",
+    "open_pool",
+    "redact",
+]
 
 CONNECT_TIMEOUT = 10  # seconds
 POOL_SIZE = 8  # a server's reader threads; a writer takes one
@@ -42,7 +49,7 @@ def connect_error(uri: str, exc: BaseException) -> StoreError:
     """The one-line `StoreError` for a failed connection to `uri`."""
     where = redact(uri)
     state = getattr(exc, "sqlstate", None)
-    detail = _first_line(str(exc), uri)
+    detail = first_line(str(exc), uri)
     refused = ("authentication failed", "password", "role ", "no pg_hba.conf entry")
     if state in _AUTH_STATES or any(word in detail for word in refused):
         return StoreError(
@@ -79,7 +86,7 @@ def ensure_vector_extension(conn: psycopg.Connection[Any], uri: str) -> None:
     except psycopg.Error as exc:
         conn.rollback()
         raise StoreError(
-            f"cannot add the vector extension to {redact(uri)}: {_first_line(str(exc), uri)}",
+            f"cannot add the vector extension to {redact(uri)}: {first_line(str(exc), uri)}",
             hint="a superuser must run `CREATE EXTENSION vector` in this database once",
         ) from None
 
@@ -113,6 +120,7 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
     conn.commit()
 
 
-def _first_line(text: str, uri: str) -> str:
+def first_line(text: str, uri: str) -> str:
+    """The first non-blank line of an error's text, with `uri` and any password redacted."""
     line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "unknown error")
     return redact(line.replace(uri, redact(uri)))

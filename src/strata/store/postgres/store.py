@@ -30,6 +30,7 @@ from strata.store.postgres.connect import (
     connect,
     connect_error,
     ensure_vector_extension,
+    first_line,
     open_pool,
     redact,
 )
@@ -340,11 +341,12 @@ class PgStore(PerSource):
         except psycopg.OperationalError as exc:
             raise StoreError(
                 f"lost the connection to {self.location} while trying to {what} "
-                f"(nothing of it was committed): {_line(exc)}",
+                f"(nothing of it was committed): {first_line(str(exc), self.uri)}",
                 hint="is the server running? the next run redoes what is missing",
             ) from None
         except psycopg.Error as exc:
-            raise StoreError(f"cannot {what} in {self.location}: {_line(exc)}") from None
+            why = first_line(str(exc), self.uri)
+            raise StoreError(f"cannot {what} in {self.location}: {why}") from None
         finally:
             self._corpus.forget()
 
@@ -382,10 +384,6 @@ def _sql(template: str, scope: Where) -> sql.Composed:
 
 def _vector_text(v: np.ndarray[Any, Any]) -> str:
     return "[" + ",".join(repr(float(x)) for x in v) + "]"
-
-
-def _line(exc: BaseException) -> str:
-    return next((ln.strip() for ln in str(exc).splitlines() if ln.strip()), type(exc).__name__)
 
 
 def _now() -> str:
