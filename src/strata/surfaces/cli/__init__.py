@@ -342,6 +342,10 @@ from strata.surfaces.cli.ask import attach as _attach_ask  # noqa: E402
 
 _attach_ask(app)
 
+from strata.surfaces.cli.analyze import attach as _attach_analyze  # noqa: E402
+
+_attach_analyze(app)
+
 
 def main() -> None:
     """Console-script entry point."""

@@ -1,0 +1,84 @@
+"""`strata analyze`: what indexing a project would meet, and the settings it suggests."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import click
+
+from strata.engine.analyze import analyze as run_analysis
+from strata.engine.analyze import write_suggestions
+from strata.index.analysis import EMBED_CHUNKS_PER_S, Analysis
+from strata.surfaces.cli import Common, _common, _guard, render
+
+__all__ = ["attach"]
+
+_SHOWN = 10  # skipped/ignored paths listed in the text output (all of them in --json)
+
+
+def attach(app: click.Group) -> None:
+    """Add `analyze` to the `strata` command group."""
+    app.add_command(analyze)
+
+
+@click.command()
+@click.argument("path", required=False, type=click.Path(exists=True, file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="The report as JSON on stdout.")
+@click.option("--write", is_flag=True, help="Merge the suggestions into .strata/config.yaml.")
+@_common
+@_guard
+def analyze(path: str | None, as_json: bool, write: bool, opts: Common) -> None:
+    """Report languages, sizes, skips, expected chunks and time; suggest settings."""
+    report = run_analysis(path or ".")
+    changes: list[dict[str, object]] = []
+    if write:
+        target, done = write_suggestions(report)
+        changes = [{"key": c.key, "old": c.old, "new": c.new} for c in done]
+        if not as_json and not opts.quiet:
+            for c in done:
+                render.err.print(f"set {c.key}: {c.old!r} -> {c.new!r}", markup=False)
+            render.err.print(
+                f"{'wrote' if done else 'nothing to change in'} {target}", markup=False
+            )
+    if as_json:
+        data = report.to_json()
+        if write:
+            data["written"] = changes
+        render.emit_json(data)
+    elif not opts.quiet:
+        _print(report)
+
+
+def _print(r: Analysis) -> None:
+    out = render.out.print
+    out(f"{r.root}: {r.files} files to index", markup=False)
+    render.table(
+        [
+            {"language": s.lang, "files": s.files, "lines": s.lines, "bytes": s.bytes}
+            for s in r.languages
+        ],
+        ["language", "files", "lines", "bytes"],
+    )
+    for reason, n in Counter(s.reason.value for s in r.skipped).most_common():
+        out(f"skipped ({reason}): {n}", markup=False)
+    for s in r.skipped[:_SHOWN]:
+        out(f"  {s.line()}", markup=False)
+    out(f"ignored: {len(r.ignored)} paths", markup=False)
+    for i in r.ignored[:_SHOWN]:
+        out(f"  {i.rel}{'/' if i.is_dir else ''}: {i.why}", markup=False)
+    how = f"a sample of {r.chunked_files} files" if r.sampled else "every file"
+    out(f"expected chunks: {r.expected_chunks} (chunked {how})", markup=False)
+    out(
+        f"estimated time: first look ~{r.first_look_s:.1f} s (chunking rate measured now), "
+        f"embedding ~{r.embed_s:.0f} s (at ~{EMBED_CHUNKS_PER_S:.0f} chunks/s)",
+        markup=False,
+    )
+    if r.function_lines:
+        out(
+            "function lines: " + ", ".join(f"{k} {v}" for k, v in r.function_lines.items()),
+            markup=False,
+        )
+    for sug in r.suggestions:
+        out(f"suggest {sug.key}: {sug.value!r}  ({sug.reason})", markup=False)
+    if r.suggestions:
+        out("strata analyze --write puts these into .strata/config.yaml", markup=False)

@@ -1,0 +1,5 @@
+"""A vendored helper."""
+
+
+def helper() -> str:
+    return "vendored"
