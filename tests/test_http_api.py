@@ -227,6 +227,21 @@ def test_idle_connections_are_closed_and_the_backlog_is_real(server: Server) -> 
     assert backlog >= 128
 
 
+def test_requests_past_the_concurrency_limit_get_429_at_once(indexed: Path) -> None:
+    engines = Engines.open(str(indexed), None, None)
+    with Server(engines, "127.0.0.1", 0, max_active=1) as srv:
+        with socket.create_connection((srv.host, srv.port), timeout=30) as slow:
+            slow.sendall(  # a request whose body is still on its way holds the one slot
+                b"POST /search HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/json\r\nContent-Length: 50\r\n\r\n{"
+            )
+            time.sleep(0.5)
+            status, reply = request(srv, "GET", "/health")
+            assert status == 429 and "busy" in reply["error"]
+        time.sleep(0.5)
+        assert request(srv, "GET", "/health")[0] == 200
+
+
 def test_fifty_concurrent_clients_get_no_errors(server: Server) -> None:
     failures: list[Any] = []
     queries = ["RetryPolicy", "retry delay", "cookie", "parse_header", "who calls _transmit"]

@@ -164,8 +164,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (411, "a POST without Content-Length"),
         (413, "the body is too large"),
         (415, "the body is not application/json"),
+        (429, "too many requests at once"),
         (500, "an engine error"),
-        (503, "too many requests at once"),
     ]
 }
 

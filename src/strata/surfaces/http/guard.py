@@ -28,7 +28,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"})
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 MAX_BODY = 1 << 20
-MAX_ACTIVE = 64  # requests served at once; the next one gets 503 at once, not a queue
+MAX_ACTIVE = 64  # requests served at once; the next one gets 429 at once, not a queue
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +95,7 @@ class Guard:
             await reply(send, *refusal)
             return
         if self._active >= policy.max_active:
-            await reply(send, 503, f"busy: {policy.max_active} requests already running")
+            await reply(send, 429, f"busy: {policy.max_active} requests already running")
             return
         self._active += 1
         try:

@@ -17,7 +17,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from strata.surfaces.http.app import create_app
-from strata.surfaces.http.guard import LOOPBACK_NAMES, Policy
+from strata.surfaces.http.guard import LOOPBACK_NAMES, MAX_ACTIVE, Policy
 from strata.surfaces.http.pool import Engines
 from strata.surfaces.http.state import CliHandler, ServeState
 
@@ -40,12 +40,16 @@ class Server:
         token: str | None = None,
         allowed_hosts: tuple[str, ...] = (),
         idle_timeout: float = IDLE_SECONDS,
+        max_active: int = MAX_ACTIVE,
     ) -> None:
         """Bind to (host, port) at once (port 0: any free port); OSError when it cannot."""
         self.state = ServeState(engines, cli)
         self._sock = _listen(host, port)
         self._policy = Policy(
-            frozenset(_names(host) | {h.lower() for h in allowed_hosts}), self.port, token
+            frozenset(_names(host) | {h.lower() for h in allowed_hosts}),
+            self.port,
+            token,
+            max_active=max_active,
         )
         config = uvicorn.Config(
             create_app(self.state, lambda: self._policy),
