@@ -203,6 +203,7 @@ def test_limits_give_4xx_never_500(server: Server) -> None:
         ({"query": "x", "k": 1001}, 400, '"k"'),
         ({"query": "x" * 5000}, 400, '"query"'),
         ({"query": "   "}, 400, "empty query"),
+        ({"query": "x", "filters": {"repo": "a\x00b"}}, 400, "NUL"),
         (b"{" + b'"a": 1,' * 200_000 + b"}", 413, "at most"),
     ]:
         status, reply = request(server, "POST", "/search", body)

@@ -29,6 +29,15 @@ K = Annotated[int, Field(ge=1, le=MAX_K)]
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    @field_validator("*")
+    @classmethod
+    def _no_nul(cls, value: Any) -> Any:
+        """A NUL character names no path, symbol or repository (and no store takes it)."""
+        texts = value if isinstance(value, list) else [value]
+        if any(isinstance(t, str) and "\x00" in t for t in texts):
+            raise ValueError("a NUL character is not allowed")
+        return value
+
 
 class Filters(_Body):
     """What a search keeps: path globs, languages, kinds, tests or not, one repository."""
