@@ -142,9 +142,9 @@ def test_requests_from_elsewhere_are_refused(server: Server) -> None:
     assert status == 200  # no CORS unless configured: no header grants other origins
     conn = http.client.HTTPConnection(server.host, server.port, timeout=30)
     conn.request("GET", "/health", headers={"Origin": "http://evil.example"})
-    assert "access-control-allow-origin" not in {
-        k.lower() for k, _ in conn.getresponse().getheaders()
-    }
+    headers = conn.getresponse().getheaders()
+    conn.close()
+    assert "access-control-allow-origin" not in {k.lower() for k, _ in headers}
 
 
 def test_a_token_is_needed_when_set(indexed: Path) -> None:
@@ -181,6 +181,7 @@ def test_serve_beyond_loopback_generates_and_stores_a_token(indexed: Path) -> No
         assert refused.status == 401 and b"Bearer" in refused.read()
         conn.request("GET", "/health", headers={"Authorization": f"Bearer {token}"})
         assert conn.getresponse().status == 200
+        conn.close()
         forwarded = subprocess.run(  # the launcher reads the token and forwards
             [sys.executable, "-m", "strata.surfaces.launch", "status", "--json"],
             cwd=indexed,
