@@ -305,6 +305,7 @@ def test_serve_announces_itself_and_stops_cleanly(indexed: Path, sig: signal.Sig
         conn = http.client.HTTPConnection(info["host"], info["port"], timeout=30)
         conn.request("GET", "/health")
         assert json.loads(conn.getresponse().read())["pid"] == proc.pid
+        conn.close()
         second = subprocess.run(
             [sys.executable, "-m", "strata", "serve", "--port", "0"],
             cwd=indexed,
