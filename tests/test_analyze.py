@@ -46,7 +46,7 @@ def test_languages_are_counted_and_unsampled_files_extrapolated_by_language() ->
     ]
     assert r.expected_chunks == 4 + 8 + 1  # b.py at a.py's 4 chunks per 1000 bytes
     assert r.sampled and r.chunked_files == 2
-    assert r.first_look_s == pytest.approx(0.5 * 3500 / 1500)
+    assert r.chunking_s == pytest.approx(0.5 * 3500 / 1500)
     assert r.embed_s == pytest.approx(13 / EMBED_CHUNKS_PER_S)
     assert r.to_json()["chunks"]["measured_on"] == "a sample of 2 of 3 files"
 
@@ -134,7 +134,9 @@ def test_real_files_skips_ignores_and_chunks_match_indexing(tmp_path: Path) -> N
     (tmp_path / "run.log").write_text("noise\n")
     (tmp_path / "node_modules").mkdir()
     (tmp_path / "node_modules" / "x.js").write_text("x\n")
-    r = analyze(tmp_path)
+    seen: list[tuple[str, int, int, str]] = []
+    r = analyze(tmp_path, progress=lambda *a: seen.append(a))
+    assert seen[-1][:3] == ("analyze", 5, 5) and len(seen) == 5  # every discovered file
     reasons = {s.rel: s.reason for s in r.skipped}
     assert reasons == {"blob.dat": SkipReason.BINARY, "empty.txt": SkipReason.EMPTY}
     assert {i.rel for i in r.ignored} == {".gitignore", "run.log", "node_modules"}

@@ -32,14 +32,14 @@ _DIR = ".strata"
 def analyze(
     path: Path | str = ".",
     config: Config | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[str, int, int, str], None] | None = None,
 ) -> Analysis:
     """Analyse the root `path` as `strata index` would meet it.
 
     Args:
         path: the directory to analyse.
         config: the effective config (default: the one `<path>/.strata` would load).
-        progress: called with (done, total) as files are read.
+        progress: called with ("analyze", done, total, path) as files are read.
 
     Raises:
         UserError: the path is not a directory.
@@ -67,7 +67,7 @@ def analyze(
             facts.append(fact)
             seconds += took
         if progress is not None:
-            progress(i + 1, len(found.files))
+            progress("analyze", i + 1, len(found.files), f.rel)
     current = {k: cfg.value(k) for k in ("index.exclude", "chunk.max_lines", "embed.provider")}
     current["index.exclude"] = list(current["index.exclude"])
     return analyse(

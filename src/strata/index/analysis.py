@@ -95,7 +95,7 @@ class Analysis:
     chunked_files: int
     expected_chunks: int
     chunk_seconds: float  # measured: what chunking the chunked files took in this run
-    first_look_s: float  # estimate: chunking every file at the measured rate
+    chunking_s: float  # estimate: chunking every file at the rate measured in this run
     embed_s: float  # estimate: expected chunks at EMBED_CHUNKS_PER_S
     function_lines: Mapping[str, int]
     suggestions: tuple[Suggestion, ...]
@@ -124,7 +124,7 @@ class Analysis:
                 "chunk_seconds": round(self.chunk_seconds, 3),
             },
             "time_estimate_s": {
-                "first_look": round(self.first_look_s, 1),
+                "chunking": round(self.chunking_s, 1),
                 "embedding": round(self.embed_s, 1),
                 "embedding_rate_chunks_per_s": EMBED_CHUNKS_PER_S,
                 "note": "estimates from measured rates, not promises",
@@ -170,7 +170,7 @@ def analyse(
         chunked_files=len(chunked),
         expected_chunks=expected,
         chunk_seconds=chunk_seconds,
-        first_look_s=first_look,
+        chunking_s=first_look,
         embed_s=expected / EMBED_CHUNKS_PER_S,
         function_lines=_distribution(units),
         suggestions=tuple(suggest(facts, units, expected, current)),

@@ -29,7 +29,8 @@ def attach(app: click.Group) -> None:
 @_guard
 def analyze(path: str | None, as_json: bool, write: bool, opts: Common) -> None:
     """Report languages, sizes, skips, expected chunks and time; suggest settings."""
-    report = run_analysis(path or ".")
+    with render.progress(opts.quiet) as bar:
+        report = run_analysis(path or ".", progress=bar)
     changes: list[dict[str, object]] = []
     if write:
         target, done = write_suggestions(report)
@@ -69,7 +70,7 @@ def _print(r: Analysis) -> None:
     how = f"a sample of {r.chunked_files} files" if r.sampled else "every file"
     out(f"expected chunks: {r.expected_chunks} (chunked {how})", markup=False)
     out(
-        f"estimated time: first look ~{r.first_look_s:.1f} s (chunking rate measured now), "
+        f"estimated time: chunking ~{r.chunking_s:.1f} s (at the rate measured in this run), "
         f"embedding ~{r.embed_s:.0f} s (at ~{EMBED_CHUNKS_PER_S:.0f} chunks/s)",
         markup=False,
     )
