@@ -49,12 +49,9 @@ def analyze(
         raise UserError(f"{root} is not a directory", hint="pass the root of a project")
     cfg = config or load_config(root / _DIR)
     found = discover(root, cfg.index)
-    step = 1 if len(found.files) <= SAMPLE_ALL_UP_TO else len(found.files) / SAMPLE_SIZE
-    sample = (
-        {round(i * step) for i in range(min(len(found.files), SAMPLE_SIZE))}
-        if step != 1
-        else set(range(len(found.files)))
-    )
+    n = len(found.files)
+    k = n if n <= SAMPLE_ALL_UP_TO else min(n, SAMPLE_SIZE)  # spread evenly over sorted paths
+    sample = {int(i * n / k) for i in range(k)}
     facts: list[FileFact] = []
     skipped: list[Skip] = list(found.skips)
     seconds = 0.0
