@@ -4,6 +4,7 @@
     POST /ask (a cited answer, streamed as server-sent events)
     POST /search /symbols /callers /callees /entrypoints /docs /related /similar
     POST /cli (a forwarded read-only command)  POST /index (a background job)
+    POST /file /document (what the page opens)  GET / and /web/* (the page)
     /mcp (MCP over streamable HTTP)
 
 Request bodies are the typed models of `bodies` (shared with the MCP tools); answers are the
@@ -29,7 +30,8 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 
 from strata.errors import StrataError, UserError
-from strata.surfaces.http import api, ask
+from strata.surfaces import web
+from strata.surfaces.http import api, ask, files
 from strata.surfaces.http.bodies import describe
 from strata.surfaces.http.guard import Guard, Policy
 from strata.surfaces.http.state import RequestError, ServeState
@@ -38,7 +40,7 @@ from strata.surfaces.mcp import Tools, build
 log = logging.getLogger(__name__)
 
 # Every router of the app; each is a function of the server's state.
-ROUTERS: list[Callable[[ServeState], Any]] = [api.router, ask.router]
+ROUTERS: list[Callable[[ServeState], Any]] = [api.router, ask.router, files.router, web.router]
 
 
 def create_app(state: ServeState, policy: Callable[[], Policy]) -> Guard:

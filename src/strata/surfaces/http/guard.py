@@ -40,10 +40,13 @@ class Policy:
     token: str | None = None
     max_body: int = MAX_BODY
     max_active: int = MAX_ACTIVE
+    public: frozenset[str] = frozenset()  # paths any GET may have without the token (the page)
 
     def with_port(self, port: int) -> Policy:
         """The same policy once the port is known (`--port 0`)."""
-        return Policy(self.hosts, port, self.token, self.max_body, self.max_active)
+        return Policy(
+            self.hosts, port, self.token, self.max_body, self.max_active, self.public
+        )
 
     def host_allowed(self, host: str) -> bool:
         """A `Host` header naming this server: one of its names, with its port or none."""
@@ -117,7 +120,8 @@ def refuse(scope: Scope, policy: Policy) -> tuple[int, str] | None:
     origin = headers.get("origin")
     if origin is not None and not policy.origin_allowed(origin):
         return 403, f"Origin {origin!r} may not use this server"
-    if not policy.token_ok(headers.get("authorization", "")):
+    public = method == "GET" and scope.get("path") in policy.public
+    if not public and not policy.token_ok(headers.get("authorization", "")):
         return 401, "this server needs `Authorization: Bearer <token>`"
     if method in ("POST", "PUT"):
         kind = headers.get("content-type", "").split(";")[0].strip().lower()

@@ -16,6 +16,7 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from strata.surfaces import web
 from strata.surfaces.http.app import create_app
 from strata.surfaces.http.guard import LOOPBACK_NAMES, MAX_ACTIVE, Policy
 from strata.surfaces.http.pool import Engines
@@ -50,6 +51,7 @@ class Server:
             self.port,
             token,
             max_active=max_active,
+            public=web.PUBLIC_PATHS,  # the page's static files carry no data
         )
         config = uvicorn.Config(
             create_app(self.state, lambda: self._policy),
