@@ -112,6 +112,11 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _write(path: Path, out: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", action="append", choices=sorted(MODELS))
@@ -136,15 +141,14 @@ def main() -> None:
                 cfg["llm.max_context_tokens"] = args.budget
             asking = Engine.open(corpus.root, index_dir=eng.index_dir, config=cfg)
             started = time.perf_counter()
-            rows = []
+            rows: list[dict[str, Any]] = []
             for i, q in enumerate(queries, 1):
                 rows.append(ask_one(asking, q, server.base_url))
-                log.info("%s %d/%d %s", name, i, len(queries), json.dumps(rows[-1])[:160])
-            out[name] = {"summary": summary(rows), "seconds": round(time.perf_counter() - started)}
-            out[name]["rows"] = rows
-            log.info("%s %s", name, json.dumps(out[name]["summary"]))
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+                row = {k: v for k, v in rows[-1].items() if k != "answer"}
+                log.info("%s %d/%d %s", name, i, len(queries), json.dumps(row))
+                seconds = round(time.perf_counter() - started)
+                out[name] = {"summary": summary(rows), "seconds": seconds, "rows": rows}
+                _write(args.json, out)  # after every question: a long run keeps what it did
     print(
         json.dumps(
             {k: v["summary"] for k, v in out.items() if isinstance(v, dict) and "summary" in v},
