@@ -23,6 +23,7 @@ import argparse
 import importlib.util
 import json
 import logging
+import math
 import statistics
 import time
 import urllib.request
@@ -107,7 +108,7 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "prompt_tokens_median": med("prompt_tokens"),
         "estimated_tokens_median": med("estimated_tokens"),
         "first_token_ms_median": med("first_token_ms"),
-        "first_token_ms_p90": first[int(0.9 * (len(first) - 1))] if first else None,
+        "first_token_ms_p90": first[math.ceil(0.9 * len(first)) - 1] if first else None,
         "total_ms_median": med("total_ms"),
     }
 
