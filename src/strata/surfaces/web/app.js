@@ -9,7 +9,7 @@ const LAYERS = ["C0_SOURCE_CHUNKS", "C1_SYMBOL_CATALOG", "C2_DEPENDENCY_GRAPH",
 const SNIPPET_LINES = 12;
 const FILE_WINDOW = 1500; // lines rendered at once; the rest behind "show more"
 const LONG_LINE = 2000; // characters of a line shown before "…"
-const DEBOUNCE_MS = 150;
+const DEBOUNCE_MS = 60; // after the last keystroke; a warm search takes ~10 ms
 const CONFIGURE = "To answer questions, configure an LLM: set llm.provider (ollama or openai), " +
   "llm.base_url and llm.model in .strata/config.yaml (or STRATA_LLM_PROVIDER, STRATA_LLM_BASE_URL, " +
   "STRATA_LLM_MODEL), then restart strata serve. The sources below are what it would read.";
@@ -237,7 +237,7 @@ async function search(params) {
   const box = el("div");
   if (plan) box.append(el("details", { open: true }, el("summary", {}, "Plan and score parts (--explain)"), el("div", { class: "panel", id: "plan" }, plan)));
   for (const note of result.notes || []) box.append(el("p", { class: "meta" }, note));
-  const list = el("ol", { id: "hits", class: "hits", "aria-label": "Results" });
+  const list = el("ol", { id: "hits", class: "hits", "aria-label": "Results", "data-query": query });
   if (!result.hits.length) box.append(el("p", {}, `No results for ${query}.`));
   result.hits.forEach((hit, i) => list.append(hitItem(hit, i)));
   box.append(list);
