@@ -408,10 +408,11 @@ def _prune_backups(engine: Engine) -> list[Path]:
 
 def _backup(index_dir: Path) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    dest = index_dir.with_name(f"{index_dir.name}.bak-{stamp}")
-    n = 1
-    while dest.exists():
-        dest, n = index_dir.with_name(f"{index_dir.name}.bak-{stamp}-{n}"), n + 1
+    # Within one second the next copy counts on from the newest of that second (not from
+    # a gap that pruning left), so the names keep the order the copies were made in.
+    same = [n for s, n in map(_backup_order, _backups(index_dir)) if s == stamp]
+    name = f"{index_dir.name}.bak-{stamp}" + (f"-{max(same) + 1}" if same else "")
+    dest = index_dir.with_name(name)
     with write_lock(index_dir):
         shutil.copytree(index_dir, dest, ignore=shutil.ignore_patterns(LOCK_NAME))
     return dest
