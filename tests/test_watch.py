@@ -229,5 +229,6 @@ def test_the_cli_watcher_stops_cleanly_on_a_signal(
             break
     proc.send_signal(sig)
     assert proc.wait(timeout=10) == code, "".join(seen)
+    proc.stderr.close()
     eng = Engine.open(minirepo, config={"embed.provider": "none"})
     assert {h.record.path for h in eng.search("quokkaharbour", route=False)} == {"docs/new.md"}

@@ -92,6 +92,9 @@ def test_file_reads_only_what_the_index_holds(server: Server, site: Path) -> Non
         status, _, body = _request(server, "POST", "/file", {"path": path})
         assert status == 400, path
         assert "not an indexed file" in json.loads(body)["error"]
+    for body_in in ({"path": "a\x00b"}, {"path": "README.md", "repo": "\x00"}):
+        for endpoint in ("/file", "/document"):  # no store is asked for a NUL
+            assert _request(server, "POST", endpoint, body_in)[0] == 400
     status, _, body = _request(server, "POST", "/file", {"path": "docs/vanishing.md"})
     assert status == 200 and json.loads(body)["gone"] == "deleted since it was indexed"
 

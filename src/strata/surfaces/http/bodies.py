@@ -26,7 +26,9 @@ Strings = str | list[Annotated[str, Field(max_length=MAX_NAME)]]
 K = Annotated[int, Field(ge=1, le=MAX_K)]
 
 
-class _Body(BaseModel):
+class Body(BaseModel):
+    """Every request body: no unknown fields, frozen, no NUL character in any text."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     @field_validator("*")
@@ -39,7 +41,7 @@ class _Body(BaseModel):
         return value
 
 
-class Filters(_Body):
+class Filters(Body):
     """What a search keeps: path globs, languages, kinds, tests or not, one repository."""
 
     path: Strings | None = None
@@ -59,7 +61,7 @@ class Filters(_Body):
         }
 
 
-class SearchRequest(_Body):
+class SearchRequest(Body):
     """`POST /search`: a question or a name, with optional layers, mode and filters."""
 
     query: Annotated[str, Field(max_length=MAX_QUERY)]
@@ -86,7 +88,7 @@ class SearchRequest(_Body):
         }
 
 
-class SymbolsRequest(_Body):
+class SymbolsRequest(Body):
     """`POST /symbols`: C1 lookup of a bare or qualified name."""
 
     name: Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
@@ -95,7 +97,7 @@ class SymbolsRequest(_Body):
     repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
 
 
-class CallsRequest(_Body):
+class CallsRequest(Body):
     """`POST /callers`, `POST /callees`: a C2 walk from a name."""
 
     qname: Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
@@ -103,7 +105,7 @@ class CallsRequest(_Body):
     repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
 
 
-class EntrypointsRequest(_Body):
+class EntrypointsRequest(Body):
     """`POST /entrypoints`: C3 listing."""
 
     type: Literal["http", "cli", "other"] | None = None
@@ -111,7 +113,7 @@ class EntrypointsRequest(_Body):
     repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
 
 
-class DocsRequest(_Body):
+class DocsRequest(Body):
     """`POST /docs`: the D1 document catalog."""
 
     kind: Annotated[str, Field(max_length=MAX_NAME)] | None = None
@@ -120,7 +122,7 @@ class DocsRequest(_Body):
     repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
 
 
-class RelatedRequest(_Body):
+class RelatedRequest(Body):
     """`POST /related`: D5 documents related to a document id."""
 
     document_id: Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
@@ -128,7 +130,7 @@ class RelatedRequest(_Body):
     repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
 
 
-class SimilarRequest(_Body):
+class SimilarRequest(Body):
     """`POST /similar`: passages like the one at `path:line`."""
 
     path: Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
@@ -137,13 +139,13 @@ class SimilarRequest(_Body):
     repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
 
 
-class IndexRequest(_Body):
+class IndexRequest(Body):
     """`POST /index`: bring the served index up to date in the background."""
 
     full: bool = False
 
 
-class CliBody(_Body):
+class CliBody(Body):
     """`POST /cli`: a command line and the caller's terminal (see `strata.surfaces.cli.serve`)."""
 
     argv: list[str]

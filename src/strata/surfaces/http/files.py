@@ -5,19 +5,18 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from strata.engine.files import document_layers, source_text
-from strata.surfaces.http.bodies import ERRORS, MAX_NAME
+from strata.surfaces.http.bodies import ERRORS, MAX_NAME, Body
 from strata.surfaces.http.state import ServeState
 
 MAX_PATH = 4096
 
 
-class FileRequest(BaseModel):
+class FileRequest(Body):
     """`POST /file`: an indexed file's current lines, by its path in a repository."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     path: Annotated[str, Field(min_length=1, max_length=MAX_PATH)]
     repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
 
