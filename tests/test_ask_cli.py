@@ -144,6 +144,8 @@ def test_ctrl_c_stops_the_stream_at_once(repo: Path, chat: ChatServer) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # As from a terminal: a suite run in the background inherits SIGINT ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + 60

@@ -215,6 +215,8 @@ def test_the_cli_watcher_stops_cleanly_on_a_signal(
         [sys.executable, "-m", "strata", "watch", str(minirepo), "--embedder", "none"],
         stderr=subprocess.PIPE,
         text=True,
+        # As from a terminal: a suite run in the background inherits SIGINT ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stderr is not None
     seen: list[str] = []
