@@ -8,18 +8,7 @@ from typing import Any
 
 from strata.config import LlmConfig
 from strata.errors import LlmError
-from strata.llm import ANSWER_TOKENS, Message
-from strata.llm.wire import (
-    Endpoint,
-    HttpStatusError,
-    chat_json,
-    cut_short,
-    error_message,
-    error_text,
-    inline_thinking,
-    parse_json,
-    post_lines,
-)
+from strata.llm import ANSWER_TOKENS, Message, wire
 
 DEFAULT_URL = "http://127.0.0.1:11434"
 DEFAULT_MODEL = "qwen3:1.7b"
@@ -56,10 +45,10 @@ class OllamaLlm:
 
     def stream(self, messages: Sequence[Message]) -> Iterator[str]:
         """The answer's pieces; thinking sent apart comes wrapped in `<think>` tags."""
-        return inline_thinking(self._pieces(messages))
+        return wire.inline_thinking(self._pieces(messages))
 
     def _pieces(self, messages: Sequence[Message]) -> Iterator[tuple[str, str]]:
-        endpoint = Endpoint(
+        endpoint = wire.Endpoint(
             self.base_url + "/api/chat",
             f"ollama at {self.base_url}",
             "is `ollama serve` running? (llm.base_url)",
@@ -68,7 +57,7 @@ class OllamaLlm:
         )
         payload = {
             "model": self.model,
-            "messages": chat_json(messages),
+            "messages": wire.chat_json(messages),
             "stream": True,
             "options": {
                 "temperature": self.temperature,
@@ -77,20 +66,20 @@ class OllamaLlm:
             },
         }
         try:
-            for line in post_lines(endpoint, payload):
-                think, text, done = self._read(parse_json(line, endpoint), endpoint)
+            for line in wire.post_lines(endpoint, payload):
+                think, text, done = self._read(wire.parse_json(line, endpoint), endpoint)
                 yield think, text
                 if done:
                     return
-        except HttpStatusError as exc:
+        except wire.HttpStatusError as exc:
             raise self._status_error(exc) from exc
-        raise cut_short(endpoint)
+        raise wire.cut_short(endpoint)
 
-    def _read(self, chunk: Any, endpoint: Endpoint) -> tuple[str, str, bool]:
+    def _read(self, chunk: Any, endpoint: wire.Endpoint) -> tuple[str, str, bool]:
         if not isinstance(chunk, dict):
             raise LlmError(f"{endpoint.where} sent {chunk!r} instead of a chat chunk")
-        if error_message(chunk):
-            raise LlmError(f"{endpoint.where}: {error_message(chunk)}", hint=endpoint.hint)
+        if wire.error_message(chunk):
+            raise LlmError(f"{endpoint.where}: {wire.error_message(chunk)}", hint=endpoint.hint)
         message = chunk.get("message")
         if not isinstance(message, dict) and not chunk.get("done"):
             raise LlmError(f"{endpoint.where} sent a chunk without a message", hint=endpoint.hint)
@@ -100,8 +89,8 @@ class OllamaLlm:
             raise LlmError(f"{endpoint.where} sent a message whose content is not text")
         return think, text, bool(chunk.get("done"))
 
-    def _status_error(self, exc: HttpStatusError) -> LlmError:
-        text = error_text(exc.detail)
+    def _status_error(self, exc: wire.HttpStatusError) -> LlmError:
+        text = wire.error_text(exc.detail)
         if exc.status == 404 and "not found" in text.lower():
             return LlmError(
                 f"ollama at {self.base_url} has no model {self.model!r}",

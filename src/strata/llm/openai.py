@@ -13,18 +13,7 @@ from typing import Any
 
 from strata.config import LlmConfig
 from strata.errors import LlmError
-from strata.llm import ANSWER_TOKENS, Message
-from strata.llm.wire import (
-    Endpoint,
-    HttpStatusError,
-    chat_json,
-    cut_short,
-    error_message,
-    error_text,
-    inline_thinking,
-    parse_json,
-    post_lines,
-)
+from strata.llm import ANSWER_TOKENS, Message, wire
 
 DEFAULT_URL = "http://127.0.0.1:8080/v1"
 # A server that hosts one model (llama.cpp's) answers with it whatever the name.
@@ -60,10 +49,10 @@ class OpenAiLlm:
 
     def stream(self, messages: Sequence[Message]) -> Iterator[str]:
         """The answer's pieces; `reasoning_content` comes wrapped in `<think>` tags."""
-        return inline_thinking(self._pieces(messages))
+        return wire.inline_thinking(self._pieces(messages))
 
     def _pieces(self, messages: Sequence[Message]) -> Iterator[tuple[str, str]]:
-        endpoint = Endpoint(
+        endpoint = wire.Endpoint(
             self.base_url + "/chat/completions",
             f"the OpenAI-compatible server at {self.base_url}",
             "is the server running? (llm.base_url, llm.model)",
@@ -72,28 +61,28 @@ class OpenAiLlm:
         )
         payload = {
             "model": self.model,
-            "messages": chat_json(messages),
+            "messages": wire.chat_json(messages),
             "stream": True,
             "temperature": self.temperature,
             "max_tokens": ANSWER_TOKENS,
         }
         finished = False
         try:
-            for line in post_lines(endpoint, payload):
+            for line in wire.post_lines(endpoint, payload):
                 data = _data(line, endpoint)
                 if data == b"[DONE]":
                     return
                 if data is not None:
-                    think, text, finish = _read(parse_json(data, endpoint), endpoint)
+                    think, text, finish = _read(wire.parse_json(data, endpoint), endpoint)
                     yield think, text
                     finished = finished or finish
-        except HttpStatusError as exc:
+        except wire.HttpStatusError as exc:
             raise self._status_error(exc) from exc
         if not finished:
-            raise cut_short(endpoint)
+            raise wire.cut_short(endpoint)
 
-    def _status_error(self, exc: HttpStatusError) -> LlmError:
-        text = error_text(exc.detail)
+    def _status_error(self, exc: wire.HttpStatusError) -> LlmError:
+        text = wire.error_text(exc.detail)
         if exc.status == 404 and "model" in text.lower():
             return LlmError(
                 f"the server at {self.base_url} has no model {self.model!r}: {text[:200]}",
@@ -107,7 +96,7 @@ class OpenAiLlm:
         return exc
 
 
-def _data(line: bytes, endpoint: Endpoint) -> bytes | None:
+def _data(line: bytes, endpoint: wire.Endpoint) -> bytes | None:
     """The payload of an SSE `data:` line; None for comments and the other SSE fields."""
     if line.startswith(b"data:"):
         return line[5:].strip()
@@ -117,9 +106,9 @@ def _data(line: bytes, endpoint: Endpoint) -> bytes | None:
     raise LlmError(f"{endpoint.where} sent {shown!r} instead of server-sent events")
 
 
-def _read(chunk: Any, endpoint: Endpoint) -> tuple[str, str, bool]:
-    if error_message(chunk):
-        raise LlmError(f"{endpoint.where}: {error_message(chunk)}", hint=endpoint.hint)
+def _read(chunk: Any, endpoint: wire.Endpoint) -> tuple[str, str, bool]:
+    if wire.error_message(chunk):
+        raise LlmError(f"{endpoint.where}: {wire.error_message(chunk)}", hint=endpoint.hint)
     try:
         choice = chunk["choices"][0] if chunk["choices"] else {}
         delta = choice.get("delta") or {}
