@@ -5,12 +5,17 @@
     python -m benchmarks.pg_load concurrent --seconds 60    # 4 writers + 16 readers
 
 `synthetic` loads 40-line windows of the real Python in this interpreter's site-packages
-(repeated under other paths to reach `--rows`) with random unit vectors, through the
-store's own write path (`replace_sources`: prepare, then DELETE + COPY per batch), with the
-HNSW index dropped during the load and rebuilt by `ensure_indexes()` after, as a bulk load
-would do. `concurrent` runs writer processes (one repository each, each write replacing one
-whole file with a new version of 2-6 rows) and reader threads that check every read: one
-file's rows are all of one version and as many as that version has. Both run against a
+(repeated under other paths to reach `--rows`), through the store's own write path
+(`replace_sources`: prepare, then DELETE + COPY per batch; `--writers` processes, each its
+share of the batches), with the full-text and HNSW indexes dropped during the load and
+rebuilt by `ensure_indexes()` after, as a bulk load would do (a second run with the same
+`--uri` measures the queries again without loading). The vectors are real embeddings read
+from `--vectors` caches, each copy of the set turned by a random rotation of its own (the
+queries: held-out embeddings, turned by a random copy's rotation), or random unit vectors
+without `--vectors`; recall@10 is measured against exact search for each `--ef`.
+`concurrent` runs writer processes (one repository each, each write replacing one whole
+file with a new version of 2-6 rows) and reader threads that check every read: one file's
+rows are all of one version and as many as that version has. Both run against a
 real server (`benchmarks/pgserver.py`) or `--uri`.
 """
 
@@ -21,11 +26,13 @@ import dataclasses
 import json
 import logging
 import multiprocessing
+import sqlite3
 import statistics
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -34,6 +41,8 @@ import psycopg
 from benchmarks.store_speed import QUERIES, windows
 from strata.index.records import chunk_id, make_record
 from strata.store import Filter, open_store
+from strata.store.postgres import search
+from strata.store.postgres import store as pg_store
 from strata.types import Record
 
 log = logging.getLogger("pg_load")
@@ -55,89 +64,212 @@ def _timed(fn: Callable[[], Any], repeat: int) -> tuple[float, float]:
     return _percentiles(out)
 
 
-def synthetic_rows(total: int, seed: int) -> Iterator[tuple[dict[str, list[Record]], np.ndarray]]:
-    """Batches of whole files (~BATCH rows) and their vectors, `total` rows in all."""
+def real_vectors(paths: list[Path]) -> np.ndarray:
+    """Every distinct vector of the one model in these embedding caches, unit length."""
+    found: dict[bytes, None] = {}
+    for path in paths:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            for (blob,) in db.execute("SELECT vector FROM vectors"):
+                if len(blob) == DIM * 4:
+                    found[blob] = None
+    matrix = np.stack([np.frombuffer(b, dtype=np.float32) for b in found])
+    unit: np.ndarray = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+    return unit
+
+
+def rotation(k: int) -> np.ndarray:
+    """A random orthogonal matrix (the identity for k = 0), the same for the same k."""
+    if k == 0:
+        return np.eye(DIM, dtype=np.float32)
+    q, r = np.linalg.qr(np.random.default_rng(1000 + k).normal(size=(DIM, DIM)))
+    return (q * np.sign(np.diag(r))).astype(np.float32)
+
+
+class Vectors:
+    """Row `j`'s vector: a real embedding, each copy of the set turned by a rotation of its
+    own (the geometry of real text, at any size), or a random unit vector when no real
+    ones are given. The same for the same `j` in every process."""
+
+    def __init__(self, base: np.ndarray | None) -> None:
+        self.base = base
+        self.size = BATCH if base is None else len(base)
+        self._k, self._turned = -1, np.empty((0, DIM), dtype=np.float32)
+
+    def __call__(self, j: int) -> np.ndarray:
+        k, i = divmod(j, self.size)
+        if k != self._k:
+            if self.base is None:
+                block = np.random.default_rng(k).normal(size=(self.size, DIM))
+                block /= np.linalg.norm(block, axis=1, keepdims=True)
+                self._k, self._turned = k, block.astype(np.float32)
+            else:
+                self._k, self._turned = k, self.base @ rotation(k).T
+        row: np.ndarray = self._turned[i]
+        return row
+
+
+Planned = list[tuple[str, int, str]]  # a batch's rows: (path, window ordinal, text)
+
+
+def planned_batches(total: int) -> Iterator[Planned]:
+    """Batches of whole files (~BATCH rows), `total` rows in all, in row order."""
     texts = list(windows(min(total, 200_000)))
-    rng = np.random.default_rng(seed)
-    batch: dict[str, list[Record]] = {}
-    vecs: list[np.ndarray] = []
+    batch: Planned = []
     made, copy = 0, 0
     while made < total:
-        for rel, i, text in texts:
-            if made >= total:
-                break
-            if i == 0 and len(vecs) >= BATCH:
-                yield batch, np.stack(vecs)
-                batch, vecs = {}, []
-            path = f"copy{copy}/{rel}"
-            v = rng.normal(size=DIM).astype(np.float32)
-            v /= np.linalg.norm(v)
-            r = make_record(
-                id=chunk_id(path, i), path=path, layer="C0_SOURCE_CHUNKS", title="",
-                content=text, lang="python", file_hash="h", span=(40 * i + 1, 40 * i + 40),
-                kind="block",
-            )  # fmt: skip
-            is_test = "test" in rel
-            batch.setdefault(path, []).append(dataclasses.replace(r, vector=v, is_test=is_test))
-            vecs.append(v)
-            made += 1
+        for rel, i, text in texts[: total - made]:
+            if i == 0 and len(batch) >= BATCH:
+                yield batch
+                batch = []
+            batch.append((f"copy{copy}/{rel}", i, text))
+        made += min(len(texts), total - made)
         copy += 1
-    if vecs:
-        yield batch, np.stack(vecs)
+    if batch:
+        yield batch
 
 
-def synthetic(uri: str, rows: int) -> dict[str, Any]:
+def records(batch: Planned, first: int, vectors: Vectors) -> dict[str, list[Record]]:
+    """The batch's records by path; row `first + n` gets vector `first + n`."""
+    out: dict[str, list[Record]] = {}
+    for n, (path, i, text) in enumerate(batch):
+        r = make_record(
+            id=chunk_id(path, i), path=path, layer="C0_SOURCE_CHUNKS", title="",
+            content=text, lang="python", file_hash="h", span=(40 * i + 1, 40 * i + 40),
+            kind="block",
+        )  # fmt: skip
+        r = dataclasses.replace(r, vector=vectors(first + n), is_test="test" in path)
+        out.setdefault(path, []).append(r)
+    return out
+
+
+def write_share(uri: str, total: int, caches: list[Path], share: int, shares: int) -> None:
+    """Write every `shares`-th batch (from batch `share` on) through the store."""
     store = open_store(uri, DIM)
+    vectors = Vectors(real_vectors(caches)[50:] if caches else None)
+    first = 0
+    for n, batch in enumerate(planned_batches(total)):
+        if n % shares == share:
+            store.replace_sources(records(batch, first, vectors))
+        first += len(batch)
+    store.close()
+
+
+def expected(rows: int, caches: list[Path]) -> tuple[np.ndarray, np.ndarray]:
+    """Every row's vector and test flag, in row order (and `_ORDINAL`, id -> row)."""
+    vectors = Vectors(real_vectors(caches)[50:] if caches else None)
+    tests: list[bool] = []
+    matrix = np.empty((rows, DIM), dtype=np.float32)
+    for batch in planned_batches(rows):
+        for path, i, _ in batch:
+            _ORDINAL[chunk_id(path, i)] = len(tests)
+            matrix[len(tests)] = vectors(len(tests))
+            tests.append("test" in path)
+    return matrix, np.array(tests)
+
+
+def load(store: Any, uri: str, rows: int, caches: list[Path], writers: int) -> dict[str, Any]:
+    """Write `rows` synthetic rows through the store (`writers` processes, each its share
+    of the batches), then build the HNSW index over them."""
     with psycopg.connect(uri, autocommit=True) as conn:
         conn.execute("DROP INDEX IF EXISTS rag_chunks_embedding")
-    ids: list[str] = []
-    vectors: list[np.ndarray] = []
+        conn.execute("DROP INDEX IF EXISTS rag_chunks_lex")
+    ctx = multiprocessing.get_context("spawn")
+    procs = [
+        ctx.Process(target=write_share, args=(uri, rows, caches, i, writers))
+        for i in range(writers)
+    ]
     t0 = time.perf_counter()
-    n = 0
-    for batch, vecs in synthetic_rows(rows, seed=0):
-        store.replace_sources(batch)
-        ids += [r.id for rs in batch.values() for r in rs]
-        vectors.append(vecs)
-        n += len(vecs)
-        if n % 50_000 < BATCH:
-            log.info("%d rows, %.0f rows/s", n, n / (time.perf_counter() - t0))
+    for p in procs:
+        p.start()
+    while any(p.is_alive() for p in procs):
+        time.sleep(30)
+        done = store.count()
+        log.info("%d rows, %.0f rows/s", done, done / (time.perf_counter() - t0))
+    if any(p.exitcode for p in procs):
+        raise SystemExit("a writer failed")
     insert = time.perf_counter() - t0
+    n = store.count()
     t0 = time.perf_counter()
-    store.ensure_indexes()  # the HNSW index, built over every row at once
+    store.ensure_indexes()  # the GIN and HNSW indexes, built over every row at once
     store.optimize()
     build = time.perf_counter() - t0
-    matrix = np.concatenate(vectors)
+    log.info("indexes built in %.0f s", build)
+    figures = {"rows": n, "writers": writers, "insert_s": round(insert, 1)}
+    figures["rows_per_s"] = round(n / insert)
+    figures["index_build_s"] = round(build, 1)  # GIN + HNSW (see the log for each)
+    return figures
+
+
+def queries(base: np.ndarray | None, held: np.ndarray | None, rows: int) -> np.ndarray:
+    """50 query vectors from the rows' own distribution: held-out real embeddings turned
+    by the rotation of a random copy (or random unit vectors)."""
     rng = np.random.default_rng(7)
-    queries = [rng.normal(size=DIM).astype(np.float32) for _ in range(50)]
-    found = [[r.id for r, _ in store.vector_search(q, 10, Filter())] for q in queries]
-    exact = [
-        [ids[i] for i in np.argsort(-(matrix @ (q / np.linalg.norm(q))))[:10]] for q in queries
-    ]
-    recall = float(np.mean([len(set(a) & set(b)) / 10 for a, b in zip(found, exact, strict=True)]))
+    if base is None or held is None:
+        q = rng.normal(size=(50, DIM)).astype(np.float32)
+        unit: np.ndarray = q / np.linalg.norm(q, axis=1, keepdims=True)
+        return unit
+    copies = max(1, rows // len(base))
+    return np.stack([h @ rotation(int(rng.integers(copies))).T for h in held[:50]])
+
+
+_ORDINAL: dict[str, int] = {}  # row id -> its row in the load's vector matrix
+
+
+def recall(store: Any, qs: np.ndarray, matrix: np.ndarray, keep: np.ndarray | None) -> float:
+    """Mean recall@10 of the store's vector search against exact search (row order = id order)."""
+    hits = 0
+    for q in qs:
+        scores = matrix @ q
+        if keep is not None:
+            scores = np.where(keep, scores, -np.inf)
+        exact = set(np.argsort(-scores)[:10].tolist())
+        where = Filter(is_test=True) if keep is not None else Filter()
+        found = store.vector_search(q, 10, where)
+        hits += len(exact & {_ORDINAL[r.id] for r, _ in found})
+    return hits / (10 * len(qs))
+
+
+def synthetic(
+    uri: str, rows: int, caches: list[Path], efs: list[int], writers: int
+) -> dict[str, Any]:
+    base = held = None
+    if caches:
+        real = real_vectors(caches)
+        held, base = real[:50], real[50:]
+        log.info("%d real vectors (%d held out as queries)", len(real), len(held))
+    store = open_store(uri, DIM)
+    figures: dict[str, Any] = {"rows": store.count()}
+    if figures["rows"] != rows:  # else: measure the queries of a former run's load
+        figures = load(store, uri, rows, caches, writers)
+        log.info("loaded: %s", figures)
+    matrix, tests = expected(rows, caches)
+    qs = queries(base, held, rows)
+    figures["vectors"] = "rotated real MiniLM" if caches else "random"
+    figures["is_test_rows"] = int(tests.sum())
     it = iter(range(10**9))
-    lex = _timed(lambda: store.lexical_search(QUERIES[next(it) % 10], 10, Filter()), 30)
-    vec = _timed(lambda: store.vector_search(queries[next(it) % 50], 10, Filter()), 30)
-    vec_f = _timed(
-        lambda: store.vector_search(queries[next(it) % 50], 10, Filter(is_test=True)), 30
+    for ef in efs:
+        search.EF_SEARCH = ef
+        figures[f"ef{ef}"] = {
+            "recall_at_10": round(recall(store, qs, matrix, None), 3),
+            "recall_at_10_is_test": round(recall(store, qs, matrix, tests), 3),
+            "vector_ms": _timed(lambda: store.vector_search(qs[next(it) % 50], 10, Filter()), 30),
+            "vector_is_test_ms": _timed(
+                lambda: store.vector_search(qs[next(it) % 50], 10, Filter(is_test=True)), 30
+            ),
+        }
+        log.info("ef_search %d: %s", ef, figures[f"ef{ef}"])
+    figures["lexical_ms"] = _timed(
+        lambda: store.lexical_search(QUERIES[next(it) % 10], 10, Filter()), 30
     )
-    lex_f = _timed(
+    figures["lexical_is_test_ms"] = _timed(
         lambda: store.lexical_search(QUERIES[next(it) % 10], 10, Filter(is_test=True)), 30
     )
     with psycopg.connect(uri) as conn:
-        size = conn.execute("SELECT pg_total_relation_size('rag_chunks')").fetchone()[0]  # type: ignore[index]
+        for name in ("rag_chunks", "rag_chunks_lex", "rag_chunks_embedding"):
+            size = conn.execute("SELECT pg_total_relation_size(%s)", (name,)).fetchone()
+            figures[f"{name}_bytes"] = int(size[0]) if size else 0
     store.close()
-    return {
-        "rows": n,
-        "insert_s": round(insert, 1),
-        "rows_per_s": round(n / insert),
-        "hnsw_build_s": round(build, 1),
-        "recall_at_10": round(recall, 3),
-        "lexical_ms": lex,
-        "lexical_filtered_ms": lex_f,
-        "vector_ms": vec,
-        "vector_filtered_ms": vec_f,
-        "table_bytes": int(size),
-    }
+    return figures
 
 
 def version(path: str, k: int, repo: str) -> list[Record]:
@@ -234,13 +366,23 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--writers", type=int, default=4)
     parser.add_argument("--readers", type=int, default=16)
+    parser.add_argument(
+        "--vectors", type=Path, action="append", default=[],
+        help="an embedding cache (embed_cache.sqlite) whose vectors, rotated, the rows get",
+    )  # fmt: skip
+    parser.add_argument("--ef", type=int, action="append", help="hnsw.ef_search values to try")
+    parser.add_argument("--build-memory", default=None, help="maintenance_work_mem for HNSW")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     from benchmarks.pgserver import store_uri
 
     uri = args.uri or store_uri(f"pg_load-{args.mode}-{time.time()}")
+    if args.build_memory:
+        pg_store.BUILD_MEMORY = args.build_memory
     if args.mode == "synthetic":
-        result = synthetic(uri, args.rows)
+        result = synthetic(
+            uri, args.rows, args.vectors, args.ef or [search.EF_SEARCH], args.writers
+        )
     else:
         result = concurrent(uri, args.seconds, args.writers, args.readers)
     print(json.dumps(result, indent=1))

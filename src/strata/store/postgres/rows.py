@@ -20,7 +20,7 @@ import snowballstemmer  # type: ignore[import-untyped]
 from strata.store.schema import RECORD_COLUMNS, table_schema
 from strata.types import Record
 
-__all__ = ["COPY_COLUMNS", "arrow_of", "copy_rows", "lexemes", "record_of", "stem"]
+__all__ = ["COPY_COLUMNS", "arrow_of", "copy_rows", "lexemes", "record_of", "stem", "vector_text"]
 
 # What COPY writes: the record columns, the lexical vector and its length, the vector.
 COPY_COLUMNS: tuple[str, ...] = (*RECORD_COLUMNS, "lex_tsv", "lex_len")
@@ -34,6 +34,7 @@ _NOT_NULL = {
 }
 _NOT_NULL["metadata"] = "{}"
 _MAX_POSITION = 16383  # tsvector positions stop here
+_POSITIONS = [str(i) for i in range(_MAX_POSITION + 1)]
 _stemmer = snowballstemmer.stemmer("english")
 
 
@@ -43,11 +44,22 @@ def stem(token: str) -> str:
     return str(_stemmer.stemWord(token))
 
 
+@functools.lru_cache(maxsize=200_000)
+def _literal(token: str) -> str:
+    return "'" + _quoted(stem(token)) + "':"
+
+
 def lexemes(lex: str) -> tuple[str, int]:
-    """A `tsvector` literal of the stemmed tokens of `lex`, with positions, and their count."""
+    """A `tsvector` literal of the stemmed tokens of `lex`, with positions, and their count.
+
+    Each lexeme is written once with all its positions (`'a':1,5`): the same `tsvector`
+    as one entry per position, with a fraction of the text for the server to parse.
+    """
     tokens = lex.split()
-    parts = [f"'{_quoted(stem(t))}':{min(i, _MAX_POSITION)}" for i, t in enumerate(tokens, start=1)]
-    return " ".join(parts), len(tokens)
+    positions: dict[str, list[str]] = {}
+    for i, token in enumerate(tokens, start=1):
+        positions.setdefault(_literal(token), []).append(_POSITIONS[min(i, _MAX_POSITION)])
+    return " ".join(word + ",".join(at) for word, at in positions.items()), len(tokens)
 
 
 def _quoted(lexeme: str) -> str:
@@ -74,14 +86,22 @@ def copy_rows(table: pa.Table, dim: int) -> Iterator[tuple[Any, ...]]:
         yield tuple(row)
 
 
-def _vectors(table: pa.Table, dim: int) -> list[np.ndarray[Any, Any] | None]:
+def _vectors(table: pa.Table, dim: int) -> list[str | None]:
+    """Each row's vector as pgvector's text form (COPY's text format parses it on the
+    server), None for a row without one: `tolist` and `repr`, several times faster than
+    the adapter's per-element conversion."""
     if "vector" not in table.column_names:
         return [None] * table.num_rows
     column = table.column("vector").combine_chunks()
     flat = column.values.to_numpy(zero_copy_only=False).reshape(-1, dim)
     flat = flat[column.offset : column.offset + len(column)]
     valid = column.is_valid().to_numpy(zero_copy_only=False)
-    return [flat[i] if valid[i] else None for i in range(len(column))]
+    return [vector_text(flat[i]) if valid[i] else None for i in range(len(column))]
+
+
+def vector_text(v: np.ndarray[Any, Any]) -> str:
+    """pgvector's text form of one vector (`[0.1,0.2]`), float32 values written exactly."""
+    return "[" + ",".join(map(repr, v.tolist())) + "]"
 
 
 def record_of(row: Sequence[Any], columns: Sequence[str]) -> Record:

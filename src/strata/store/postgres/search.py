@@ -1,11 +1,12 @@
 """Searches on PostgreSQL: BM25 over the stemmed token vectors, cosine over pgvector.
 
 BM25 is computed in SQL with LanceDB's (tantivy's) formula and constants: candidates
-come from the GIN index (`lex_tsv @@ 'a' | 'b'`), each term's frequency is the number
-of its positions in the row's `tsvector`, its document frequency a count over the same
-index, and the corpus size and mean length come from `Corpus` (read at most every few
-seconds). The exact score is computed for the best `PRESELECT` x k matches of a fast
-idf-weighted `ts_rank`, not for every match. Vector search is one
+come from the GIN index (`lex_tsv @@ 'a'`, one scan per term), each term's frequency
+is the number of its positions in the row's `tsvector`, its document frequency comes
+from `pg_stats` or a count over the same index, and the corpus size and mean length
+from `Corpus` (read at most every few seconds). The exact score is computed for the
+best `PRESELECT` x k rows of a first stage that reads no `tsvector` (see `bm25`), not
+for every match. Vector search is one
 `ORDER BY embedding <=> q` on the HNSW index, with pgvector 0.8's iterative scan so that a
 filtered query still finds its k rows.
 """
@@ -16,7 +17,7 @@ import math
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -33,18 +34,22 @@ K1, B = 1.2, 0.75  # tantivy's BM25 constants, as LanceDB's index uses them
 EF_SEARCH = 100  # HNSW candidate list: recall@10 vs exact search in docs/benchmarks.md
 # Rows kept by the first, approximate stage of BM25 per row asked for (and at least this
 # many): the exact second stage reorders them (see `bm25`).
-PRESELECT, PRESELECT_MIN = 10, 200
+PRESELECT, PRESELECT_MIN = 10, 500
 CORPUS_TTL = 5.0  # seconds a corpus size is reused before it is read again
 _TERM = re.compile(r"\w+")
 
 
 @dataclass(slots=True)
 class Corpus:
-    """BM25's corpus statistics (rows, mean token count), refreshed every `CORPUS_TTL`."""
+    """BM25's corpus statistics, refreshed every `CORPUS_TTL`: rows, mean token count, and
+    the document frequency of each lexeme asked for (from `pg_stats` for the common ones,
+    counted on the GIN index for the rest: a common lexeme's count reads every match)."""
 
     rows: int = 0
     mean_len: float = 0.0
     read_at: float = -CORPUS_TTL
+    common: dict[str, float] = field(default_factory=dict)  # lexeme -> share of rows
+    df: dict[str, int] = field(default_factory=dict)
 
     def current(self, conn: psycopg.Connection[Any]) -> tuple[int, float]:
         if time.monotonic() - self.read_at >= CORPUS_TTL:
@@ -52,12 +57,42 @@ class Corpus:
                 "SELECT count(*), coalesce(avg(lex_len), 0) FROM rag_chunks"
             ).fetchone()
             self.rows, self.mean_len = (int(row[0]), float(row[1])) if row else (0, 0.0)
+            self.common = _common_lexemes(conn)
+            self.df = {}
             self.read_at = time.monotonic()
         return self.rows, self.mean_len
+
+    def frequencies(self, conn: psycopg.Connection[Any], lexemes: Sequence[str]) -> list[int]:
+        """Each lexeme's document frequency (call `current` first)."""
+        for w in lexemes:
+            if w not in self.df and w in self.common:
+                self.df[w] = round(self.common[w] * self.rows)
+        todo = [w for w in lexemes if w not in self.df]
+        if todo:
+            found = conn.execute(
+                "SELECT (SELECT count(*) FROM rag_chunks WHERE lex_tsv @@ q) "
+                "FROM unnest(%s::tsquery[]) AS q",
+                ([_tsquery_word(w) for w in todo],),
+            ).fetchall()
+            self.df.update((w, int(n)) for w, (n,) in zip(todo, found, strict=True))
+        return [self.df[w] for w in lexemes]
 
     def forget(self) -> None:
         """This handle just wrote: read the statistics again next time."""
         self.read_at = -CORPUS_TTL
+
+
+def _common_lexemes(conn: psycopg.Connection[Any]) -> dict[str, float]:
+    """The share of rows holding each of the most common lexemes, as `ANALYZE` last saw
+    them (none before a first `ANALYZE`: then every frequency is counted)."""
+    row = conn.execute(
+        "SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats "
+        "WHERE schemaname = current_schema() AND tablename = 'rag_chunks' "
+        "AND attname = 'lex_tsv'"
+    ).fetchone()
+    if not row or row[0] is None:
+        return {}
+    return dict(zip(row[0], (float(f) for f in row[1]), strict=False))
 
 
 def query_lexemes(terms: Sequence[str]) -> list[str]:
@@ -74,39 +109,97 @@ def bm25(
     corpus: Corpus,
     columns: Sequence[str],
 ) -> list[tuple[Record, float]]:
-    """The `limit` best rows under `where` for any of `lexemes`, by BM25, best first."""
+    """The `limit` best rows under `where` for any of `lexemes`, by BM25, best first.
+
+    Two stages. The first reads no `tsvector` (a TOASTed value read per match is what
+    makes ranking every match slow): each lexeme's matches come from the GIN index, and
+    a row scores BM25 as if each lexeme it holds were there once. Its best
+    `PRESELECT x limit` rows are then scored exactly from their `tsvector`s. The first
+    stage starts from the rarest lexemes (MaxScore): a common one is left out while the
+    rows it alone could add cannot reach the first stage's cut (its BM25 is at most
+    idf x (k1 + 1)), so its many matches are not read at all.
+    """
     rows, mean_len = corpus.current(conn)
     if not lexemes or rows == 0:
         return []
-    query = " | ".join(_tsquery_word(w) for w in lexemes)
-    found = conn.execute(
-        "SELECT (SELECT count(*) FROM rag_chunks WHERE lex_tsv @@ q::tsquery) "
-        "FROM unnest(%s::text[]) AS q",
-        ([_tsquery_word(w) for w in lexemes],),
+    dfs = dict(zip(lexemes, corpus.frequencies(conn, lexemes), strict=True))
+    idf = {w: math.log(1 + (rows - df + 0.5) / (df + 0.5)) for w, df in dfs.items()}
+    pre = max(PRESELECT * limit, PRESELECT_MIN)
+    rarest = sorted(dfs.items(), key=lambda item: item[1])
+    keys = _candidates(conn, rarest, idf, pre, where, mean_len)
+    if not keys:
+        return []
+    return _exact(conn, keys, idf, mean_len, columns, limit)
+
+
+def _candidates(
+    conn: psycopg.Connection[Any],
+    rarest: list[tuple[str, int]],
+    idf: dict[str, float],
+    pre: int,
+    where: Where,
+    mean_len: float,
+) -> list[tuple[str, str]]:
+    """The first stage's `pre` best (repo_id, id), from the rarest lexemes (with their
+    document frequencies) that match `pre` rows or more; from all of them when a row
+    holding only the others might beat the cut, or too few rows were found."""
+    used, seen = 0, 0
+    while used < len(rarest) and seen < pre:
+        seen += rarest[used][1]
+        used += 1
+    scan = [w for w, _ in rarest]
+    scored = conn.execute(
+        _stage_one(where), _stage_one_params(scan[:used], idf, pre, where, mean_len)
     ).fetchall()
-    idf = [math.log(1 + (rows - df + 0.5) / (df + 0.5)) for (df,) in found]
-    # Stage 1, in C: each match scored idf-weighted by ts_rank (a saturating tf over the
-    # positions, over 1 + log(length)), the best `PRESELECT x limit` kept. Stage 2: exact
-    # BM25 over those only: unnesting every match's tsvector costs ~0.1 ms a row.
-    approx = sql.SQL(" + ").join(
-        sql.SQL("{} * ts_rank(c.lex_tsv, {}::tsquery, 1)").format(
-            sql.Literal(w), sql.Literal(_tsquery_word(t))
-        )
-        for t, w in zip(lexemes, idf, strict=True)
-    )
+    left = sum(idf[w] * (K1 + 1) for w in scan[used:])
+    if used < len(scan) and (len(scored) < pre or float(scored[-1][2]) <= left):
+        scored = conn.execute(
+            _stage_one(where), _stage_one_params(scan, idf, pre, where, mean_len)
+        ).fetchall()
+    return [(r[0], r[1]) for r in scored]
+
+
+def _stage_one(where: Where) -> sql.Composed:
+    return sql.SQL(
+        "SELECT c.repo_id, c.id, sum(q.idf) * %s / (1 + %s * (1 - %s + %s * c.lex_len / %s)) AS s "
+        "FROM unnest(%s::tsquery[], %s::float8[]) AS q(term, idf) CROSS JOIN LATERAL ("
+        " SELECT repo_id, id, lex_len FROM rag_chunks WHERE lex_tsv @@ q.term AND ({where})) c "
+        "GROUP BY c.repo_id, c.id, c.lex_len ORDER BY s DESC, c.id LIMIT %s"
+    ).format(where=sql.SQL(where.text))
+
+
+def _stage_one_params(
+    scan: list[str], idf: dict[str, float], pre: int, where: Where, mean_len: float
+) -> tuple[Any, ...]:
+    norm = (K1 + 1, K1, B, B, max(mean_len, 1e-9))
+    terms = [_tsquery_word(w) for w in scan]
+    return (*norm, terms, [idf[w] for w in scan], *where.params, pre)
+
+
+def _exact(
+    conn: psycopg.Connection[Any],
+    keys: list[tuple[str, str]],
+    idf: dict[str, float],
+    mean_len: float,
+    columns: Sequence[str],
+    limit: int,
+) -> list[tuple[Record, float]]:
+    """The exact BM25 of the candidate rows, from their `tsvector`s; the `limit` best."""
     cols = sql.SQL(", ").join(sql.SQL("c.") + sql.Identifier(c) for c in columns)
     text = sql.SQL(
-        "WITH q(term, idf) AS (SELECT * FROM unnest(%s::text[], %s::float8[])), "
-        "pre AS (SELECT c.repo_id, c.id, c.lex_tsv, c.lex_len FROM rag_chunks c "
-        " WHERE c.lex_tsv @@ %s::tsquery AND ({where}) ORDER BY {approx} DESC LIMIT %s) "
-        "SELECT {cols}, s.score FROM pre JOIN rag_chunks c USING (repo_id, id), LATERAL ("
+        "WITH q(term, idf) AS (SELECT * FROM unnest(%s::text[], %s::float8[])) "
+        "SELECT {cols}, s.score FROM unnest(%s::text[], %s::text[]) AS k(repo_id, id) "
+        "JOIN rag_chunks c USING (repo_id, id), LATERAL ("
         " SELECT sum(q.idf * cardinality(u.positions) * %s"
-        "  / (cardinality(u.positions) + %s * (1 - %s + %s * pre.lex_len / %s))) AS score"
-        " FROM unnest(pre.lex_tsv) AS u JOIN q ON u.lexeme = q.term) s "
+        "  / (cardinality(u.positions) + %s * (1 - %s + %s * c.lex_len / %s))) AS score"
+        " FROM unnest(c.lex_tsv) AS u JOIN q ON u.lexeme = q.term) s "
         "ORDER BY s.score DESC, c.id LIMIT %s"
-    ).format(cols=cols, where=sql.SQL(where.text), approx=approx)
-    pre = max(PRESELECT * limit, PRESELECT_MIN)
-    params = (lexemes, idf, query, *where.params, pre, K1 + 1, K1, B, B, max(mean_len, 1e-9), limit)
+    ).format(cols=cols)
+    terms = list(idf)
+    params = (
+        terms, [idf[w] for w in terms], [k[0] for k in keys], [k[1] for k in keys],
+        K1 + 1, K1, B, B, max(mean_len, 1e-9), limit,
+    )  # fmt: skip
     out = conn.execute(text, params).fetchall()
     return [(record_of(r[:-1], columns), float(r[-1])) for r in out]
 

@@ -36,7 +36,7 @@ from strata.store.postgres.connect import (
 )
 from strata.store.postgres.filters import Where
 from strata.store.postgres.migrations import index_ddl, migrate
-from strata.store.postgres.rows import COPY_COLUMNS, arrow_of, copy_rows, record_of
+from strata.store.postgres.rows import COPY_COLUMNS, arrow_of, copy_rows, record_of, vector_text
 from strata.store.schema import RECORD_COLUMNS, SEARCH_COLUMNS, PreparedRows, check_vector, prepare
 from strata.types import FileState, Record, Vector
 
@@ -126,7 +126,7 @@ class PgStore(PerSource):
             "unnest(%s::text[], %s::text[], %s::text[]) AS s(id, hash, v) "
             "WHERE c.id = s.id AND c.content_hash = s.hash"
         )
-        literals = [_vector_text(v) for v in given]
+        literals = [vector_text(v) for v in given]
         with self._write("store vectors") as conn:
             return conn.execute(text, (ids, [vectors[i][0] for i in ids], literals)).rowcount
 
@@ -380,10 +380,6 @@ def drop_store(uri: str) -> None:
 
 def _sql(template: str, scope: Where) -> sql.Composed:
     return sql.SQL(template).format(sql.SQL(scope.text))
-
-
-def _vector_text(v: np.ndarray[Any, Any]) -> str:
-    return "[" + ",".join(repr(float(x)) for x in v) + "]"
 
 
 def _now() -> str:
