@@ -20,6 +20,19 @@ Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 # Fields of statements and their helpers (except handlers, match cases) holding statements.
 _BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+# Statements with statement lists under them (the others need no visit).
+_COMPOUND = (
+    *_DEFINITIONS,
+    ast.If,
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.Try,
+    ast.TryStar,
+    ast.With,
+    ast.AsyncWith,
+    ast.Match,
+)
 _MAX_SIGNATURE = 300
 
 
@@ -95,7 +108,8 @@ def statement_breaks(tree: ast.Module) -> dict[int, int]:
                 if isinstance(child, ast.stmt):
                     line = _first_line(child)
                     breaks[line] = min(breaks.get(line, depth), depth)
-                    stack.append((child, depth + 1))
+                    if isinstance(child, _COMPOUND):  # a simple statement holds none
+                        stack.append((child, depth + 1))
                 else:  # an except handler or a match case: its body is the statement's
                     stack.append((child, depth))
     return breaks

@@ -10,6 +10,7 @@ that `link_corpus` reads. `artifact_of` builds one from a file's text (pure); th
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -219,7 +220,12 @@ def doc_result(artifact: Artifact) -> DocResult:
 
 def _plain(obj: Any) -> dict[str, Any]:
     """A flat dataclass as a dict (shallow: nested values must be JSON-ready)."""
-    return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
+    return {name: getattr(obj, name) for name in _field_names(type(obj))}
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 def _build(cls: type[T], data: Mapping[str, Any]) -> T:

@@ -9,6 +9,7 @@ from typing import Any
 
 from strata.index.code.model import Entrypoint, Symbol
 from strata.index.code.python.names import (
+    NO_CALLS,
     assigned_names,
     dotted,
     flat_statements,
@@ -171,7 +172,7 @@ def _calls_in(stmts: list[ast.stmt]) -> Iterator[ast.Call]:
         if isinstance(stmt, FuncNode | ast.ClassDef):
             continue
         for node in ast.iter_child_nodes(stmt):
-            if isinstance(node, ast.expr):
+            if isinstance(node, ast.expr) and not isinstance(node, NO_CALLS):
                 yield from (n for n in ast.walk(node) if isinstance(n, ast.Call))
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from strata.index.code.model import Edge, Symbol
 from strata.index.code.python.names import (
+    NO_CALLS,
     assigned_names,
     dotted,
     flat_statements,
@@ -212,6 +213,8 @@ class _Collector:
                     self.expression(arg, frame)
 
     def expression(self, node: ast.AST, frame: _Frame) -> None:
+        if isinstance(node, NO_CALLS):
+            return
         for sub in ast.walk(node):
             if isinstance(sub, ast.Call):
                 target = self.call_target(sub.func, frame)

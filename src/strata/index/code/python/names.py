@@ -9,6 +9,9 @@ from pathlib import PurePosixPath
 
 from strata.text.langs import module_from_path
 
+# Expressions that hold no call, so need no walk (a data table is mostly these).
+NO_CALLS = (ast.Name, ast.Constant)
+
 
 def dotted(expr: ast.expr) -> str | None:
     """`a.b.c` for a Name/Attribute chain, else None (calls, subscripts, literals)."""

@@ -235,6 +235,13 @@ def _looks_like_type(name: str, value: ast.expr) -> bool:
     return text in _TYPE_FORMS or isinstance(value, ast.BinOp)
 
 
+# Literals whose `repr` is what `ast.unparse` writes (a data table is mostly these).
+_REPR_EXACT = frozenset({int, bool, type(None)})
+
+
 def _short(value: ast.expr, limit: int = 80) -> str:
-    text = ast.unparse(value)
+    if isinstance(value, ast.Constant) and type(value.value) in _REPR_EXACT:
+        text = repr(value.value)
+    else:
+        text = ast.unparse(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
