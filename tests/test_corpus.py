@@ -34,6 +34,7 @@ from strata.index.docs import document_records, link_corpus
 from strata.index.pipeline import build_records
 from strata.layers import C0_SOURCE_CHUNKS, C2_DEPENDENCY_GRAPH, C3_ENTRYPOINTS, D5_RELATION_GRAPH
 from strata.store import Filter
+from strata.store.lance import LanceStore
 from strata.types import Extracted, Record, bytes_hash
 
 CORPORA = Path(__file__).parent / "corpora"
@@ -378,3 +379,37 @@ def test_public_api_is_listed() -> None:
         and n not in ("annotations", "Mapping")
         and not isinstance(getattr(corpus, n), type(corpus))
     )
+
+
+def test_rows_the_per_file_pass_wrote_unchanged_are_not_read_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A generated module's roles need nothing from other files: the corpus pass finds the
+    rows the per-file pass just wrote equal by their digest, without fetching them."""
+    root = tmp_path / "repo"
+    _write(
+        root,
+        {
+            "table.py": "".join(f"VALUE_{i} = {i}\n" for i in range(300)),
+            "pkg/a.py": "from pkg.b import helper\n\n\ndef use():\n    return helper()\n",
+            "pkg/b.py": "def helper():\n    return 1\n",
+        },
+    )
+    fetched: list[tuple[str, ...]] = []
+    original = LanceStore.fetch
+
+    def counting(self: LanceStore, where: Filter, *args: object, **kwargs: object) -> list[Record]:
+        fetched.append(tuple(where.paths or ()))
+        return original(self, where, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(LanceStore, "fetch", counting)
+    eng = Engine.open(root, config={"embed.provider": "none"})
+    eng.index()
+    read_back = {p for paths in fetched for p in paths}
+    assert "table.py" not in read_back  # its C4 rows were already the corpus pass's
+    assert "pkg/a.py" in read_back  # its call resolves across files: compared, rewritten
+    monkeypatch.undo()
+    roles = eng.store.fetch(Filter(paths=("table.py",), layers=("C4_SEMANTIC_ROLES",)))
+    assert len(roles) == 300
+    scratch = _index_from_scratch(root, tmp_path / "scratch")
+    assert _corpus_state(eng) == _corpus_state(scratch)

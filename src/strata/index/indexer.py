@@ -26,7 +26,7 @@ from strata.embedding.cache import EmbeddingCache, embed_with_cache
 from strata.errors import EmbedderError
 from strata.index.corpus import Artifact
 from strata.index.corpus.apply import refresh_corpus
-from strata.index.corpus.rows import CORPUS_LAYERS
+from strata.index.corpus.rows import CORPUS_LAYERS, digest_of
 from strata.index.passages import FileOutcome, first_look_rows, unique_ids
 from strata.index.pipeline import process_batch
 from strata.index.plan import Plan
@@ -74,6 +74,7 @@ class Indexer:
         self._cache_key = cache_key  # the embedding cache's model key, e.g. local:model@384
         self._now_ns = time.time_ns()
         self._corpus_rows: dict[str, Counter[str]] = {}  # per file, rows the corpus pass redoes
+        self._written: dict[str, str] = {}  # per file written, its corpus-layer rows' digest
 
     @property
     def embeds(self) -> bool:
@@ -97,7 +98,7 @@ class Indexer:
         """
         started = time.monotonic()
         self._now_ns = time.time_ns()
-        self._corpus_rows = {}
+        self._corpus_rows, self._written = {}, {}
         report = progress or (lambda *_: None)
         if self._corpus is not None and (plan.removed or plan.new or plan.changed):
             self._corpus.begin()  # before the first write: a crash from here leaves the mark
@@ -127,7 +128,12 @@ class Indexer:
         if self._corpus is not None and (fresh or plan.removed or self._corpus.force):
             corpus = self._corpus
             done = refresh_corpus(
-                self._store, corpus.cache, corpus.root, fresh, trust_digests=not corpus.recheck
+                self._store,
+                corpus.cache,
+                corpus.root,
+                fresh,
+                trust_digests=not corpus.recheck,
+                written=self._written,
             )
             summary.corpus_rewritten = len(done.rewritten)
             _count_corpus_rows(
@@ -259,6 +265,7 @@ class Indexer:
             )
             for r in records
         ]
+        self._written[f.rel] = digest_of(r for r in rows if r.layer in CORPUS_LAYERS)
         if not count:
             return rows
         summary.indexed += 1

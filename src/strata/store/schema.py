@@ -100,12 +100,12 @@ def vector_array(vectors: Sequence[Vector | None], dim: int, ids: Sequence[str])
 def to_arrow(records: Sequence[Record], dim: int, *, vectors: bool = True) -> pa.Table:
     """Rows of `chunks` for `records`, with `lex` computed and vectors validated
     (`vectors=False`: no `vector` column, every `has_vector` false; see `prepare`)."""
-    columns: dict[str, list[Any]] = {name: [] for name in RECORD_COLUMNS}
-    for r in records:
-        for name in RECORD_COLUMNS:
-            value = getattr(r, name)
-            columns[name].append(json.dumps(dict(value)) if name == "metadata" else value)
-    data: dict[str, Any] = dict(columns)
+    data: dict[str, Any] = {
+        name: [json.dumps(dict(r.metadata)) for r in records]
+        if name == "metadata"
+        else [getattr(r, name) for r in records]
+        for name in RECORD_COLUMNS
+    }
     data["lex"] = [lexical_text(r.title, r.path, r.content) for r in records]
     schema = table_schema(dim)
     if dim > 0 and vectors:

@@ -87,6 +87,8 @@ def word_tokens(word: str) -> tuple[str, ...]:
     """
     if len(word) > _MAX_TOKEN:
         return ()
+    if word.isascii() and (word.isdigit() or (word.isalpha() and word.islower())):
+        return (word,)  # a number or a plain lowercase word is its own only token
     parts = split_identifier(word)
     if len(parts) <= 1:
         return tuple(parts)

@@ -28,10 +28,10 @@ _COMPOUND = (
     ast.AsyncFor,
     ast.While,
     ast.Try,
-    ast.TryStar,
     ast.With,
     ast.AsyncWith,
     ast.Match,
+    *(getattr(ast, name) for name in ("TryStar",) if hasattr(ast, name)),  # `except*`
 )
 _MAX_SIGNATURE = 300
 

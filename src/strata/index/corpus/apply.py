@@ -75,6 +75,7 @@ def refresh_corpus(
     root: Path,
     fresh: Mapping[str, Artifact],
     trust_digests: bool = True,
+    written: Mapping[str, str] | None = None,
 ) -> CorpusReport:
     """Recompute the corpus layers of the whole index and rewrite the paths that changed.
 
@@ -82,7 +83,10 @@ def refresh_corpus(
     last written (or whose digest is unknown, or which the per-file pass rewrote) are
     fetched from the store and compared; the others are known to be up to date. After
     an unfinished pass (`trust_digests=False`) every path is compared: the per-file rows
-    a killed run wrote may sit under digests that still match.
+    a killed run wrote may sit under digests that still match. `written` holds, for paths
+    the per-file pass wrote in this run, the digest of the corpus-layer rows it wrote: a
+    path whose new rows have that digest is up to date without a look at the store (a
+    generated module's 40k roles are not read back to find them unchanged).
     """
     started = time.monotonic()
     states = store.sources()
@@ -91,11 +95,17 @@ def refresh_corpus(
     new = _layered(code_pass(artifacts), docs_pass_of(artifacts))
     digests = {p: digest_of(rows) for p, (rows, _) in new.items()}
     known = cache.digests(list(new))
+    written = written or {}
+    same = {p for p in new if p in fresh and written.get(p) == digests[p]}
     suspects = sorted(
         p
         for p in new
-        if not trust_digests or p in fresh or known.get(p) != (_stamp(states.get(p)), digests[p])
+        if not trust_digests
+        or (p in fresh and p not in same)
+        or (p not in fresh and known.get(p) != (_stamp(states.get(p)), digests[p]))
     )
+    if trust_digests:
+        cache.put_digests({p: (_stamp(states.get(p)), digests[p]) for p in same})
     report = CorpusReport(files=len(artifacts), read_again=read_again)
     for batch in _batches(suspects):
         current = group_by_path(store.fetch(Filter(paths=tuple(batch))))

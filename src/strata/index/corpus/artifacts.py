@@ -10,7 +10,6 @@ that `link_corpus` reads. `artifact_of` builds one from a file's text (pure); th
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -220,12 +219,13 @@ def doc_result(artifact: Artifact) -> DocResult:
 
 def _plain(obj: Any) -> dict[str, Any]:
     """A flat dataclass as a dict (shallow: nested values must be JSON-ready)."""
-    return {name: getattr(obj, name) for name in _field_names(type(obj))}
+    names = _FIELD_NAMES.get(type(obj))
+    if names is None:
+        names = _FIELD_NAMES[type(obj)] = tuple(f.name for f in dataclasses.fields(obj))
+    return {name: getattr(obj, name) for name in names}
 
 
-@functools.cache
-def _field_names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # per dataclass: `fields()` is slow
 
 
 def _build(cls: type[T], data: Mapping[str, Any]) -> T:

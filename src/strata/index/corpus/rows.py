@@ -118,7 +118,7 @@ def _fingerprint(rows: Iterable[Record]) -> list[tuple[Any, ...]]:
 
 
 def _key(r: Record) -> tuple[Any, ...]:
-    meta = json.dumps(r.metadata, sort_keys=True, ensure_ascii=False, default=_jsonable)
+    meta = _KEY_JSON.encode(r.metadata)
     return (
         r.id,
         r.layer,
@@ -141,3 +141,7 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, tuple | set | frozenset):
         return list(value)
     return str(value)
+
+
+# One encoder for every row (`json.dumps` with options builds a new one per call).
+_KEY_JSON: Final = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=_jsonable)
