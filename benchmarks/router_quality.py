@@ -155,7 +155,7 @@ def searchers(eng: Engine, mode: str) -> dict[str, Callable[[str], list[Retrieve
         return _retrieved(eng.search(text, k=K, mode=mode, route=False).hits)
 
     def routed(text: str) -> list[Retrieved]:
-        return _retrieved(execute(eng, route(text, facts, k=K), K, mode=mode).hits)
+        return _retrieved(execute(eng.parts.context(), route(text, facts, k=K), K, mode=mode).hits)
 
     return {f"plain {mode}": plain, f"routed {mode}": routed}
 

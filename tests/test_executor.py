@@ -32,7 +32,7 @@ def test_who_calls_returns_the_caller_chunks_first(shop: Engine) -> None:
     titles = [h.split(":", 2)[2] for h in hits]
     assert set(titles[:3]) == {"checkout", "reorder", "test_charge_card"}
     assert all(h.startswith(L.C0_SOURCE_CHUNKS) for h in hits)
-    result = execute(shop, plan, mode="lexical")
+    result = execute(shop.parts.context(), plan, mode="lexical")
     assert any("calls shop.payments.charge_card" in w for w in result.hits[0].why)
 
 
@@ -61,7 +61,7 @@ def test_cli_commands_are_c3_commands(shop: Engine) -> None:
 
 def test_a_route_string_finds_its_handler(shop: Engine) -> None:
     plan = route("what handles /api/v1/items", facts(shop))
-    result = execute(shop, plan, mode="lexical")
+    result = execute(shop.parts.context(), plan, mode="lexical")
     routed = result.hits[: result.plan["route"]["routed_hits"]]
     handlers = {h.record.metadata.get("handler_symbol", h.record.title) for h in routed}
     assert any("list_items" in str(x) for x in handlers)
@@ -73,7 +73,7 @@ def test_symbol_lookup_puts_the_definition_first(mini: Engine) -> None:
     # shown at its header chunk, which the C0 step found too: one hit, not two
     assert hits[0] == f"{L.C0_SOURCE_CHUNKS}:src/minihttp/client.py:RetryPolicy"
     assert hits.count(hits[0]) == 1
-    top = execute(mini, plan, mode="lexical").hits[0]
+    top = execute(mini.parts.context(), plan, mode="lexical").hits[0]
     assert top.record.metadata["qname"] == "minihttp.client.RetryPolicy"
     assert top.record.metadata["definition_start"] == top.record.span_start
     assert "exact name minihttp.client.RetryPolicy" in top.why[0]
@@ -129,7 +129,7 @@ def test_documents_that_depend_on_the_ledger(docs: Engine) -> None:
 def test_free_text_is_exactly_the_plain_search(mini: Engine, query: str) -> None:
     plan = route(query, facts(mini))
     assert plan.is_free_text
-    routed = execute(mini, plan, 10, mode="lexical")
+    routed = execute(mini.parts.context(), plan, 10, mode="lexical")
     plain = mini.search(query, 10, mode="lexical")
     assert [(h.record.id, h.score) for h in routed] == [(h.record.id, h.score) for h in plain]
     assert routed.plan["route"]["intent"] == "free_text"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import strata.engine
+import strata.engine.indexing
 import strata.index.indexer
 from strata import Engine
 from strata.layers import C0_SOURCE_CHUNKS, C1_SYMBOL_CATALOG
@@ -106,13 +106,13 @@ def test_a_first_run_starts_its_workers_before_the_store_opens(
 ) -> None:
     eng = Engine.open(many, config={**LEXICAL, "index.workers": 2})
     asked: list[tuple[int, bool]] = []
-    real = strata.engine.worker_pool
+    real = strata.engine.indexing.worker_pool
 
     def spy(workers: int):  # type: ignore[no-untyped-def]
         asked.append((workers, not eng.parts.store_open))
         return real(workers)
 
-    monkeypatch.setattr(strata.engine, "worker_pool", spy)
+    monkeypatch.setattr(strata.engine.indexing, "worker_pool", spy)
     first = eng.index()
     (many / "pkg" / "m0.py").write_text("def changed():\n    return 0\n")
     again = eng.index()

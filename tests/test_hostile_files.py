@@ -80,7 +80,7 @@ def test_a_file_that_grew_past_the_cap_is_not_read_whole(tmp_path: Path) -> None
 def test_swapped_files_are_never_indexed_through_the_engine(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import strata.engine
+    import strata.engine.indexing
 
     root = tmp_path / "repo"
     root.mkdir()
@@ -90,7 +90,7 @@ def test_swapped_files_are_never_indexed_through_the_engine(
     eng.index()
     (root / "secret.txt").write_text("nothing here, changed\n")
     (root / "keep.py").write_text("def keep():\n    return 2\n")
-    real_discover = strata.engine.discover
+    real_discover = strata.engine.indexing.discover
 
     def discover_then_swap(target: Path, cfg: IndexConfig) -> Discovery:
         found = real_discover(target, cfg)  # the walk saw regular files; now swap them
@@ -100,7 +100,7 @@ def test_swapped_files_are_never_indexed_through_the_engine(
         os.mkfifo(root / "keep.py")
         return found
 
-    monkeypatch.setattr(strata.engine, "discover", discover_then_swap)
+    monkeypatch.setattr(strata.engine.indexing, "discover", discover_then_swap)
     with within(60):
         summary = eng.index()
     assert {s.rel for s in summary.skips} == {"secret.txt", "keep.py"}

@@ -152,7 +152,7 @@ def ask(
     """The plan and its hits; `routed_only`: only those the plan's steps found (not the
     plain search's that top a short answer up)."""
     plan = route(query, facts(eng), k=k)
-    result = execute(eng, plan, k, mode="lexical")
+    result = execute(eng.parts.context(), plan, k, mode="lexical")
     hits = result.hits[: result.plan["route"]["routed_hits"]] if routed_only else result.hits
     return plan, [f"{h.record.layer}:{h.record.path}:{h.record.title}" for h in hits]
 
@@ -310,7 +310,7 @@ def test_empty_query_plans_nothing_and_execution_refuses(shop: Engine) -> None:
     plan = route("   ")
     assert plan.intent == "empty" and plan.steps == ()
     with pytest.raises(QueryError):
-        execute(shop, plan)
+        execute(shop.parts.context(), plan)
 
 
 @pytest.mark.parametrize("query", ["the of and is", "?!... ---"])
@@ -321,9 +321,9 @@ def test_stop_words_or_punctuation_behave_like_plain_search(shop: Engine, query:
         plain = [h.record.id for h in shop.search(query, mode="lexical")]
     except QueryError:
         with pytest.raises(QueryError):
-            execute(shop, plan, mode="lexical")
+            execute(shop.parts.context(), plan, mode="lexical")
         return
-    assert [h.record.id for h in execute(shop, plan, mode="lexical")] == plain
+    assert [h.record.id for h in execute(shop.parts.context(), plan, mode="lexical")] == plain
 
 
 def test_ten_kilobyte_query(shop: Engine) -> None:
@@ -332,14 +332,18 @@ def test_ten_kilobyte_query(shop: Engine) -> None:
     plan = route(query, facts(shop))
     assert plan.intent == "callers"
     assert any("first 2000 characters" in r for r in plan.reasons)
-    assert execute(shop, plan, mode="lexical").hits
+    assert execute(shop.parts.context(), plan, mode="lexical").hits
 
 
 def test_unknown_symbol_names_the_closest_and_falls_back_to_text(shop: Engine) -> None:
-    result = execute(shop, route("where is charge_cards defined", facts(shop)), mode="lexical")
+    result = execute(
+        shop.parts.context(), route("where is charge_cards defined", facts(shop)), mode="lexical"
+    )
     assert any("no symbol named 'charge_cards'" in n and "charge_card" in n for n in result.notes)
     assert any("falling back to where 'charge_cards' occurs" in n for n in result.notes)
     assert result.plan["route"]["notes"] == list(result.notes)
     assert result.hits[0].record.title == "charge_card"  # the text of the question
-    walk = execute(shop, route("who calls chrage_card", facts(shop)), mode="lexical")
+    walk = execute(
+        shop.parts.context(), route("who calls chrage_card", facts(shop)), mode="lexical"
+    )
     assert any("closest: charge_card" in n for n in walk.notes) and walk.hits

@@ -1,48 +1,39 @@
-"""The one engine behind every surface: open an index, index a tree, search, report status."""
+"""The one engine behind every surface: open an index, index a tree, search, report status.
+
+`Engine` owns its parts (`engine.parts.Parts`: the index directory, store, embedders) and
+each public method calls functions: `engine.indexing` for writes, `query` for reads.
+"""
 
 from __future__ import annotations
 
-import logging
 import os
-import time
-from collections.abc import Iterable, Mapping
-from concurrent.futures import Executor
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from strata.answer import Answer, AnswerStream, Piece, answer
 from strata.config import Config, load_config
-from strata.embedding import (
-    RETRY_HINT,
-    Embedder,
-    configured_name,
-    first_dim,
-    recorded_embedder,
-)
-from strata.embedding.cache import EmbeddingCache
-from strata.engine.layered import LayerQueries
-from strata.engine.parts import Parts, check_embedder
-from strata.engine.repoqueries import RepoQueries
-from strata.engine.searching import Searching
-from strata.engine.status import pending_files, report_status
-from strata.errors import EmbedderError, NoIndexError
-from strata.index.corpus import FILE_NAME as ARTIFACTS_FILE
-from strata.index.corpus import ArtifactCache
-from strata.index.corpus.cache import pending_marker
-from strata.index.discovery import Discovery, IgnoreRules, discover, discover_one, is_under
-from strata.index.indexer import CorpusHook, Indexer, IndexSummary, ProgressFn, session_for
-from strata.index.plan import make_plan
-from strata.index.workers import worker_pool, workers_for
-from strata.store import Filter, Store, open_store, recreate_store, repo_lock
-from strata.types import Record, Skip, SkipReason, SourceFile
-from strata.workspace.git import changed_since
-from strata.workspace.locate import META_NAME, read_locator, resolve, write_locator
-from strata.workspace.lock import write_lock
-from strata.workspace.repos import Repo, all_repos, choose, first_name, recorded
-
-log = logging.getLogger(__name__)
+from strata.embedding import Embedder, recorded_embedder
+from strata.engine import indexing
+from strata.engine.parts import Parts
+from strata.engine.status import repos_of, status_of
+from strata.errors import QueryError
+from strata.index.discovery import IgnoreRules
+from strata.index.indexer import IndexSummary, ProgressFn
+from strata.llm import make_llm
+from strata.query import hybrid, lookup
+from strata.query.executor import execute
+from strata.query.hybrid import SearchResult
+from strata.query.lookup import CallWalk, Related, SymbolMatch
+from strata.query.router import IndexFacts, Plan, route
+from strata.store import Filter, Store
+from strata.types import Record
+from strata.workspace import memory
+from strata.workspace.locate import read_locator, resolve
+from strata.workspace.repos import all_repos
 
 
-class Engine(Searching, RepoQueries, LayerQueries):
+class Engine:
     """An open index: its root, directory, configuration, store and (lazy) embedder."""
 
     def __init__(self, root: Path, index_dir: Path, cfg: Config, store_uri: str) -> None:
@@ -50,7 +41,7 @@ class Engine(Searching, RepoQueries, LayerQueries):
         self.index_dir = index_dir
         self.config = cfg
         self.store_uri = store_uri
-        self.parts = Parts(index_dir, cfg, store_uri)
+        self.parts = Parts(root, index_dir, cfg, store_uri)
 
     # ---- opening -------------------------------------------------------------------------
     @classmethod
@@ -82,7 +73,7 @@ class Engine(Searching, RepoQueries, LayerQueries):
     @property
     def exists(self) -> bool:
         """Whether an index has been written here."""
-        return (self.index_dir / META_NAME).is_file()
+        return self.parts.exists
 
     # ---- parts ---------------------------------------------------------------------------
     @property
@@ -98,13 +89,11 @@ class Engine(Searching, RepoQueries, LayerQueries):
         """The embedder for search queries (see `Parts.query_embedder`)."""
         return self.parts.query_embedder()
 
-    def _embeds(self) -> bool:
-        return self.parts.embeds
+    def repo_store(self, name: str | None = None) -> Store:
+        """One repository's view of the store (the home repository's by default)."""
+        return self.parts.repo_store(name)
 
-    def _configured_dim(self) -> int:
-        return self.parts.configured_dim()
-
-    # ---- indexing ------------------------------------------------------------------------
+    # ---- indexing (strata.engine.indexing) -----------------------------------------------
     def index(
         self,
         path: str | os.PathLike[str] | None = None,
@@ -122,68 +111,9 @@ class Engine(Searching, RepoQueries, LayerQueries):
         additions, deletions, both sides of renames) are redone. `full=True` rebuilds the
         repository (every repository when the embedder changed).
         """
-        target = Path(path).expanduser().resolve() if path else self.root
-        if not self._locator().get("repo") and (target == self.root or self.root in target.parents):
-            self._write_locator(repo=first_name(repo, self.root))  # the first run names home
-        r, target = choose(self._locator(), self.root, target, repo)
-        if since is not None:
-            return self.refresh(changed_since(r.root, since), progress=progress, repo=r.name)
-        with write_lock(self.index_dir), repo_lock(self.store_uri, lambda: self.store, r.name):
-            rebuilt = self._reset(r) if full or self._pending_now_reachable() else []
-            self._check_embedder()
-            summary = self._index_repo(r, target, progress)
-            for other in rebuilt:
-                log.info("re-indexing repository %s for the new embedder", other.name)
-                self._index_repo(other, other.root, progress)
-        if why := self._locator().get("vectors_pending"):
-            raise EmbedderError(f"indexed lexically; no vectors yet: {why}", hint=RETRY_HINT)
-        return summary
-
-    def _pending_now_reachable(self) -> bool:
-        """Whether a first index made without its (unreachable) embedder can now get vectors."""
-        return (
-            bool(self._locator().get("vectors_pending"))
-            and first_dim(self._configured_dim)[1] is None
+        return indexing.index(
+            self.parts, path, full=full, progress=progress, repo=repo, since=since
         )
-
-    def _index_repo(self, r: Repo, target: Path, progress: ProgressFn | None) -> IndexSummary:
-        """Bring one repository (or the part of it under `target`) up to date; lock held."""
-        first = "last_index" not in r.entry(self._locator())
-        self._write_locator(**recorded(self._locator(), r))
-        rel = None if target == r.root else target.relative_to(r.root).as_posix()
-        disc = discover(r.root, self.config.index)  # needs no store
-        disc = disc if rel is None else disc.under(rel)
-        # A first run reads every file: its workers start while the store opens.
-        ahead = workers_for(self.config.index, len(disc.files)) if first else 1
-        with worker_pool(ahead) as ready:
-            return self._apply(r, disc, rel, progress, ready)
-
-    def _apply(
-        self,
-        r: Repo,
-        disc: Discovery,
-        rel: str | None,
-        progress: ProgressFn | None,
-        ready: Executor | None,
-    ) -> IndexSummary:
-        indexed = self.repo_store(r.name).sources()
-        scope = None if rel is None else [p for p in indexed if is_under(p, rel)]
-        files, skips = disc.files, disc.skips
-        plan = make_plan(files, indexed, scope=scope)
-        summary = IndexSummary(root=str(r.root), files_seen=len(files) + len(skips))
-        for skip in skips:
-            log.warning(skip.line())
-            summary.skips.append(skip)
-        try:
-            self._indexer(r).run(plan, indexed, summary, progress, ready)
-        finally:
-            done = {"last_index": time.time(), "skipped": summary.skipped_stats(files)}
-            self._write_locator(**recorded(self._locator(), r, **done))
-        if not plan.is_noop():
-            self.store.optimize()
-        else:
-            self.store.ensure_indexes()  # an index made by an older Strata gains what it lacks
-        return summary
 
     def refresh(
         self,
@@ -200,37 +130,9 @@ class Engine(Searching, RepoQueries, LayerQueries):
         A path that is gone, ignored or no longer indexable loses its rows; a directory
         stands for everything indexed below it. Same plan-then-apply path as `index`.
         """
-        r = self._named_repo(repo)
-        rules = rules or IgnoreRules(r.root, self.config.index)
-        wanted = sorted(set(rels))
-        with (
-            write_lock(self.index_dir, wait=lock_wait),
-            repo_lock(self.store_uri, lambda: self.store, r.name),
-        ):
-            self._check_embedder()
-            view = self.repo_store(r.name)
-            indexed = view.sources()
-            files: list[SourceFile] = []
-            skips: list[Skip] = []
-            scope: set[str] = set()
-            for rel in wanted:
-                scope.update(p for p in indexed if is_under(p, rel))
-                found = discover_one(r.root, r.root / rel, self.config.index, rules)
-                if isinstance(found, SourceFile):
-                    files.append(found)
-                elif isinstance(found, Skip) and found.reason is not SkipReason.VANISHED:
-                    skips.append(found)
-            plan = make_plan(files, indexed, scope=scope)
-            summary = IndexSummary(
-                root=str(r.root), files_seen=len(files) + len(skips), skips=skips
-            )
-            for skip in skips:
-                log.warning(skip.line())
-            try:
-                self._indexer(r).run(plan, indexed, summary, progress)
-            finally:
-                self._write_locator(**recorded(self._locator(), r, last_index=time.time()))
-            return summary
+        return indexing.refresh(
+            self.parts, rels, progress=progress, rules=rules, lock_wait=lock_wait, repo=repo
+        )
 
     def index_if_empty(self, *, progress: ProgressFn | None = None) -> IndexSummary | None:
         """Index only when the index holds no rows (the boot-time path)."""
@@ -238,104 +140,169 @@ class Engine(Searching, RepoQueries, LayerQueries):
             return None
         return self.index(progress=progress)
 
-    def _indexer(self, r: Repo) -> Indexer:
-        return Indexer(
-            self.config,
-            self.repo_store(r.name),
-            self.embedder if self._embeds() else None,
-            self._cache(),
-            session_for(r.name, r.root),
-            self._corpus_hook(r),
-            self._cache_key(),
-        )
+    # ---- searching (strata.query) --------------------------------------------------------
+    def search(
+        self,
+        query: str,
+        k: int | None = None,
+        *,
+        layers: Iterable[str] | None = None,
+        filters: Mapping[str, Any] | None = None,
+        mode: str | None = None,
+        route: bool = True,
+    ) -> SearchResult:
+        """Ranked hits for a query; `filters` keys: path (globs), lang, kind, no_tests, repo.
 
-    def _reset(self, r: Repo) -> list[Repo]:
-        """Empty `r` for a rebuild; with another embedder (or width), empty the whole index.
-
-        Returns the other repositories that lost their rows and must be indexed again.
+        By default the router plans which layers to ask (`Engine.plan`); naming `layers`
+        (or `route=False`) searches those passages directly with hybrid ranking.
         """
-        dim = self._configured_dim()
-        name = self.parts.unchecked_embedder().name if self._embeds() else "none"
-        meta = self._locator()
-        old_dim = int(meta.get("dim", dim))
-        if meta.get("embedder", name) == name and old_dim == dim:
-            self.repo_store(r.name).delete_all()
-            return []
-        self.parts.use_store(None)
-        if old_dim == dim:
-            store = open_store(self.store_uri, dim)
-            store.delete_all()
-        else:
-            store = recreate_store(self.store_uri, dim)
-        self.parts.use_store(store)
-        # The locator is rewritten, never removed: a killed rebuild stays openable.
-        self._write_locator(embedder=name, dim=dim, created=time.time(), vectors_pending=None)
-        return [o for o in all_repos(meta, self.root) if o.name != r.name]
+        flags = _checked(self.parts, k, filters or {})
+        try:
+            if route and not layers:
+                plan = self.plan(query, k).narrowed(flags)
+                return execute(self.parts.context(), plan, k or self.config.search.k, mode=mode)
+            return hybrid.search(
+                self.parts.context(), query, k, layers=layers, filters=flags, mode=mode
+            )
+        finally:
+            memory.release_now_and_then()
 
-    def _check_embedder(self) -> None:
-        meta = self._locator()
-        if not meta.get("embedder"):
-            # Named and sized from the configuration where that is known: the model loads
-            # when there is something to embed, after BM25 already answers.
-            dim, why = first_dim(self._configured_dim)  # unreachable: lexical until it answers
-            name = configured_name(self.config.embed) if self._embeds() else "none"
-            self._write_locator(embedder=name, dim=dim, created=time.time(), vectors_pending=why)
-        else:
-            # By name only: loading the model (or asking a server) waits until there is
-            # something to embed, so a no-op run stays instant. `embedder()` checks the dim.
-            check_embedder(meta, configured_name(self.config.embed) if self._embeds() else None)
+    def plan(self, query: str, k: int | None = None) -> Plan:
+        """The router's retrieval plan for `query` over the layers this index holds."""
+        self.parts.require()
+        store, repos = self.store, all_repos(self.parts.locator(), self.root)
+        facts = IndexFacts.from_counts(
+            store.counts(),
+            repos=[r.name for r in repos],
+            domains=lookup.known_domains(store),
+            paths=lambda: lookup.indexed_paths(store),
+        )
+        return route(query, facts, k=k or self.config.search.k)
 
-    def _cache_key(self) -> str:
-        meta = self._locator()
-        return f"{meta.get('embedder', '')}@{meta.get('dim', 0)}"
+    def ask(
+        self,
+        question: str,
+        k: int | None = None,
+        *,
+        on_piece: Callable[[Piece], None] | None = None,
+        **options: Any,
+    ) -> Answer:
+        """A cited answer from the configured LLM; `on_piece` sees it as it streams.
 
-    def _corpus_hook(self, r: Repo) -> CorpusHook:
-        name = ARTIFACTS_FILE if r.home else f"{r.name}.{ARTIFACTS_FILE}"
-        path = self.index_dir / name
-        pending = pending_marker(path)
-        unfinished = pending.exists()  # a run stopped before its corpus pass was done
-        return CorpusHook(
-            ArtifactCache(path), r.root, not path.exists() or unfinished, pending, unfinished
+        Takes `ask_stream`'s options. Raises `LlmError` when the model fails.
+        """
+        stream = self.ask_stream(question, k, **options)
+        for piece in stream:
+            if on_piece is not None:
+                on_piece(piece)
+        return stream.answer()
+
+    def ask_stream(
+        self,
+        question: str,
+        k: int | None = None,
+        *,
+        layers: Iterable[str] | None = None,
+        filters: Mapping[str, Any] | None = None,
+        mode: str | None = None,
+        model: str | None = None,
+        provider: str | None = None,
+        show_thinking: bool = False,
+    ) -> AnswerStream:
+        """Retrieve as `search` does, pack the hits for the LLM, and return the answer's
+        stream (iterate it for pieces, then `.answer()`); `model`/`provider` override
+        `llm.model`/`llm.provider`."""
+        given = {"llm.model": model, "llm.provider": provider}
+        cfg = self.config.with_values({key: v for key, v in given.items() if v}).llm
+        return answer(
+            lambda q: self.search(q, k, layers=layers, filters=filters, mode=mode),
+            make_llm(cfg),
+            question,
+            budget=cfg.max_context_tokens,
+            show_thinking=show_thinking,
         )
 
-    def _cache(self) -> EmbeddingCache | None:
-        return EmbeddingCache(self.index_dir / "embed_cache.sqlite") if self._embeds() else None
+    def keep_warm(self) -> None:
+        """Ready this process to search again and again (`strata serve` calls it): the
+        indexed paths are read and the symbol catalogue built, the passage layers are
+        copied into memory, then the query model is loaded, then what the loading freed is
+        handed back to the system."""
+        self.parts.warm()
 
-    # ---- reading (search, plan, keep_warm: strata.engine.searching) ----------------------
+    # ---- the structural layers (strata.query.lookup); `repo=` looks inside one -----------
+    def symbols(
+        self,
+        name: str,
+        *,
+        kind: str | None = None,
+        limit: int = 20,
+        repo: str | None = None,
+        exact: bool = False,
+    ) -> list[SymbolMatch]:
+        """C1: exact, qualified, prefix, then fuzzy name matches, best first (`exact`: the
+        first two tiers only)."""
+        scope = self.parts.scope(repo)
+        return lookup.find_symbols(scope, name, kind=kind, limit=limit, exact=exact)
+
+    def callers(
+        self, qname: str, depth: int = 1, *, repo: str | None = None, name_matches: bool = False
+    ) -> CallWalk:
+        """C2: who calls `qname` (bare or qualified), breadth-first to `depth`; calls tied
+        by the bare name only are left out unless `name_matches`."""
+        scope = self.parts.scope(repo)
+        return lookup.callers(scope, qname, depth=depth, name_matches=name_matches)
+
+    def callees(
+        self, qname: str, depth: int = 1, *, repo: str | None = None, name_matches: bool = False
+    ) -> CallWalk:
+        """C2: what `qname` calls, breadth-first to `depth`; a callee found by its bare name
+        only is an unresolved call unless `name_matches`."""
+        scope = self.parts.scope(repo)
+        return lookup.callees(scope, qname, depth=depth, name_matches=name_matches)
+
+    def entrypoints(
+        self, type: str | None = None, framework: str | None = None, *, repo: str | None = None
+    ) -> list[Record]:
+        """C3: HTTP routes, CLI commands and other entry points."""
+        return lookup.list_entrypoints(self.parts.scope(repo), type=type, framework=framework)
+
+    def docs(
+        self,
+        kind: str | None = None,
+        domain: str | None = None,
+        type: str | None = None,
+        *,
+        repo: str | None = None,
+    ) -> list[Record]:
+        """D1: the document catalog, filtered by doc kind, domain or frontmatter type."""
+        return lookup.list_docs(self.parts.scope(repo), kind=kind, domain=domain, type=type)
+
+    def related(
+        self, document_id: str, depth: int = 1, *, repo: str | None = None
+    ) -> list[Related]:
+        """D5: documents related to `document_id` (either direction), to `depth`."""
+        return lookup.related(self.parts.scope(repo), document_id, depth=depth)
+
+    # ---- records, status, repositories ---------------------------------------------------
     def records(
         self, layers: Iterable[str] | None = None, limit: int | None = None
     ) -> list[Record]:
         """Every record of the given layers (all layers by default), in path and span order."""
-        self._require()
+        self.parts.require()
         return self.store.fetch(Filter(layers=tuple(layers) if layers else None), limit=limit)
 
     def status(self) -> dict[str, Any]:
         """Root, store, embedder, counts per layer, last index time, pending files, health."""
-        if not self.exists:
-            return report_status(self.root, self.index_dir, self.store_uri, {}, {}, None)
-        meta = self._locator()
-        pending = sum(
-            pending_files(r.root, self.config.index, self.repo_store(r.name), r.entry(meta))
-            for r in all_repos(meta, self.root)
-        )
-        data = report_status(
-            self.root, self.index_dir, self.store_uri, meta, self.store.counts(), pending
-        )
-        data["repos"] = self.repos()
-        return data
+        return status_of(self.parts)
 
-    def _require(self) -> None:
-        if not self.exists:
-            raise NoIndexError(
-                f"no index at {self.index_dir}", hint=f"run `strata index {self.root}`"
-            )
+    def repos(self) -> list[dict[str, Any]]:
+        """Every repository in the index: name, root, home, files, rows, commits, last index."""
+        return repos_of(self.parts)
 
-    # ---- the locator file ----------------------------------------------------------------
-    def _locator(self) -> dict[str, Any]:
-        return read_locator(self.index_dir)
-
-    def _write_locator(self, **values: Any) -> None:
-        write_locator(self.index_dir, root=str(self.root), store=self.store_uri, **values)
+    def sessions(self, repo: str | None = None) -> list[dict[str, Any]]:
+        """The indexing sessions whose rows are in the index (of one repository, if named)."""
+        self.parts.require()
+        return [s for s in self.store.sessions() if repo is None or s["repo"] == repo]
 
     def close(self) -> None:
         """Release the store."""
@@ -346,3 +313,14 @@ class Engine(Searching, RepoQueries, LayerQueries):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _checked(parts: Parts, k: int | None, flags: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A search's arguments, refused before any work: no index, `k` below 1, a repository
+    the index does not have (a typo, not "none")."""
+    parts.require()
+    if k is not None and k < 1:  # 0 once meant "the default" and -1 "all but one"
+        raise QueryError(f"k must be at least 1, not {k}", hint="ask for 1 or more results")
+    if flags.get("repo"):
+        parts.repo(str(flags["repo"]))
+    return flags

@@ -1,5 +1,6 @@
-"""What an `Engine` owns: its store and its embedders, each opened on first use, and the one
-check that an embedder fits the index it is asked to serve."""
+"""What an `Engine` owns: its index directory and locator, its store and its embedders (each
+opened on first use), the one check that an embedder fits the index it is asked to serve,
+and the `QueryContext` a search runs against."""
 
 from __future__ import annotations
 
@@ -9,9 +10,16 @@ from typing import Any
 
 from strata.config import Config
 from strata.embedding import Embedder, known_dim, make_embedder, make_query_embedder
-from strata.errors import EmbedderMismatchError
+from strata.errors import EmbedderMismatchError, NoIndexError
+from strata.layers import C1_SYMBOL_CATALOG
+from strata.query import lookup
+from strata.query.hybrid import QueryContext
+from strata.query.lookup.symbols import symbol_index
 from strata.store import Store, open_store
-from strata.workspace.locate import read_locator
+from strata.store.view import RepoView
+from strata.workspace import memory
+from strata.workspace.locate import META_NAME, read_locator, write_locator
+from strata.workspace.repos import Repo, named
 
 __all__ = ["Parts", "check_embedder"]
 
@@ -45,9 +53,10 @@ def check_embedder(meta: Mapping[str, Any], name: str | None, dim: int | None = 
 
 
 class Parts:
-    """The store and the embedders of one index, opened lazily and checked once."""
+    """The directory, store and embedders of one index, opened lazily and checked once."""
 
-    def __init__(self, index_dir: Path, cfg: Config, store_uri: str) -> None:
+    def __init__(self, root: Path, index_dir: Path, cfg: Config, store_uri: str) -> None:
+        self.root = root
         self.index_dir = index_dir
         self.config = cfg
         self.store_uri = store_uri
@@ -56,6 +65,50 @@ class Parts:
         self._fresh: Embedder | None = None
         self._query: Embedder | None = None
 
+    # ---- the index directory and its locator (index.json) ---------------------------------
+    @property
+    def exists(self) -> bool:
+        """Whether an index has been written here."""
+        return (self.index_dir / META_NAME).is_file()
+
+    def require(self) -> None:
+        """Refuse to read an index that has not been written.
+
+        Raises:
+            NoIndexError: nothing has been indexed here yet.
+        """
+        if not self.exists:
+            raise NoIndexError(
+                f"no index at {self.index_dir}", hint=f"run `strata index {self.root}`"
+            )
+
+    def locator(self) -> dict[str, Any]:
+        """The index's locator (`index.json`), read afresh."""
+        return read_locator(self.index_dir)
+
+    def write_locator(self, **values: Any) -> None:
+        """Merge `values` into the locator (root and store recorded every time)."""
+        write_locator(self.index_dir, root=str(self.root), store=self.store_uri, **values)
+
+    def repo(self, name: str | None = None) -> Repo:
+        """The repository called `name` (the home one for None); UserError if unknown."""
+        return named(self.locator(), self.root, name)
+
+    def repo_store(self, name: str | None = None) -> Store:
+        """One repository's view of the store (the home repository's by default)."""
+        r = self.repo(name)
+        return RepoView(self.store, r.name, r.prefix)
+
+    def scope(self, repo: str | None) -> Store:
+        """For a read: the whole store, or one repository's view of it (index required)."""
+        self.require()
+        return self.repo_store(repo) if repo else self.store
+
+    def context(self) -> QueryContext:
+        """What a search runs against: the store, the search settings, the query embedder."""
+        return QueryContext(self.store, self.config, self.query_embedder if self.embeds else None)
+
+    # ---- the store and the embedders -------------------------------------------------------
     @property
     def embeds(self) -> bool:
         """Whether the configuration asks for vectors at all."""
@@ -113,6 +166,19 @@ class Parts:
             return 0
         known = known_dim(self.config.embed)  # no model load just to create the table
         return known if known is not None else self.unchecked_embedder().dim
+
+    def warm(self) -> None:
+        """Ready this process to search again and again (see `Engine.keep_warm`)."""
+        self.require()
+        memory.return_large_buffers()
+        # Smallest first: each build's passing peak then sits on less of what is kept.
+        lookup.indexed_paths(self.store)  # what a question with a path-shaped word asks
+        if self.store.counts().get(C1_SYMBOL_CATALOG, {}).get("rows"):
+            symbol_index(self.store)  # what a routed query for a name asks first
+        self.store.keep_warm()
+        if self.embeds and self.store.dim > 0:  # a lexical index never embeds a query
+            self.query_embedder()
+        memory.release()
 
     def close(self) -> None:
         """Release the store."""

@@ -1,4 +1,5 @@
-"""What `strata status` reports: counts per layer, vectors done, pending files, health."""
+"""What `strata status` and `strata repos` report: counts per layer, vectors done, pending
+files, health; each repository's files, rows and commits."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from strata.config import IndexConfig
+from strata.engine.parts import Parts
 from strata.index.corpus.cache import corpus_unfinished
 from strata.index.discovery import discover
 from strata.index.plan import make_plan
@@ -16,6 +18,7 @@ from strata.store.uri import redact
 from strata.workspace.fileread import file_hash
 from strata.workspace.locate import moved_from
 from strata.workspace.lock import is_locked
+from strata.workspace.repos import all_repos
 
 
 def pending_files(root: Path, cfg: IndexConfig, store: Store, locator: Mapping[str, Any]) -> int:
@@ -69,3 +72,41 @@ def report_status(
         and not pending
         and not locator.get("vectors_pending"),
     }
+
+
+def status_of(parts: Parts) -> dict[str, Any]:
+    """`Engine.status`: the status document, with every repository's files pending."""
+    if not parts.exists:
+        return report_status(parts.root, parts.index_dir, parts.store_uri, {}, {}, None)
+    meta = parts.locator()
+    pending = sum(
+        pending_files(r.root, parts.config.index, parts.repo_store(r.name), r.entry(meta))
+        for r in all_repos(meta, parts.root)
+    )
+    data = report_status(
+        parts.root, parts.index_dir, parts.store_uri, meta, parts.store.counts(), pending
+    )
+    data["repos"] = repos_of(parts)
+    return data
+
+
+def repos_of(parts: Parts) -> list[dict[str, Any]]:
+    """`Engine.repos`: name, root, home, files, rows, commits, last index of each."""
+    parts.require()
+    meta = parts.locator()
+    sessions = parts.store.sessions()
+    out = []
+    for r in all_repos(meta, parts.root):
+        mine = [s for s in sessions if s["repo"] == r.name]
+        out.append(
+            {
+                "name": r.name,
+                "root": str(r.root),
+                "home": r.home,
+                "files": len(parts.repo_store(r.name).sources()),
+                "rows": sum(s["rows"] for s in mine),
+                "commits": sorted({s["commit_sha"] for s in mine if s["commit_sha"]}),
+                "last_index": r.entry(meta).get("last_index"),
+            }
+        )
+    return out

@@ -14,7 +14,7 @@ from strata.config import Config
 from strata.embedding import Embedder
 from strata.errors import EmbedderError, EmbedderMismatchError, QueryError
 from strata.layers import PASSAGE_LAYERS, embedded_count, normalise
-from strata.query import ranking
+from strata.query import lookup, ranking
 from strata.query.definitions import definition_chunks
 from strata.query.fusion import fused_order, rrf
 from strata.store import Filter, Store
@@ -46,13 +46,40 @@ class SearchResult:
         return self.hits[i]
 
 
+@dataclass(frozen=True, slots=True)
+class QueryContext:
+    """What a query runs against: the store, the configuration (its `search` section) and
+    the query embedder's factory (None: the index has no vectors), called only when a
+    query needs a vector. The Engine builds one; so can anything holding a store."""
+
+    store: Store
+    config: Config
+    embedder: Callable[[], Embedder] | None = None
+
+
+def search(
+    ctx: QueryContext,
+    query: str,
+    k: int | None = None,
+    *,
+    layers: Iterable[str] | None = None,
+    filters: Mapping[str, Any] | None = None,
+    mode: str | None = None,
+) -> SearchResult:
+    """The plain hybrid search: `layers` (default C0 and D0) under the caller's filters."""
+    filters = filters or {}
+    where = where_of(layers, filters, lambda: lookup.indexed_paths(ctx.store))
+    tests = False if filters.get("no_tests") else None
+    return Searcher(ctx).search(query, k=k, mode=mode, where=where, include_tests=tests)
+
+
 class Searcher:
     """Runs one query against a store; the query embedder is loaded only when needed."""
 
-    def __init__(self, store: Store, cfg: Config, embedder: Callable[[], Embedder] | None) -> None:
-        self._store = store
-        self._cfg = cfg
-        self._embedder_factory = embedder
+    def __init__(self, ctx: QueryContext) -> None:
+        self._store = ctx.store
+        self._cfg = ctx.config
+        self._embedder_factory = ctx.embedder
 
     def search(
         self,

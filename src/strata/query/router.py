@@ -145,6 +145,17 @@ class Plan:
         """The same plan with the executor's notes added."""
         return replace(self, notes=self.notes + tuple(notes))
 
+    def narrowed(self, flags: Mapping[str, Any]) -> Plan:
+        """The plan under the caller's filters too: each one given replaces the router's
+        guess for that key (`no_tests` is `is_test=False`)."""
+        extra = {key: flags[key] for key in ("path", "lang", "kind", "repo") if flags.get(key)}
+        if flags.get("no_tests"):
+            extra["is_test"] = False
+        if not extra:
+            return self
+        guessed = tuple(key for key in self.guessed if key not in extra)
+        return replace(self, filters={**self.filters, **extra}, guessed=guessed)
+
     def to_json(self) -> dict[str, Any]:
         """Plain JSON for `--explain`, `--json` and the HTTP API."""
         return {

@@ -1,0 +1,297 @@
+"""The plan's steps, each run to hits of its layer: a search, a symbol lookup, a call-graph
+walk (a caller is shown as the C0 chunk that makes the call), entry points, integrations
+and relations. `strata.query.executor` runs a plan's steps through `run` and fuses them."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from strata.errors import QueryError
+from strata.query import hybrid, lookup
+from strata.query.definitions import header_chunks
+from strata.query.hybrid import QueryContext
+from strata.query.lookup import SymbolMatch, closest
+from strata.query.lookup.rows import meta_str
+from strata.query.router import Step
+from strata.store import Filter
+from strata.text.globs import matches
+from strata.text.names import normalise_name
+from strata.types import Hit, Record
+
+__all__ = ["Outcome", "keeps", "run", "search_flags"]
+
+T = TypeVar("T")
+_COMPONENT_TYPES = ("service", "system", "component", "module", "application")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One step's ranked hits and what the user should know about them."""
+
+    hits: list[Hit]
+    notes: list[str]
+    mode: str = ""
+
+
+def run(ctx: QueryContext, step: Step, filters: Mapping[str, Any], mode: str | None) -> Outcome:
+    """One step's hits that the filters keep, at most its limit."""
+    runner = _RUNNERS.get((step.method, step.layer)) or _RUNNERS.get((step.method, "*"))
+    if runner is None:
+        raise QueryError(f"unknown plan step {step.method} over {step.layer}")
+    out = runner(ctx, step, filters, mode)
+    kept = [h for h in out.hits if keeps(h.record, filters)]
+    return Outcome(kept[: step.limit], out.notes, out.mode)
+
+
+def _search(ctx: QueryContext, step: Step, filters: Mapping[str, Any], mode: str | None) -> Outcome:
+    wide = filters.get("is_test") is True or bool(filters.get("domain"))
+    result = hybrid.search(
+        ctx,
+        step.args["query"],
+        step.limit * (5 if wide else 1),
+        layers=step.args.get("layers"),
+        filters=search_flags(filters),
+        mode=mode,
+    )
+    return Outcome(list(result.hits), list(result.notes), result.mode)
+
+
+def _symbol(ctx: QueryContext, step: Step, filters: Mapping[str, Any], mode: str | None) -> Outcome:
+    name, limit = str(step.args["name"]), max(step.limit, 20)
+    exact = lookup.find_symbols(ctx.store, name, limit=limit, exact=bool(step.args.get("exact")))
+    if not exact:
+        found = lookup.find_symbols(ctx.store, name, limit=limit)  # prefixes, fuzzy: suggested
+        near = list(dict.fromkeys([m.name for m in found] + closest(ctx.store, name)))[:5]
+        tail = f"; closest: {', '.join(near)}" if near else ""
+        return Outcome([], [f"no symbol named {name!r}{tail}"])
+    headers = header_chunks(ctx.store, exact)
+    hits = [
+        Hit(_at_header(m, headers.get(m.symbol_id)), m.score, {"symbol": m.score}, (_why(m),))
+        for m in exact
+    ]
+    return Outcome(hits, [])
+
+
+def _at_header(m: SymbolMatch, chunk: Record | None) -> Record:
+    """A definition shown at its header: the C0 chunk its first line starts (signature and
+    docstring, not a catalogue row spanning the whole class), carrying the symbol's qname,
+    kind and whole span in its metadata; the catalogue row when no chunk holds it."""
+    if chunk is None:
+        return m.record
+    meta = {
+        **chunk.metadata,
+        "qname": m.qname,
+        "symbol_kind": m.kind,
+        "definition_start": m.record.span_start,
+        "definition_end": m.record.span_end,
+    }
+    return dataclasses.replace(chunk, metadata=meta)
+
+
+def _why(m: SymbolMatch) -> str:
+    span = f"{m.record.path}:{m.record.span_start}-{m.record.span_end}"
+    return f"{m.match} name {m.qname} ({m.kind} at {span})"
+
+
+def _walk(ctx: QueryContext, step: Step, filters: Mapping[str, Any], mode: str | None) -> Outcome:
+    name, depth = str(step.args["name"]), int(step.args.get("depth", 1))
+    walker = lookup.callers if step.method == "callers" else lookup.callees
+    walk = walker(ctx.store, name, depth, name_matches=bool(step.args.get("name_matches")))
+    if not any(t.record is not None for t in walk.targets) and not walk.links:
+        near = closest(ctx.store, name)
+        tail = f"; closest: {', '.join(near)}" if near else ""
+        return Outcome([], [f"no symbol named {name!r}{tail}"])
+    verb = "calls" if step.method == "callers" else "called by"
+    links = sorted(walk.links, key=lambda x: (x.depth, x.match not in ("resolved", "qname")))
+    hits: dict[str, Hit] = {}
+    for rank, link in enumerate(links, 1):
+        rec = link.chunk or link.edge
+        line = f"{link.symbol.qname} {verb} {link.via} at {link.edge.path}:{link.edge.span_start}"
+        if link.match == "name":
+            line += " (matched by bare name)"
+        old = hits.get(rec.id)
+        why = (old.why if old else ()) + (line,)
+        hits[rec.id] = Hit(rec, old.score if old else 1.0 / rank, {step.method: 1.0 / rank}, why)
+    notes = [] if hits else [f"no {step.method} of {name!r} in the call graph"]
+    if walk.name_only_hidden:
+        notes.append(walk.hidden_note())
+    return Outcome(list(hits.values()), notes)
+
+
+def _entrypoints(
+    ctx: QueryContext, step: Step, filters: Mapping[str, Any], mode: str | None
+) -> Outcome:
+    a = step.args
+    rows = lookup.list_entrypoints(ctx.store, type=a.get("type"), framework=a.get("framework"))
+    notes: list[str] = []
+    if a.get("route"):
+        rows = _narrow(
+            rows,
+            lambda r: _route_matches(r, str(a["route"])),
+            notes,
+            f"no entry point at {a['route']}",
+            fallback=False,
+        )
+    if a.get("subject"):
+        rows = _narrow(
+            rows,
+            lambda r: str(a["subject"]).lower() in _entry_text(r),
+            notes,
+            f"no entry point mentions {a['subject']!r}; showing all",
+            fallback=True,
+        )
+    hits = [
+        Hit(r, 1.0 / i, {"entrypoints": 1.0 / i}, (_entry_why(r),)) for i, r in enumerate(rows, 1)
+    ]
+    return Outcome(hits, notes)
+
+
+def _integrations(
+    ctx: QueryContext, step: Step, filters: Mapping[str, Any], mode: str | None
+) -> Outcome:
+    field, who = (
+        ("source_id", step.args["source"])
+        if "source" in step.args
+        else ("target", step.args["target"])
+    )
+    rows = ctx.store.fetch(Filter(layers=(step.layer,)))
+    rows = [r for r in rows if _names(meta_str(r, field), str(who))]
+    notes = [] if rows else [f"no integration with {field.split('_')[0]} {who!r}"]
+    hits = [Hit(r, 1.0 / i, {"integrations": 1.0 / i}, (r.title,)) for i, r in enumerate(rows, 1)]
+    return Outcome(hits, notes)
+
+
+def _relations(
+    ctx: QueryContext, step: Step, filters: Mapping[str, Any], mode: str | None
+) -> Outcome:
+    doc = _document_id(ctx, str(step.args["document"]))
+    if doc is None:
+        return Outcome([], [f"no document named {step.args['document']!r}"])
+    found = lookup.related(ctx.store, doc)
+    if step.args.get("direction"):
+        found = [r for r in found if r.direction == step.args["direction"]]
+    types = step.args.get("relation_types")
+    notes: list[str] = []
+    if types:
+        found = _narrow(
+            found,
+            lambda r: r.relation_type in types,
+            notes,
+            f"no {'/'.join(types)} relation of {doc}; showing every relation",
+            fallback=True,
+        )
+    hits: dict[str, Hit] = {}
+    for i, rel in enumerate(found, 1):
+        rec = rel.card or rel.edge
+        arrow = "->" if rel.direction == "out" else "<-"
+        line = f"{rel.via} {arrow}{rel.relation_type}{arrow} {rel.document_id}"
+        old = hits.get(rec.id)
+        hits[rec.id] = Hit(
+            rec,
+            old.score if old else 1.0 / i,
+            {"related": 1.0 / i},
+            (old.why if old else ()) + (line,),
+        )
+    return Outcome(list(hits.values()), notes)
+
+
+_RUNNERS = {
+    ("search", "*"): _search,
+    ("symbol", "*"): _symbol,
+    ("callers", "*"): _walk,
+    ("callees", "*"): _walk,
+    ("entrypoints", "*"): _entrypoints,
+    ("related", "D6_INTEGRATION_INDEX"): _integrations,
+    ("related", "D5_RELATION_GRAPH"): _relations,
+}
+
+
+# ---- helpers ----------------------------------------------------------------------------------
+
+
+def search_flags(filters: Mapping[str, Any]) -> dict[str, Any]:
+    """The filters the plain search applies itself (the rest are applied to its hits)."""
+    out = {key: filters[key] for key in ("path", "lang", "kind", "repo") if filters.get(key)}
+    if filters.get("is_test") is False:
+        out["no_tests"] = True
+    return out
+
+
+def _as_set(value: Any) -> set[str]:
+    return {value} if isinstance(value, str) else {str(v) for v in value}
+
+
+def keeps(rec: Record, filters: Mapping[str, Any]) -> bool:
+    if filters.get("path") and not matches(rec.path, filters["path"]):
+        return False
+    if filters.get("lang") and rec.lang not in _as_set(filters["lang"]):
+        return False
+    if filters.get("kind") and rec.kind not in _as_set(filters["kind"]):
+        return False
+    if filters.get("is_test") is not None and rec.is_test != filters["is_test"]:
+        return False
+    if filters.get("repo") and rec.repo_id and rec.repo_id != filters["repo"]:
+        return False
+    domain = rec.metadata.get("domain")
+    return not (filters.get("domain") and domain and str(domain).lower() != filters["domain"])
+
+
+def _narrow(
+    rows: list[T], keep: Callable[[T], bool], notes: list[str], note: str, *, fallback: bool
+) -> list[T]:
+    """The rows `keep` accepts; when it accepts none, a note and all rows (`fallback`) or none."""
+    kept = [r for r in rows if keep(r)]
+    if kept or not rows:
+        return kept
+    notes.append(note)
+    return rows if fallback else []
+
+
+def _route_matches(rec: Record, route: str) -> bool:
+    have = _route_shape(meta_str(rec, "route_path") or meta_str(rec, "route_or_command"))
+    want = _route_shape(route)
+    return bool(have) and (have == want or have.startswith(want.rstrip("/") + "/"))
+
+
+def _route_shape(route: str) -> str:
+    """`/items/{item_id}` and `/items/<int:id>` both become `/items/*`."""
+    route = route.split()[-1] if route.strip() else ""
+    return re.sub(r"\{[^}]*\}|<[^>]*>|:\w+", "*", route).rstrip("/").lower()
+
+
+def _entry_text(rec: Record) -> str:
+    keys = ("route_or_command", "handler_symbol", "declaring_symbol")
+    return " ".join([rec.path, rec.title, *(meta_str(rec, k) for k in keys)]).lower()
+
+
+def _entry_why(rec: Record) -> str:
+    kind = meta_str(rec, "entry_type") or rec.kind
+    return f"{kind} entry point {meta_str(rec, 'route_or_command') or rec.title}"
+
+
+def _names(value: str, wanted: str) -> bool:
+    """`payments` names `payments-service` and `Payments`; `ledger` names `ledger-service`."""
+    v, w = normalise_name(value), normalise_name(wanted)
+    return bool(v and w) and (v == w or w in re.split(r"[-_.\s/]+", v))
+
+
+def _document_id(ctx: QueryContext, name: str) -> str | None:
+    """The document a subject names: its id, an id it starts (`ledger-service`), its path's
+    stem, else an id holding it as a part (`runbook-restart-ledger`)."""
+    want = normalise_name(name)
+    cards = lookup.list_docs(ctx.store)
+    # A service's card before an API's or a runbook's of the same name.
+    cards = sorted(cards, key=lambda c: meta_str(c, "type") not in _COMPONENT_TYPES)
+    ids = [meta_str(c, "document_id") for c in cards if meta_str(c, "document_id")]
+    stems = {c.path.rsplit("/", 1)[-1].split(".")[0].lower(): c for c in cards}
+    tiers = (
+        [d for d in ids if normalise_name(d) == want],
+        [d for d in ids if normalise_name(d).startswith(want + "-")],
+        [meta_str(stems[want], "document_id") or stems[want].path] if want in stems else [],
+        [d for d in ids if _names(d, name)],
+    )
+    return next((tier[0] for tier in tiers if tier), None)
