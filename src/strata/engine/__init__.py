@@ -37,10 +37,7 @@ class Engine:
     """An open index: its root, directory, configuration, store and (lazy) embedder."""
 
     def __init__(self, root: Path, index_dir: Path, cfg: Config, store_uri: str) -> None:
-        self.root = root
-        self.index_dir = index_dir
-        self.config = cfg
-        self.store_uri = store_uri
+        self.root, self.index_dir, self.config, self.store_uri = root, index_dir, cfg, store_uri
         self.parts = Parts(root, index_dir, cfg, store_uri)
 
     # ---- opening -------------------------------------------------------------------------
@@ -69,11 +66,6 @@ class Engine:
         cfg = recorded_embedder(load_config(idx, flags), read_locator(idx).get("embedder"))
         uri = cfg.store.uri or f"lancedb://{idx / 'lance'}"
         return cls(root, idx, cfg, uri)
-
-    @property
-    def exists(self) -> bool:
-        """Whether an index has been written here."""
-        return self.parts.exists
 
     # ---- parts ---------------------------------------------------------------------------
     @property
@@ -111,9 +103,8 @@ class Engine:
         additions, deletions, both sides of renames) are redone. `full=True` rebuilds the
         repository (every repository when the embedder changed).
         """
-        return indexing.index(
-            self.parts, path, full=full, progress=progress, repo=repo, since=since
-        )
+        target = Path(path).expanduser().resolve() if path else self.root
+        return indexing.index(self.parts, target, repo, since, full=full, progress=progress)
 
     def refresh(
         self,
@@ -130,9 +121,7 @@ class Engine:
         A path that is gone, ignored or no longer indexable loses its rows; a directory
         stands for everything indexed below it. Same plan-then-apply path as `index`.
         """
-        return indexing.refresh(
-            self.parts, rels, progress=progress, rules=rules, lock_wait=lock_wait, repo=repo
-        )
+        return indexing.refresh(self.parts, rels, repo, rules, lock_wait, progress)
 
     def index_if_empty(self, *, progress: ProgressFn | None = None) -> IndexSummary | None:
         """Index only when the index holds no rows (the boot-time path)."""
@@ -290,6 +279,11 @@ class Engine:
         """Every record of the given layers (all layers by default), in path and span order."""
         self.parts.require()
         return self.store.fetch(Filter(layers=tuple(layers) if layers else None), limit=limit)
+
+    @property
+    def exists(self) -> bool:
+        """Whether an index has been written here."""
+        return self.parts.exists
 
     def status(self) -> dict[str, Any]:
         """Root, store, embedder, counts per layer, last index time, pending files, health."""

@@ -4,7 +4,6 @@ refresh named paths (the watcher's unit of work), rebuild for another embedder."
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Iterable
 from concurrent.futures import Executor
@@ -31,24 +30,26 @@ __all__ = ["index", "refresh"]
 
 log = logging.getLogger(__name__)
 
+Progress = ProgressFn | None
+
 
 def index(
     parts: Parts,
-    path: str | os.PathLike[str] | None = None,
+    target: Path,
+    repo: str | None,
+    since: str | None,
     *,
-    full: bool = False,
-    progress: ProgressFn | None = None,
-    repo: str | None = None,
-    since: str | None = None,
+    full: bool,
+    progress: Progress,
 ) -> IndexSummary:
-    """`Engine.index`: create or incrementally update one repository of the index."""
+    """`Engine.index`: create or incrementally update the repository holding `target` (or
+    the one named `repo`); `since`: only the paths `git diff` names."""
     root = parts.root
-    target = Path(path).expanduser().resolve() if path else root
     if not parts.locator().get("repo") and (target == root or root in target.parents):
         parts.write_locator(repo=first_name(repo, root))  # the first run names home
     r, target = choose(parts.locator(), root, target, repo)
     if since is not None:
-        return refresh(parts, changed_since(r.root, since), progress=progress, repo=r.name)
+        return refresh(parts, changed_since(r.root, since), r.name, None, 10.0, progress)
     with write_lock(parts.index_dir), repo_lock(parts.store_uri, lambda: parts.store, r.name):
         rebuilt = _reset(parts, r) if full or _pending_now_reachable(parts) else []
         _check_embedder(parts)
@@ -64,13 +65,13 @@ def index(
 def refresh(
     parts: Parts,
     rels: Iterable[str],
-    *,
-    progress: ProgressFn | None = None,
-    rules: IgnoreRules | None = None,
-    lock_wait: float = 10.0,
-    repo: str | None = None,
+    repo: str | None,
+    rules: IgnoreRules | None,
+    lock_wait: float,
+    progress: Progress,
 ) -> IndexSummary:
-    """`Engine.refresh`: bring just these paths of one repository up to date."""
+    """`Engine.refresh`: bring just these paths of one repository up to date, waiting up
+    to `lock_wait` seconds for another writer."""
     r = parts.repo(repo)
     rules = rules or IgnoreRules(r.root, parts.config.index)
     with (
@@ -107,7 +108,7 @@ def _pending_now_reachable(parts: Parts) -> bool:
     )
 
 
-def _index_repo(parts: Parts, r: Repo, target: Path, progress: ProgressFn | None) -> IndexSummary:
+def _index_repo(parts: Parts, r: Repo, target: Path, progress: Progress) -> IndexSummary:
     """Bring one repository (or the part of it under `target`) up to date; lock held."""
     first = "last_index" not in r.entry(parts.locator())
     parts.write_locator(**recorded(parts.locator(), r))
@@ -125,7 +126,7 @@ def _apply(
     r: Repo,
     disc: Discovery,
     rel: str | None,
-    progress: ProgressFn | None,
+    progress: Progress,
     ready: Executor | None,
 ) -> IndexSummary:
     indexed = parts.repo_store(r.name).sources()
