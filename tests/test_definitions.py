@@ -38,3 +38,24 @@ def test_a_bare_class_name_finds_the_class_though_bm25_ranks_it_past_the_candida
     said = eng.search("the code that uses a context value", k=5, route=False, mode="lexical")
     assert all("symbols" not in h.parts for h in said)
     eng.close()
+
+
+def test_a_name_used_as_written_beats_a_definition_spelt_in_another_case(tmp_path: Path) -> None:
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "defaults.py").write_text(
+        '"""Defaults."""\nLINE_PREFIX = None\nLINE_SUFFIX = None\n', encoding="utf-8"
+    )
+    (tmp_path / "app" / "lexer.py").write_text(
+        "def lex(source, line_prefix=None):\n    if line_prefix:\n"
+        "        source = source.removeprefix(line_prefix)\n    return source.split()\n",
+        encoding="utf-8",
+    )
+    eng = Engine.open(tmp_path, config=LEXICAL)
+    eng.index()
+    used = eng.search("line_prefix", k=5, mode="lexical")
+    assert used[0].record.path == "app/lexer.py"
+    assert any("no symbol spelt 'line_prefix'" in n for n in used.notes)
+    # a name written loosely and used nowhere as written still finds its definition
+    loose = eng.search("line_suffix", k=5, mode="lexical")
+    assert loose[0].record.path == "app/defaults.py"
+    eng.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -20,6 +20,7 @@ from strata.query.router import Step
 from strata.store import Filter
 from strata.text.globs import matches
 from strata.text.names import normalise_name
+from strata.text.tokens import is_identifier_like
 from strata.types import Hit, Record
 
 __all__ = ["Outcome", "keeps", "run", "search_flags"]
@@ -68,12 +69,28 @@ def _symbol(ctx: QueryContext, step: Step, filters: Mapping[str, Any], mode: str
         near = list(dict.fromkeys([m.name for m in found] + closest(ctx.store, name)))[:5]
         tail = f"; closest: {', '.join(near)}" if near else ""
         return Outcome([], [f"no symbol named {name!r}{tail}"])
+    if _spelt_otherwise(ctx, name, exact, filters):
+        others = ", ".join(dict.fromkeys(m.name for m in exact))
+        return Outcome([], [f"no symbol spelt {name!r} (defined: {others}); where it occurs"])
     headers = header_chunks(ctx.store, exact)
     hits = [
         Hit(_at_header(m, headers.get(m.symbol_id)), m.score, {"symbol": m.score}, (_why(m),))
         for m in exact
     ]
     return Outcome(hits, [])
+
+
+def _spelt_otherwise(
+    ctx: QueryContext, name: str, found: Sequence[SymbolMatch], filters: Mapping[str, Any]
+) -> bool:
+    """A code-shaped name (`line_comment_prefix`) that only a loosely matching definition
+    has (`LINE_COMMENT_PREFIX`) while the code uses it as written: the uses are asked for,
+    not another name's definition."""
+    if not is_identifier_like(name) or "." in name or any(m.name == name for m in found):
+        return False
+    spelt = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+    text = hybrid.search(ctx, name, 10, filters=search_flags(filters), mode="lexical")
+    return any(spelt.search(h.record.content) for h in text.hits)
 
 
 def _at_header(m: SymbolMatch, chunk: Record | None) -> Record:
