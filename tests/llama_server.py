@@ -16,7 +16,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,14 +46,17 @@ def smollm2_path() -> Path:
 
 
 @contextmanager
-def running(model: Path | None = None, ready_within: float = 120.0) -> Iterator[LlamaServer]:
-    """`python -m llama_cpp.server` on a free loopback port, stopped on exit."""
+def running(
+    model: Path | None = None, ready_within: float = 120.0, extra: Sequence[str] = ()
+) -> Iterator[LlamaServer]:
+    """`python -m llama_cpp.server` on a free loopback port, stopped on exit; `extra`: more
+    of its flags (`--chat_format`, `--n_threads`)."""
     if importlib.util.find_spec("llama_cpp") is None:
         raise RuntimeError(f"llama-cpp-python is not installed: {SETUP}")
     model = model or smollm2_path()
     port = _free_port()
     argv = [sys.executable, "-m", "llama_cpp.server", "--model", str(model)]
-    argv += ["--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(CONTEXT_TOKENS)]
+    argv += ["--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(CONTEXT_TOKENS), *extra]
     # The log goes to a file: llama.cpp writes more than a pipe holds while it loads.
     with tempfile.TemporaryFile() as log:
         proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=log)

@@ -161,3 +161,17 @@ def test_ctrl_c_stops_the_stream_at_once(repo: Path, chat: ChatServer) -> None:
     assert time.monotonic() - sent < 20  # the server would stay silent for 60 s
     assert "interrupted" in err and "Traceback" not in err
     assert out.startswith("The")  # the piece before the stall was shown as it came
+
+
+def test_ask_takes_the_retrieval_flags_search_takes(repo: Path, chat: ChatServer) -> None:
+    chat.reply = "See [1]."
+    flags = ["--content", "code", "--no-tests", "--path", "src/**", "--lang", "python"]
+    done = ask(repo, chat, *flags, "--mode", "lexical", "--json")
+    assert done.returncode == 0, done.stderr
+    sources = json.loads(done.stdout)["sources"]
+    assert sources and {s["layer"] for s in sources} == {"C0_SOURCE_CHUNKS"}
+    assert all(s["path"].startswith("src/") for s in sources)
+    docs = json.loads(ask(repo, chat, "--content", "docs", "--json").stdout)["sources"]
+    assert docs and {s["layer"] for s in docs} == {"D0_DOC_CHUNKS"}
+    both = ask(repo, chat, "--layer", "C0", "--content", "docs")
+    assert both.returncode == 1 and "--layer or --content" in both.stderr

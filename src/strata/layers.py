@@ -52,6 +52,12 @@ EMBEDDED_LAYERS: Final = (
 # Layers whose records are passages of text that a free-text search should rank.
 PASSAGE_LAYERS: Final = (C0_SOURCE_CHUNKS, D0_DOC_CHUNKS)
 
+# What `content` (code, docs; all: no narrowing) searches, on every surface.
+CONTENT_LAYERS: Final[Mapping[str, tuple[str, ...]]] = {
+    "code": (C0_SOURCE_CHUNKS,),
+    "docs": (D0_DOC_CHUNKS,),
+}
+
 
 def normalise(name: str) -> str:
     """Accept a layer id case-insensitively or by its short prefix (`c0`, `D4`)."""

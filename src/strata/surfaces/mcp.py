@@ -23,10 +23,10 @@ from pydantic import Field, ValidationError
 from strata.engine import Engine
 from strata.engine.similar import similar
 from strata.errors import StrataError
+from strata.layers import CONTENT_LAYERS
 from strata.query.lookup import CallWalk
 from strata.query.lookup.graph import CallLink
 from strata.surfaces.http.bodies import (
-    CONTENT_LAYERS,
     MAX_K,
     SNIPPET_LINES,
     CallAnswer,

@@ -18,6 +18,7 @@ from strata.config import KEYS
 from strata.engine import Engine
 from strata.errors import StrataError
 from strata.surfaces.cli import render
+from strata.surfaces.cli.retrieval import Retrieval, retrieval_options
 from strata.workspace.locate import find_index_upward
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -233,15 +234,7 @@ def _index_engine(
 @click.option(
     "--batch", type=click.File("r"), default=None, help="One query per line; prints JSON Lines."
 )
-@click.option("--layer", "layers", multiple=True, help="Search only these layers (repeatable).")
-@click.option("--lang", "langs", multiple=True, help="Only this language (repeatable).")
-@click.option("--path", "paths", multiple=True, help="Only paths matching this glob (repeatable).")
-@click.option(
-    "--kind", "kinds", multiple=True, help="Only this chunk kind: function, class, section, ..."
-)
-@click.option("--no-tests", is_flag=True, help="Leave test files out.")
-@click.option("--repo", default=None, help="Only this repository of a multi-repository index.")
-@click.option("--mode", type=click.Choice(["hybrid", "lexical", "semantic"]), default=None)
+@retrieval_options
 @click.option("--explain", is_flag=True, help="Show the plan and every score part.")
 @click.option("--json", "as_json", is_flag=True, help="JSON array of results on stdout.")
 @_common
@@ -250,21 +243,15 @@ def search(
     query: str | None,
     k: int | None,
     batch: Any,
-    layers: tuple[str, ...],
-    langs: tuple[str, ...],
-    paths: tuple[str, ...],
-    kinds: tuple[str, ...],
-    no_tests: bool,
-    repo: str | None,
-    mode: str | None,
+    retrieval: Retrieval,
     explain: bool,
     as_json: bool,
     opts: Common,
 ) -> None:
     """Search the index: hybrid lexical + semantic, ranked for code."""
     eng = opts.engine()
-    filters = {"path": paths, "lang": langs, "kind": kinds, "no_tests": no_tests, "repo": repo}
-    run = functools.partial(eng.search, k=k, layers=layers or None, filters=filters, mode=mode)
+    r = retrieval
+    run = functools.partial(eng.search, k=k, layers=r.layers, filters=r.filters, mode=r.mode)
     if batch is not None:
         for line in batch:
             if line.strip():

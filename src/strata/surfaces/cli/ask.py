@@ -10,13 +10,16 @@ from strata.answer import Answer, AnswerStream, Piece
 from strata.answer.prompt import Source
 from strata.errors import LlmError
 from strata.surfaces.cli import Common, _common, _guard, render
+from strata.surfaces.cli.retrieval import Retrieval, retrieval_options
 
 __all__ = ["attach"]
 
 
 @click.command()
 @click.argument("question")
-@click.option("-k", "k", type=int, default=None, help="Hits to retrieve (default search.k).")
+@click.option(
+    "-k", "k", type=click.IntRange(min=1), default=None, help="Hits to retrieve (default search.k)."
+)
 @click.option("--model", default=None, help="LLM model (default llm.model).")
 @click.option(
     "--provider",
@@ -24,11 +27,7 @@ __all__ = ["attach"]
     default=None,
     help="LLM provider (default llm.provider).",
 )
-@click.option("--layer", "layers", multiple=True, help="Retrieve only from these layers.")
-@click.option("--lang", "langs", multiple=True, help="Only this language (repeatable).")
-@click.option("--path", "paths", multiple=True, help="Only paths matching this glob (repeatable).")
-@click.option("--no-tests", is_flag=True, help="Leave test files out.")
-@click.option("--repo", default=None, help="Only this repository of a multi-repository index.")
+@retrieval_options
 @click.option("--show-thinking", is_flag=True, help="Show the model's <think> blocks (dimmed).")
 @click.option("--json", "as_json", is_flag=True, help="The checked answer as JSON on stdout.")
 @_common
@@ -38,22 +37,18 @@ def ask(
     k: int | None,
     model: str | None,
     provider: str | None,
-    layers: tuple[str, ...],
-    langs: tuple[str, ...],
-    paths: tuple[str, ...],
-    no_tests: bool,
-    repo: str | None,
+    retrieval: Retrieval,
     show_thinking: bool,
     as_json: bool,
     opts: Common,
 ) -> None:
     """Answer QUESTION from the index with a local LLM, citing the lines it used."""
-    filters = {"path": paths, "lang": langs, "no_tests": no_tests, "repo": repo}
     stream = opts.engine().ask_stream(
         question,
         k,
-        layers=layers or None,
-        filters=filters,
+        layers=retrieval.layers,
+        filters=retrieval.filters,
+        mode=retrieval.mode,
         model=model,
         provider=provider,
         show_thinking=show_thinking and not as_json,

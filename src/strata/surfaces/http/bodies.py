@@ -19,7 +19,6 @@ MAX_QUERY = 4000  # characters; a longer "query" is a pasted file, not a questio
 MAX_NAME = 500
 MODES = ("hybrid", "lexical", "semantic")
 SNIPPET_LINES = 6  # a signature and the first lines of the body
-CONTENT_LAYERS = {"code": ("C0",), "docs": ("D0",)}
 
 Mode = Literal["hybrid", "lexical", "semantic"]
 Strings = str | list[Annotated[str, Field(max_length=MAX_NAME)]]
