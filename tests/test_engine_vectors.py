@@ -10,6 +10,8 @@ import pyarrow as pa
 import pytest
 
 from strata import EmbedderMismatchError, Engine
+from strata.engine.doctor import check
+from strata.layers import EMBEDDED_LAYERS
 from strata.query.lookup import rows as lookup_rows
 from tests.embed_server import EmbedServer, serve
 
@@ -44,6 +46,24 @@ def test_vectors_fill_in_and_unchanged_chunks_are_never_embedded_twice(
     assert result.mode == "hybrid" and not result.notes
     assert result[0].record.title == "strip_value"
     assert {"lexical", "semantic"} <= set(result[0].parts)
+
+
+def test_only_the_layers_searched_by_meaning_get_vectors(
+    minirepo: Path, server: EmbedServer
+) -> None:
+    eng = Engine.open(minirepo, config=ollama(server))
+    eng.index()
+    counts = eng.store.counts()
+    assert {layer for layer, c in counts.items() if c.get("vectors")} <= set(EMBEDDED_LAYERS)
+    assert counts["C1_SYMBOL_CATALOG"]["rows"] > 0  # symbols are there, without vectors
+    owed = sum(c["rows"] for layer, c in counts.items() if layer in EMBEDDED_LAYERS)
+    status = eng.status()
+    assert status["vectors"] == {"done": owed, "total": owed}  # nothing else is pending
+    sent = [t for r in server.requests for t in r.body.get("input", [])]
+    sent = [t for t in sent if t != "dimension probe"]  # the width check's one text
+    assert 0 < len(sent) <= owed  # the embedder saw no symbol card
+    report = check(eng, deep=True)
+    assert not [p for p in report.problems if p.kind == "vectors"], report.problems
 
 
 def test_another_model_fails_fast_with_the_command_that_fixes_it(
@@ -85,10 +105,11 @@ def test_packaged_local_model_end_to_end(minirepo: Path) -> None:
         "lexical_only": False,
         "vectors_pending": None,
     }
-    # symbols are embedded from "qname (kind): words, signature, summary"
-    symbols = eng.search(
-        "function that renders a cookie value", k=3, mode="semantic", layers=["C1_SYMBOL_CATALOG"]
-    )
+    # symbols are looked up by name, never by vector: they get none, and none is owed
+    counts = eng.store.counts()["C1_SYMBOL_CATALOG"]
+    assert counts["rows"] > 0 and counts.get("vectors", 0) == 0
+    symbols = eng.search("renders a cookie value", k=3, mode="semantic", layers=["C1"])
+    assert symbols.mode == "lexical" and "not by vectors" in symbols.notes[0]
     assert symbols[0].record.title == "minihttp.headers.format_cookie"
 
 

@@ -37,12 +37,12 @@ CODE_LAYERS: Final = (
 )
 ALL_LAYERS: Final = DOC_LAYERS + CODE_LAYERS
 
-# Layers whose records get a vector: passages and the records a question may describe.
-# Graph-like layers (edges, roles, facts, entities, relations) are found lexically or by walks.
+# Layers whose records get a vector: the ones a search ranks by meaning (the passages, and
+# the document cards, workflows and integrations the router searches for docs questions).
+# Symbols (C1) and entry points (C3) are looked up by name, graph-like layers (edges, roles,
+# facts, entities, relations) lexically or by walks: a vector of theirs would never be read.
 EMBEDDED_LAYERS: Final = (
     C0_SOURCE_CHUNKS,
-    C1_SYMBOL_CATALOG,
-    C3_ENTRYPOINTS,
     D0_DOC_CHUNKS,
     D1_DOCUMENT_CATALOG,
     D4_WORKFLOW_INDEX,

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from strata.embedding import Embedder
-from strata.errors import EmbedderError
+from strata.embedding.buckets import embed_bucketed
 from strata.workspace.sqlite import SqliteFile
 
 log = logging.getLogger(__name__)
@@ -104,22 +104,19 @@ def embed_with_cache(
         return {}
     key = model_key(embedder)
     found = cache.get_many(key, list(texts_by_hash))
-    # Similar lengths share a batch: less padding, so the model does less work per text.
-    misses = sorted(
-        (h for h in texts_by_hash if h not in found), key=lambda h: len(texts_by_hash[h])
-    )
+    misses = [h for h in texts_by_hash if h not in found]
     log.info("embedding %d of %d texts (%d cached)", len(misses), len(texts_by_hash), len(found))
-    step = max(1, batch_size)
-    for start in range(0, len(misses), step):
-        batch = misses[start : start + step]
-        vectors = embedder.embed_documents([texts_by_hash[h] for h in batch])
-        if vectors.shape != (len(batch), embedder.dim):
-            raise EmbedderError(
-                f"{embedder.name} returned shape {vectors.shape} for {len(batch)} texts"
-            )
-        fresh = dict(zip(batch, vectors, strict=True))
+    done = 0
+
+    def keep(batch: list[int], vectors: np.ndarray) -> None:
+        nonlocal done
+        fresh = {misses[i]: v for i, v in zip(batch, vectors, strict=True)}
         cache.put_many(key, fresh)
         found.update(fresh)
+        done += len(batch)
         if on_batch is not None:
-            on_batch(start + len(batch), len(misses))
+            on_batch(done, len(misses))
+
+    # Similar token lengths share a batch: less padding, so the model does less per text.
+    embed_bucketed(embedder, [texts_by_hash[h] for h in misses], batch_size, keep)
     return {h: found[h] for h in texts_by_hash}

@@ -122,6 +122,12 @@ class SentenceTransformerEmbedder:
         vector: Vector = self.embed_documents([text])[0]
         return vector
 
+    def token_lengths(self, texts: Sequence[str]) -> list[int]:
+        """Tokens the model reads of each text (special tokens in, at most its window)."""
+        cap = int(self._model.max_seq_length)
+        ids = self._model.tokenizer(list(texts), truncation=True, max_length=cap)["input_ids"]
+        return [len(x) for x in ids]
+
 
 def _quiet_transformers() -> None:
     # The weight-loading progress bar is noise in a CLI that renders its own progress.

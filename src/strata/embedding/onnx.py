@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from strata.embedding import models_dir, normalise
+from strata.embedding.buckets import bucketed
 from strata.embedding.local import packaged_model_dir
 from strata.embedding.onnx_graph import lookups_stay_int8
 from strata.errors import EmbedderError
@@ -62,11 +63,13 @@ class OnnxEmbedder:
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Unit float32 vectors, shape (len(texts), dim); batches group similar lengths."""
         out = np.zeros((len(texts), self._dim), dtype=np.float32)
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start : start + self.batch_size]
+        for idx in bucketed(self.token_lengths(texts), self.batch_size):
             out[idx] = self._embed_batch([texts[i] for i in idx])
         return out
+
+    def token_lengths(self, texts: Sequence[str]) -> list[int]:
+        """Tokens the model reads of each text (special tokens in, at most `MAX_TOKENS`)."""
+        return [sum(e.attention_mask) for e in self._tokenizer.encode_batch(list(texts))]
 
     def embed_query(self, text: str) -> Vector:
         """The vector of one query (this model uses no query prefix)."""

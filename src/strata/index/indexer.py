@@ -22,6 +22,7 @@ from concurrent.futures import Executor
 
 from strata.config import Config
 from strata.embedding import Embedder
+from strata.embedding.buckets import embed_bucketed
 from strata.embedding.cache import EmbeddingCache, embed_with_cache
 from strata.errors import EmbedderError
 from strata.index.corpus import Artifact
@@ -48,6 +49,7 @@ ProgressFn = Callable[[str, int, int, str], None]
 RACY_NS = 2_000_000_000  # a file modified this recently may change again within one mtime tick
 # A run with this many new files writes their passage rows first (see `_first_look`).
 LEXICAL_FIRST_MIN_FILES = 200
+FILL_WINDOW = 4096  # rows without a vector read (and bucketed by length) per embedding round
 
 
 class Indexer:
@@ -314,7 +316,9 @@ class Indexer:
         }
 
     def _fill_vectors(self, summary: IndexSummary, report: ProgressFn) -> None:
-        step = max(self._cfg.embed.batch_size * 8, 256)
+        # Wide windows: the wider the window, the closer in length the texts that share a
+        # batch (less padding; docs/benchmarks.md, "Time to full quality").
+        step = max(self._cfg.embed.batch_size * 64, FILL_WINDOW)
         missing = self._store.missing_vectors(step, EMBEDDED_LAYERS)
         if not missing:  # the common re-index: nothing to embed, no per-layer counting
             summary.vectors_missing = 0
@@ -350,7 +354,8 @@ class Indexer:
     ) -> dict[str, Vector]:
         embedder = self._get_embedder()
         if self._cache is None:
-            vecs = embedder.embed_documents(list(texts_by_hash.values()))
+            size = self._cfg.embed.batch_size
+            vecs = embed_bucketed(embedder, list(texts_by_hash.values()), size)
             return dict(zip(texts_by_hash, vecs, strict=True))
         return dict(
             embed_with_cache(

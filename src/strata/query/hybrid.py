@@ -13,7 +13,7 @@ from typing import Any
 from strata.config import Config
 from strata.embedding import Embedder
 from strata.errors import EmbedderError, EmbedderMismatchError, QueryError
-from strata.layers import PASSAGE_LAYERS, embedded_count, normalise
+from strata.layers import EMBEDDED_LAYERS, PASSAGE_LAYERS, embedded_count, normalise
 from strata.query import lookup, ranking
 from strata.query.definitions import definition_chunks
 from strata.query.fusion import fused_order, rrf
@@ -98,7 +98,7 @@ class Searcher:
         where = where or Filter()
         if where.layers is None:
             where = dataclasses.replace(where, layers=PASSAGE_LAYERS)
-        mode = self._effective_mode(mode, notes)
+        mode = self._effective_mode(mode, where, notes)
         n = max(self._cfg.search.candidates, 3 * k)
         lists: dict[str, list[tuple[Record, float]]] = {}
         semantic = None
@@ -140,9 +140,14 @@ class Searcher:
             )
         return query, terms[:64]
 
-    def _effective_mode(self, mode: str, notes: list[str]) -> str:
+    def _effective_mode(self, mode: str, where: Filter, notes: list[str]) -> str:
         if mode == "lexical":
             return mode
+        if where.layers is not None and not set(where.layers) & set(EMBEDDED_LAYERS):
+            if mode == "semantic":  # a routed hybrid step over such a layer needs no note
+                names = ", ".join(where.layers)
+                notes.append(f"lexical only: {names} is found by name and words, not by vectors")
+            return "lexical"
         if self._embedder_factory is None:
             notes.append("lexical only: the index has no vectors (embedder 'none')")
             return "lexical"
