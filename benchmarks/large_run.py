@@ -440,7 +440,7 @@ INDEX_STAGES = {
     "code items: symbols, edges, entry points": ("strata/index/pipeline.py", "_code_items"),
     "C4 roles": ("strata/index/code/roles.py", "assign_roles"),
     "store writes (replace_sources)": ("strata/store/lance.py", "replace_sources"),
-    "  of which rows to Arrow (incl. `lex` tokens)": ("strata/store/schema.py", "to_arrow"),
+    "  of which rows to Arrow (incl. `lex` tokens)": ("strata/store/arrow.py", "to_arrow"),
     "  of which the FTS and layer index builds": ("strata/store/lance.py", "ensure_indexes"),
     "cross-file pass (refresh_corpus)": ("strata/index/corpus/apply.py", "refresh_corpus"),
     "searchable (Indexer.run)": ("strata/index/indexer.py", "run"),

@@ -10,9 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from strata.engine import Engine
-from strata.engine.doctor import check, repair
+from strata.engine.doctor import check
+from strata.engine.repair import repair
 from strata.store import Filter
-from strata.store.schema import to_arrow
+from strata.store.arrow import to_arrow
 from strata.surfaces.cli import app
 from strata.surfaces.cli.ops import attach
 

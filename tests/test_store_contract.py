@@ -224,7 +224,7 @@ def test_set_vectors_only_where_content_hash_still_matches(store: Store) -> None
     assert len(store.missing_vectors(1)) == 1
     assert ids(store.vector_search(unit(0), 10, Filter())) == ["a.py:0"]
     # The row kept everything else and is still found lexically.
-    assert store.fetch(Filter(), ids=["a.py:0"])[0].content == "text 0"
+    assert store.fetch(Filter(ids=("a.py:0",)))[0].content == "text 0"
     assert ids(store.lexical_search(["text"], 10, Filter(has_vector=True))) == ["a.py:0"]
     assert store.counts() == {C0_SOURCE_CHUNKS: {"rows": 3, "vectors": 1}}
 
@@ -250,11 +250,11 @@ def test_fetch_orders_by_path_and_span_and_limits(store: Store) -> None:
         "b.py:2",
     ]
     assert [r.id for r in store.fetch(Filter(), limit=3)] == ["a.py:0", "a.py:1", "b.py:0"]
-    assert [r.id for r in store.fetch(Filter(), ids=["b.py:2", "a.py:1", "nope"])] == [
+    assert [r.id for r in store.fetch(Filter(ids=("b.py:2", "a.py:1", "nope")))] == [
         "a.py:1",
         "b.py:2",
     ]
-    assert store.fetch(Filter(), ids=[]) == []
+    assert store.fetch(Filter(ids=())) == []
 
 
 def test_counts_and_delete_all(store: Store) -> None:

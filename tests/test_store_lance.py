@@ -21,8 +21,9 @@ from strata.errors import EmbedderMismatchError, NoIndexError, SchemaError, Stor
 from strata.index.records import make_record
 from strata.layers import C0_SOURCE_CHUNKS
 from strata.store import Filter, lance, open_store
+from strata.store.arrow import joined, prepare, table_schema, with_repo
 from strata.store.lance import LanceStore
-from strata.store.schema import Migration, joined, prepare, table_schema, with_repo
+from strata.store.schema import Migration
 from strata.text.tokens import lexical_text
 from strata.types import Record
 

@@ -26,7 +26,7 @@ from strata.query.executor import execute
 from strata.query.hybrid import SearchResult
 from strata.query.lookup import CallWalk, Related, SymbolMatch
 from strata.query.router import IndexFacts, Plan, route
-from strata.store import Filter, Store
+from strata.store import Filter, Store, capabilities
 from strata.types import Record
 from strata.workspace import memory
 from strata.workspace.locate import read_locator, resolve
@@ -296,7 +296,7 @@ class Engine:
     def sessions(self, repo: str | None = None) -> list[dict[str, Any]]:
         """The indexing sessions whose rows are in the index (of one repository, if named)."""
         self.parts.require()
-        return [s for s in self.store.sessions() if repo is None or s["repo"] == repo]
+        return [s for s in capabilities.sessions(self.store) if repo is None or s["repo"] == repo]
 
     def close(self) -> None:
         """Release the store."""

@@ -1,12 +1,11 @@
-"""Integrity check and repair of an index: `check(engine)` finds problems, `repair` fixes them.
+"""Integrity check of an index: `check(engine)` finds problems (`strata.engine.repair` fixes them).
 
-Checked: schema version; embedding model and width against the configuration;
-every indexed file's hash against the disk (files are re-processed only when their
-rows look wrong, or all of them with `deep`); orphan rows; duplicate ids; rows
-without vectors; that a sample of rows is found by a lexical search of its own
-rare tokens; stale lock and temporary files. Repair backs the index directory up
-first, then drops bad rows, re-indexes through `Engine.refresh` and rebuilds the
-lexical index with `optimize()`.
+Checked: schema version and search indexes (as the store reports them, if it can:
+`strata.store.capabilities.Integrity`); embedding model and width against the
+configuration; every indexed file's hash against the disk (files are re-processed only
+when their rows look wrong, or all of them with `deep`); orphan rows; duplicate ids;
+rows without vectors; that a sample of rows is found by a lexical search of its own
+rare tokens; stale lock and temporary files.
 """
 
 from __future__ import annotations
@@ -15,10 +14,8 @@ import json
 import logging
 import os
 import random
-import shutil
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,23 +27,19 @@ from strata.index.discovery import discover
 from strata.index.pipeline import process_file
 from strata.layers import EMBEDDED_LAYERS, PASSAGE_LAYERS
 from strata.store import Filter
-from strata.store.schema import SCHEMA_VERSION
+from strata.store.capabilities import IndexHealth, Integrity
 from strata.text.tokens import STOP_WORDS, tokens
 from strata.types import Record, SourceFile
 from strata.workspace.fileread import file_hash
 from strata.workspace.locate import META_NAME
-from strata.workspace.lock import LOCK_NAME, holder, is_locked, write_lock
+from strata.workspace.lock import LOCK_NAME, holder, is_locked
 
-__all__ = ["Problem", "Report", "check", "repair"]
+__all__ = ["Problem", "Report", "check"]
 
 log = logging.getLogger(__name__)
 
 ERROR, INFO = "error", "info"
 FTS_LAG_ROWS = 10_000  # rows outside the full-text index before `optimize` is suggested
-# Problems `repair` fixes by re-indexing the path from disk (after dropping its rows).
-_REINDEX = ("stale", "unindexed", "rows", "mixed", "duplicate")
-_DROP = ("orphan", "duplicate", "mixed", "rows")
-_REBUILD = "schema/embedder mismatch needs a rebuild: run `strata index --full`"
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,13 +100,14 @@ def check(engine: Engine, *, sample: int = 25, deep: bool = False, seed: int = 0
     started = time.monotonic()
     report = Report()
     rng = random.Random(seed)
-    report.problems += _schema(engine) + _embedder(engine) + _leftovers(engine.index_dir)
+    health = engine.store.integrity() if isinstance(engine.store, Integrity) else None
+    report.problems += _schema(health) + _embedder(engine) + _leftovers(engine.index_dir)
     report.problems += _corpus(engine.index_dir)
     rows = engine.repo_store().fetch(Filter())
     on_disk = {f.rel: f for f in discover(engine.root, engine.config.index).files}
     report.problems += _rows(rows, engine.store.dim)
     report.problems += _files(engine, rows, on_disk, rng, sample, deep)
-    report.problems += _lexical(engine, rows, rng, sample) + _fts_index(engine)
+    report.problems += _lexical(engine, rows, rng, sample) + _search_indexes(health)
     report.stats = {
         "rows": len(rows),
         "files_indexed": len({r.path for r in rows}),
@@ -124,18 +118,11 @@ def check(engine: Engine, *, sample: int = 25, deep: bool = False, seed: int = 0
 
 
 # ---- the checks -------------------------------------------------------------------------------
-def _schema(engine: Engine) -> list[Problem]:
-    version = int(engine.store.read_meta().get("schema_version", SCHEMA_VERSION))
-    if version != SCHEMA_VERSION:
-        return [
-            Problem(
-                "schema",
-                "",
-                f"schema version {version}, this Strata writes {SCHEMA_VERSION}; "
-                "run `strata index --full`",
-            )
-        ]
-    return []
+def _schema(health: IndexHealth | None) -> list[Problem]:
+    if health is None or health.schema_version == health.writes_version:
+        return []
+    why = f"schema version {health.schema_version}, this Strata writes {health.writes_version}"
+    return [Problem("schema", "", why + "; run `strata index --full`")]
 
 
 def _embedder(engine: Engine) -> list[Problem]:
@@ -273,26 +260,19 @@ def _lexical(engine: Engine, rows: list[Record], rng: random.Random, sample: int
     return []
 
 
-def _fts_index(engine: Engine) -> list[Problem]:
-    """The full-text index exists and covers most rows (on PostgreSQL: every index exists)."""
-    missing = getattr(engine.store, "missing_indexes", None)
-    if missing is not None:
-        names = missing()
-        why = f"search indexes missing: {', '.join(names)} (searches scan every row)"
-        return [Problem("lexical", "", why)] if names else []
-    table = getattr(engine.store, "_table", None)  # hook wanted: Store.index_stats()
-    if table is None or not hasattr(table, "list_indices"):
+def _search_indexes(health: IndexHealth | None) -> list[Problem]:
+    """The store's search indexes exist, are this Strata's, and cover most rows."""
+    if health is None:
         return []
-    if "lex_idx" not in {ix.name for ix in table.list_indices()}:
-        return [Problem("lexical", "", "the full-text index is missing (searches scan every row)")]
-    current = getattr(engine.store, "full_text_current", None)
-    if current is not None and not current():
-        why = "the full-text index was built by an older Strata (no stems)"
+    if health.missing:
+        why = f"search indexes missing: {', '.join(health.missing)} (searches scan every row)"
         return [Problem("lexical", "", why)]
-    stats = table.index_stats("lex_idx")
-    behind = int(getattr(stats, "num_unindexed_rows", 0) or 0)
-    if behind > FTS_LAG_ROWS:
-        return [Problem("lexical", "", f"{behind} rows not yet in the full-text index", INFO)]
+    if health.outdated:
+        why = f"search indexes built by an older Strata: {', '.join(health.outdated)}"
+        return [Problem("lexical", "", why + " (another analysis of the text)")]
+    if health.unindexed_rows > FTS_LAG_ROWS:
+        why = f"{health.unindexed_rows} rows not yet in the full-text index"
+        return [Problem("lexical", "", why, INFO)]
     return []
 
 
@@ -330,121 +310,3 @@ def _locator(index_dir: Path) -> dict[str, Any]:
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
-
-
-# ---- repair -----------------------------------------------------------------------------------
-def repair(engine: Engine, report: Report) -> Report:
-    """Back the index up, fix what `report` found, and return a fresh check with the actions.
-
-    Nothing is backed up (or touched) when nothing `report` found is something repair
-    fixes; older backups beyond `doctor.keep_backups` are removed after a new one.
-    """
-    if not _fixable(report):
-        if _needs_rebuild(report):
-            report.actions = [_REBUILD]
-        return report
-    actions: list[str] = []
-    backup = _backup(engine.index_dir)
-    actions.append(f"backed up {engine.index_dir} to {backup}")
-    actions += [f"removed old backup {p.name}" for p in _prune_backups(engine)]
-    drop = sorted(report.paths(*_DROP))
-    if drop:
-        with write_lock(engine.index_dir):
-            engine.repo_store().replace_sources({p: [] for p in drop})
-        actions.append(f"dropped the rows of {len(drop)} paths: {_few(drop)}")
-    actions += _reindex(engine, report)
-    if any(p.kind == "corpus" for p in report.problems):
-        engine.close()
-        engine.index()  # finishes the cross-file pass a killed run left
-        actions.append("finished the cross-file pass a stopped run left")
-    with write_lock(engine.index_dir):
-        engine.close()  # a fresh store handle re-reads which indexes exist
-        engine.store.optimize()
-    actions.append("rebuilt the lexical index (optimize)")
-    actions += _clean_leftovers(engine.index_dir, report)
-    if _needs_rebuild(report):
-        actions.append(_REBUILD)
-    after = check(engine)
-    after.actions, after.backup = actions, str(backup)
-    return after
-
-
-def _fixable(report: Report) -> bool:
-    """Whether repair would change anything for these problems."""
-    for p in report.problems:
-        if p.kind in _REINDEX or p.kind in _DROP or p.kind in ("vectors", "lexical", "corpus"):
-            return True
-        if p.kind == "lock" and p.path != LOCK_NAME:
-            return True
-    return False
-
-
-def _needs_rebuild(report: Report) -> bool:
-    return any(p.kind in ("schema", "embedder") and p.severity == ERROR for p in report.problems)
-
-
-def _backups(index_dir: Path) -> list[Path]:
-    """This index's backups, oldest first (their names carry the time they were made)."""
-    found = [p for p in index_dir.parent.glob(f"{index_dir.name}.bak-*") if p.is_dir()]
-    return sorted(found, key=_backup_order)
-
-
-def _backup_order(path: Path) -> tuple[str, int]:
-    """`<name>.bak-<date>-<time>[-<n>]` -> (date-time, n): copies keep the index's mtime."""
-    parts = path.name.rsplit(".bak-", 1)[-1].split("-")
-    n = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else 0
-    return "-".join(parts[:2]), n
-
-
-def _prune_backups(engine: Engine) -> list[Path]:
-    """Remove all but the newest `doctor.keep_backups` backups; the removed ones."""
-    keep = engine.config.doctor.keep_backups
-    backups = _backups(engine.index_dir)
-    old = backups[: max(0, len(backups) - keep)]
-    for path in old:
-        shutil.rmtree(path, ignore_errors=True)
-    return old
-
-
-def _backup(index_dir: Path) -> Path:
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    # Within one second the next copy counts on from the newest of that second (not from
-    # a gap that pruning left), so the names keep the order the copies were made in.
-    same = [n for s, n in map(_backup_order, _backups(index_dir)) if s == stamp]
-    name = f"{index_dir.name}.bak-{stamp}" + (f"-{max(same) + 1}" if same else "")
-    dest = index_dir.with_name(name)
-    with write_lock(index_dir):
-        shutil.copytree(index_dir, dest, ignore=shutil.ignore_patterns(LOCK_NAME))
-    return dest
-
-
-def _reindex(engine: Engine, report: Report) -> list[str]:
-    paths = sorted(report.paths(*_REINDEX))
-    if not paths and not any(p.kind == "vectors" for p in report.problems):
-        return []
-    try:
-        summary = engine.refresh(paths)
-    except EmbedderError as exc:
-        return [f"re-indexed lexically; vectors still missing (embedder failed: {exc})"]
-    return [
-        f"re-indexed {len(paths)} paths ({summary.indexed} files written, "
-        f"{summary.vectors_embedded} vectors embedded): {_few(paths)}"
-    ]
-
-
-def _clean_leftovers(index_dir: Path, report: Report) -> list[str]:
-    done: list[str] = []
-    for p in report.problems:
-        if p.kind != "lock":
-            continue
-        if p.path == LOCK_NAME:
-            continue  # unlinking an flock file races with a writer opening it; it is harmless
-        (index_dir / p.path).unlink(missing_ok=True)
-        done.append(f"removed {p.path}")
-    return done
-
-
-def _few(items: Iterable[str], n: int = 5) -> str:
-    items = list(items)
-    more = f" and {len(items) - n} more" if len(items) > n else ""
-    return ", ".join(items[:n]) + more

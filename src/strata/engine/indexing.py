@@ -20,7 +20,8 @@ from strata.index.discovery import Discovery, IgnoreRules, discover, discover_on
 from strata.index.indexer import CorpusHook, Indexer, IndexSummary, ProgressFn, session_for
 from strata.index.plan import make_plan
 from strata.index.workers import worker_pool, workers_for
-from strata.store import open_store, recreate_store, repo_lock
+from strata.store import capabilities, open_store, recreate_store, repo_lock
+from strata.store.capabilities import Maintenance
 from strata.types import Skip, SkipReason, SourceFile
 from strata.workspace.git import changed_since
 from strata.workspace.lock import write_lock
@@ -142,9 +143,9 @@ def _apply(
     finally:
         done = {"last_index": time.time(), "skipped": summary.skipped_stats(files)}
         parts.write_locator(**recorded(parts.locator(), r, **done))
-    if not plan.is_noop():
+    if isinstance(parts.store, Maintenance) and not plan.is_noop():
         parts.store.optimize()
-    else:
+    elif isinstance(parts.store, Maintenance):
         parts.store.ensure_indexes()  # an index made by an older Strata gains what it lacks
     return summary
 
@@ -172,12 +173,12 @@ def _reset(parts: Parts, r: Repo) -> list[Repo]:
     meta = parts.locator()
     old_dim = int(meta.get("dim", dim))
     if meta.get("embedder", name) == name and old_dim == dim:
-        parts.repo_store(r.name).delete_all()
+        capabilities.delete_all(parts.repo_store(r.name))
         return []
     parts.use_store(None)
     if old_dim == dim:
         store = open_store(parts.store_uri, dim)
-        store.delete_all()
+        capabilities.delete_all(store)
     else:
         store = recreate_store(parts.store_uri, dim)
     parts.use_store(store)

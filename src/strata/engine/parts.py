@@ -16,6 +16,7 @@ from strata.query import lookup
 from strata.query.hybrid import QueryContext
 from strata.query.lookup.symbols import symbol_index
 from strata.store import Store, open_store
+from strata.store.capabilities import WarmReads
 from strata.store.view import RepoView
 from strata.workspace import memory
 from strata.workspace.locate import META_NAME, read_locator, write_locator
@@ -175,7 +176,8 @@ class Parts:
         lookup.indexed_paths(self.store)  # what a question with a path-shaped word asks
         if self.store.counts().get(C1_SYMBOL_CATALOG, {}).get("rows"):
             symbol_index(self.store)  # what a routed query for a name asks first
-        self.store.keep_warm()
+        if isinstance(self.store, WarmReads):
+            self.store.keep_warm()
         if self.embeds and self.store.dim > 0:  # a lexical index never embeds a query
             self.query_embedder()
         memory.release()

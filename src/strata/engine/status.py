@@ -13,7 +13,7 @@ from strata.index.corpus.cache import corpus_unfinished
 from strata.index.discovery import discover
 from strata.index.plan import make_plan
 from strata.layers import embedded_count
-from strata.store import Store
+from strata.store import Store, capabilities
 from strata.store.uri import redact
 from strata.workspace.fileread import file_hash
 from strata.workspace.locate import moved_from
@@ -94,7 +94,7 @@ def repos_of(parts: Parts) -> list[dict[str, Any]]:
     """`Engine.repos`: name, root, home, files, rows, commits, last index of each."""
     parts.require()
     meta = parts.locator()
-    sessions = parts.store.sessions()
+    sessions = capabilities.sessions(parts.store)
     out = []
     for r in all_repos(meta, parts.root):
         mine = [s for s in sessions if s["repo"] == r.name]

@@ -26,6 +26,7 @@ from strata.errors import EmbedderError, LockError, StrataError
 from strata.index.discovery import IgnoreRules, discover
 from strata.index.events import Event, Intent, WorkQueue, is_ignore_file
 from strata.index.plan import make_plan
+from strata.store.capabilities import Maintenance
 from strata.workspace.lock import write_lock
 
 __all__ = ["Update", "Watcher"]
@@ -269,8 +270,10 @@ class Watcher:
         if not self._dirty or time.monotonic() - self._last_event < self.optimize_idle:
             return
         try:
+            store = self.engine.store
             with write_lock(self.engine.index_dir, wait=0.2):
-                self.engine.store.optimize()
+                if isinstance(store, Maintenance):
+                    store.optimize()
             self._dirty = False
         except LockError:
             log.debug("optimize postponed: the index is being written")

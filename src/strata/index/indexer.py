@@ -34,8 +34,8 @@ from strata.index.plan import Plan
 from strata.index.summary import CorpusHook, IndexSummary, Session, session_for
 from strata.index.workers import batches, outcomes, worker_pool, workers_for
 from strata.layers import EMBEDDED_LAYERS, missing_count
-from strata.store import Store
-from strata.store.schema import PreparedRows, joined
+from strata.store import Store, capabilities
+from strata.store.arrow import PreparedRows, joined
 from strata.types import FileState, Record, SourceFile, Vector
 from strata.workspace.fileread import file_hash
 
@@ -173,10 +173,10 @@ class Indexer:
             parts.append(part)
             rows += part.rows
             if rows >= commit or (waiting and rows >= commit // 4):
-                self._store.write_prepared(joined(parts))
+                capabilities.write_prepared(self._store, joined(parts))
                 parts, rows = [], 0
         if parts:
-            self._store.write_prepared(joined(parts))
+            capabilities.write_prepared(self._store, joined(parts))
 
     def _build(
         self,
@@ -234,7 +234,7 @@ class Indexer:
             else:
                 rest.append(f)
         if stats:
-            self._store.restat(stats)
+            capabilities.restat(self._store, stats)
             summary.unchanged += len(stats)
         return tuple(rest)
 

@@ -18,7 +18,7 @@ from strata.config import Config
 from strata.index.chunking import chunk
 from strata.index.extraction import extract
 from strata.index.records import chunk_records
-from strata.store.schema import PreparedRows, prepare
+from strata.store.arrow import PreparedRows, prepare
 from strata.types import Record, Skip, SkipReason, SourceFile
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from strata.store import Filter
-from strata.store.schema import SEARCH_COLUMNS, Coded, code_repeated, take_records
+from strata.store.arrow import SEARCH_COLUMNS, Coded, code_repeated, take_records
 from strata.types import Record
 from strata.workspace import memory
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -19,26 +19,29 @@ from typing import Any
 import pyarrow as pa
 
 from strata.errors import EmbedderMismatchError, NoIndexError, StoreError
-from strata.store import Filter, PerSource, rows, sql
-from strata.store.hot import WarmPassages
-from strata.store.lance_search import LanceSearch
-from strata.store.lancedb_loaded import FTS, Bitmap, IvfPq, lancedb
-from strata.store.schema import (
-    MIGRATIONS,
+from strata.store import Filter, rows, sql
+from strata.store.arrow import (
     RECORD_COLUMNS,
-    SCHEMA_VERSION,
     SEARCH_COLUMNS,
-    TABLE,
-    Migration,
     PreparedRows,
-    migrate,
-    prepare,
-    read_meta_file,
+    PreparedWriter,
     sort_rows,
     table_schema,
     to_records,
     vector_array,
     vector_dim,
+)
+from strata.store.capabilities import IndexHealth
+from strata.store.hot import WarmPassages
+from strata.store.lance_search import LanceSearch
+from strata.store.lancedb_loaded import FTS, Bitmap, IvfPq, lancedb
+from strata.store.schema import (
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    TABLE,
+    Migration,
+    migrate,
+    read_meta_file,
     write_meta_file,
 )
 from strata.types import FileState, Record, Vector
@@ -71,7 +74,7 @@ _FTS = FTS(
 )
 
 
-class LanceStore(LanceSearch, PerSource):
+class LanceStore(LanceSearch, PreparedWriter):
     """A `Store` on an embedded LanceDB directory."""
 
     def __init__(
@@ -114,13 +117,6 @@ class LanceStore(LanceSearch, PerSource):
                 self.write_meta({"created_at": now, "dim": dim})
 
     # -- writing --------------------------------------------------------------
-
-    def replace_sources(
-        self, rows_by_path: Mapping[str, Sequence[Record]], *, repo: str | None = None
-    ) -> None:
-        """Replace all rows of each given path (of `repo`, if given) in one commit."""
-        if rows_by_path:
-            self.write_prepared(prepare(rows_by_path, self.dim), repo=repo)
 
     def write_prepared(self, rows: PreparedRows, *, repo: str | None = None) -> None:
         """`replace_sources` for rows already in the store's format (made by `prepare`)."""
@@ -227,16 +223,10 @@ class LanceStore(LanceSearch, PerSource):
         ]
 
     def fetch(
-        self,
-        where: Filter,
-        limit: int | None = None,
-        ids: Iterable[str] | None = None,
-        *,
-        vectors: bool = True,
+        self, where: Filter, limit: int | None = None, *, vectors: bool = True
     ) -> list[Record]:
-        """Rows matching `where` (and `ids`), in path and span order."""
-        wanted = None if ids is None else list(ids)
-        predicate = sql.where(where, vectors=self.dim > 0, ids=wanted)
+        """Rows matching `where`, in path and span order."""
+        predicate = sql.where(where, vectors=self.dim > 0)
         if predicate == sql.FALSE or (limit is not None and limit <= 0):
             return []
         if limit is not None:
@@ -349,6 +339,19 @@ class LanceStore(LanceSearch, PerSource):
             self._table.create_index("layer", config=Bitmap(), name="layer_idx")
         self._fts_ready = True
         self._committed()
+
+    def integrity(self) -> IndexHealth:
+        """The schema version; the search indexes missing, built by an older Strata
+        (`LEX_ANALYSIS`), and how many rows the full-text index has not reached."""
+        names = self._index_names()
+        missing = tuple(n for n in ("lex_idx", "layer_idx") if n not in names)
+        outdated = () if "lex_idx" in missing or self.full_text_current() else ("lex_idx",)
+        behind = 0
+        if "lex_idx" in names:
+            stats = self._table.index_stats("lex_idx")
+            behind = int(getattr(stats, "num_unindexed_rows", 0) or 0)
+        version = int(self.read_meta().get("schema_version", SCHEMA_VERSION))
+        return IndexHealth(version, SCHEMA_VERSION, missing, outdated, behind)
 
     def full_text_current(self) -> bool:
         """Whether `lex_idx` analyses text as this Strata does (`LEX_ANALYSIS`)."""

@@ -11,16 +11,15 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pyarrow as pa
 
 from strata.layers import PASSAGE_LAYERS
-from strata.store import Filter, sql
+from strata.store import Filter, Hits, sql
+from strata.store.arrow import SEARCH_COLUMNS, query_vector, to_records
 from strata.store.hot import MAX_ROWS as HOT_MAX_ROWS
 from strata.store.hot import HotPassages, WarmPassages
 from strata.store.lancedb_loaded import FullTextOperator, MatchQuery
-from strata.store.schema import SEARCH_COLUMNS, check_vector, to_records
-from strata.types import Record, Vector
+from strata.types import Vector
 
 __all__ = ["LanceSearch", "match_query"]
 
@@ -40,9 +39,7 @@ class LanceSearch:
         @property
         def version(self) -> int: ...
 
-    def lexical_search(
-        self, terms: Sequence[str], limit: int, where: Filter
-    ) -> list[tuple[Record, float]]:
+    def lexical_search(self, terms: Sequence[str], limit: int, where: Filter) -> Hits:
         """BM25 over `lex` (OR of the terms), best first."""
         words = list(dict.fromkeys(t.lower() for t in terms if _TERM.fullmatch(t)))
         if not words or limit <= 0:
@@ -67,14 +64,10 @@ class LanceSearch:
         builder = self._table.search(match_query(words), query_type="fts").limit(limit)
         return builder if predicate == sql.TRUE else builder.where(predicate, prefilter=True)
 
-    def vector_search(
-        self, vector: Vector, limit: int, where: Filter
-    ) -> list[tuple[Record, float]]:
+    def vector_search(self, vector: Vector, limit: int, where: Filter) -> Hits:
         """Cosine similarity over rows with a vector, best first."""
-        if self.dim == 0 or limit <= 0:
-            return []
-        query = check_vector(vector, self.dim, "query")
-        if not np.any(query):
+        query = query_vector(vector, self.dim, limit)
+        if query is None:
             return []
         hot = self._warm.get() if _passages_only(where) else None
         if hot is not None:
@@ -137,4 +130,5 @@ def match_query(words: Sequence[str]) -> MatchQuery:
 
 def _passages_only(where: Filter) -> bool:
     """Whether a search keeps to the passage layers, the rows kept in memory."""
-    return where.layers is not None and set(where.layers) <= set(PASSAGE_LAYERS)
+    passages = where.layers is not None and set(where.layers) <= set(PASSAGE_LAYERS)
+    return passages and where.ids is None  # the copy is searched by filter, never by id

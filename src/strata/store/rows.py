@@ -13,7 +13,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from strata.store.schema import table_schema
+from strata.store.arrow import table_schema
 from strata.types import FileState
 
 SOURCE_COLUMNS = ("path", "file_hash", "file_size", "file_mtime_ns")

@@ -53,14 +53,13 @@ def conjunction(clauses: Iterable[str]) -> str:
     return " AND ".join(f"({p})" for p in parts)
 
 
-def where(f: Filter, *, vectors: bool = True, ids: Iterable[str] | None = None) -> str:
-    """The predicate that keeps exactly the rows `f` (and, if given, `ids`) allows.
+def where(f: Filter, *, vectors: bool = True) -> str:
+    """The predicate that keeps exactly the rows `f` allows.
 
     Args:
         f: the filter; `None` fields do not restrict, empty tuples match nothing.
         vectors: whether the table has a vector column (`has_vector` exists). Without
             one, no row has a vector.
-        ids: restrict to these row ids as well.
     """
     clauses: list[str] = []
     for column, values in (
@@ -68,11 +67,10 @@ def where(f: Filter, *, vectors: bool = True, ids: Iterable[str] | None = None) 
         ("lang", f.langs),
         ("kind", f.kinds),
         ("path", f.paths),
+        ("id", f.ids),
     ):
         if values is not None:
             clauses.append(in_list(column, values))
-    if ids is not None:
-        clauses.append(in_list("id", ids))
     if f.is_test is not None:
         clauses.append(f"is_test = {TRUE if f.is_test else FALSE}")
     if f.repo_id is not None:

@@ -14,22 +14,25 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from strata.store import Filter, PerSource, Store
+from strata.store import Filter, Hits, PerSource, Store, capabilities
+from strata.store.capabilities import Maintenance, Versioned, WarmReads
 from strata.types import FileState, Record, Vector
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from strata.store.schema import PreparedRows
+    from strata.store.arrow import PreparedRows
 
 __all__ = ["RepoView"]
 
 
 class RepoView(PerSource):
-    """A `Store` restricted to one repository's rows, with ids local to it."""
+    """A `Store` restricted to one repository's rows, with ids local to it. It has the
+    capabilities a writer and a reader ask for, in terms of the shared store's own or,
+    where that lacks one, of its core (`strata.store.capabilities`)."""
 
     def __init__(self, base: Store, repo: str, prefix: str = "") -> None:
         self.base = base
@@ -40,7 +43,7 @@ class RepoView(PerSource):
     @property
     def version(self) -> object:
         """The shared store's version token (changes with every commit of any repository)."""
-        return getattr(self.base, "version", None)
+        return self.base.version if isinstance(self.base, Versioned) else None
 
     # -- writing --------------------------------------------------------------
     def replace_sources(
@@ -53,15 +56,16 @@ class RepoView(PerSource):
 
     def write_prepared(self, rows: PreparedRows, *, repo: str | None = None) -> None:
         """Replace this repository's rows of the prepared paths, in one atomic commit."""
-        from strata.store.schema import with_repo  # Arrow: only where rows are written
+        from strata.store.arrow import with_repo  # Arrow: only where rows are written
 
         self._same(repo)
-        self.base.write_prepared(with_repo(rows, self.repo, self.prefix), repo=self.repo)
+        prepared = with_repo(rows, self.repo, self.prefix)
+        capabilities.write_prepared(self.base, prepared, repo=self.repo)
 
     def restat(self, stats: Mapping[str, tuple[int, int]], *, repo: str | None = None) -> int:
         """Record new stats for this repository's rows of the given paths."""
         self._same(repo)
-        return self.base.restat(stats, repo=self.repo)
+        return capabilities.restat(self.base, stats, repo=self.repo)
 
     def set_vectors(self, vectors: Mapping[str, tuple[str, Vector]]) -> int:
         """Fill in vectors by (local) row id where the content hash still matches."""
@@ -70,19 +74,22 @@ class RepoView(PerSource):
     def delete_all(self, *, repo: str | None = None) -> None:
         """Remove every row of this repository."""
         self._same(repo)
-        self.base.delete_all(repo=self.repo)
+        capabilities.delete_all(self.base, repo=self.repo)
 
     def optimize(self) -> None:
-        """Fold new rows into the shared indexes."""
-        self.base.optimize()
+        """Fold new rows into the shared indexes (if the shared store keeps any)."""
+        if isinstance(self.base, Maintenance):
+            self.base.optimize()
 
     def ensure_indexes(self) -> None:
         """The shared store's indexes."""
-        self.base.ensure_indexes()
+        if isinstance(self.base, Maintenance):
+            self.base.ensure_indexes()
 
     def keep_warm(self) -> None:
-        """The shared store keeps warm."""
-        self.base.keep_warm()
+        """The shared store keeps warm (if it can)."""
+        if isinstance(self.base, WarmReads):
+            self.base.keep_warm()
 
     # -- reading --------------------------------------------------------------
     def sources(self, *, repo: str | None = None) -> dict[str, FileState]:
@@ -97,25 +104,15 @@ class RepoView(PerSource):
 
     def sessions(self) -> list[dict[str, Any]]:
         """This repository's indexing sessions."""
-        return [s for s in self.base.sessions() if s["repo"] == self.repo]
+        return [s for s in capabilities.sessions(self.base) if s["repo"] == self.repo]
 
-    def lexical_search(
-        self, terms: Sequence[str], limit: int, where: Filter
-    ) -> list[tuple[Record, float]]:
+    def lexical_search(self, terms: Sequence[str], limit: int, where: Filter) -> Hits:
         """BM25 over this repository's rows."""
-        scoped = self._where(where)
-        if scoped is None:
-            return []
-        return [(self._in(r), s) for r, s in self.base.lexical_search(terms, limit, scoped)]
+        return self._search(where, lambda scoped: self.base.lexical_search(terms, limit, scoped))
 
-    def vector_search(
-        self, vector: Vector, limit: int, where: Filter
-    ) -> list[tuple[Record, float]]:
+    def vector_search(self, vector: Vector, limit: int, where: Filter) -> Hits:
         """Cosine similarity over this repository's rows."""
-        scoped = self._where(where)
-        if scoped is None:
-            return []
-        return [(self._in(r), s) for r, s in self.base.vector_search(vector, limit, scoped)]
+        return self._search(where, lambda scoped: self.base.vector_search(vector, limit, scoped))
 
     def missing_vectors(
         self, limit: int, layers: Sequence[str] | None = None, *, repo: str | None = None
@@ -126,39 +123,26 @@ class RepoView(PerSource):
         return [(self._local(i), h, t) for i, h, t in missing]
 
     def fetch(
-        self,
-        where: Filter,
-        limit: int | None = None,
-        ids: Iterable[str] | None = None,
-        *,
-        vectors: bool = True,
+        self, where: Filter, limit: int | None = None, *, vectors: bool = True
     ) -> list[Record]:
-        """This repository's rows matching `where` (and local `ids`)."""
+        """This repository's rows matching `where` (its `ids` local ones)."""
         scoped = self._where(where)
         if scoped is None:
             return []
-        wanted = None if ids is None else [self.prefix + i for i in ids]
-        found = self.base.fetch(scoped, limit, ids=wanted, vectors=vectors)
-        return [self._in(r) for r in found]
+        if scoped.ids is not None:
+            scoped = dataclasses.replace(scoped, ids=tuple(self.prefix + i for i in scoped.ids))
+        return [self._in(r) for r in self.base.fetch(scoped, limit, vectors=vectors)]
 
     def fetch_table(self, where: Filter, columns: Sequence[str]) -> pa.Table:
         """This repository's rows matching `where` as Arrow, with local ids."""
         scoped = self._where(where)
-        table = self.base.fetch_table(scoped or Filter(layers=()), columns)
+        table = capabilities.fetch_table(self.base, scoped or Filter(layers=()), columns)
         if not self.prefix or "id" not in table.column_names:
             return table
         import pyarrow.compute as pc  # only a view of another repository rewrites ids
 
         local = pc.replace_substring_regex(table.column("id"), f"^{re.escape(self.prefix)}", "")
         return table.set_column(table.column_names.index("id"), "id", local)
-
-    def read_meta(self) -> dict[str, Any]:
-        """The shared store's metadata."""
-        return self.base.read_meta()
-
-    def write_meta(self, meta: Mapping[str, Any]) -> None:
-        """Replace the shared store's metadata."""
-        self.base.write_meta(meta)
 
     def close(self) -> None:
         """Nothing to release: the view does not own the shared store."""
@@ -167,6 +151,11 @@ class RepoView(PerSource):
     def _same(self, repo: str | None) -> None:
         if repo is not None and repo != self.repo:
             raise ValueError(f"a view of {self.repo!r} cannot act on {repo!r}")
+
+    def _search(self, where: Filter, search: Callable[[Filter], Hits]) -> Hits:
+        """`search` of this repository's rows, with local ids."""
+        scoped = self._where(where)
+        return [] if scoped is None else [(self._in(r), s) for r, s in search(scoped)]
 
     def _where(self, where: Filter) -> Filter | None:
         if where.repo_id is not None and where.repo_id != self.repo:

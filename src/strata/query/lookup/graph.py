@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from strata.layers import C2_DEPENDENCY_GRAPH
 from strata.query.lookup.rows import KeptRows, chunk_at, chunks_of, derived, meta_str, record_json
 from strata.query.lookup.symbols import SymbolIndex, symbol_index
-from strata.store import Filter, Store
+from strata.store import Filter, Store, capabilities
 from strata.types import JSON, Record
 
 if TYPE_CHECKING:
@@ -375,9 +375,9 @@ def _with_chunks(
 
 
 def _build(store: Store) -> CallGraph:
-    from strata.store.schema import SEARCH_COLUMNS
+    from strata.store.arrow import SEARCH_COLUMNS
 
-    table = store.fetch_table(Filter(layers=(C2_DEPENDENCY_GRAPH,)), SEARCH_COLUMNS)
+    table = capabilities.fetch_table(store, Filter(layers=(C2_DEPENDENCY_GRAPH,)), SEARCH_COLUMNS)
     return CallGraph(table, symbol_index(store))
 
 

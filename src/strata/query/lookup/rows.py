@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from strata.layers import C0_SOURCE_CHUNKS
 from strata.store import Filter, Store
+from strata.store.capabilities import Versioned
 from strata.types import JSON, Record
 from strata.workspace import memory
 
@@ -42,12 +43,10 @@ _lock = threading.Lock()
 def store_version(store: Store) -> object:
     """A token that changes whenever the store's rows change.
 
-    A store may expose a cheap `version` (attribute or method); otherwise the token is
-    a digest of every source's path, file hash and row count.
+    A store may have a cheap one (`Versioned`); otherwise the token is a digest of every
+    source's path, file hash and row count.
     """
-    version = getattr(store, "version", None)
-    if callable(version):
-        version = version()
+    version = store.version if isinstance(store, Versioned) else None
     if version is not None:
         return version
     digest = hashlib.blake2b(digest_size=16)
@@ -80,8 +79,8 @@ class KeptRows:
 
     def __init__(self, table: pa.Table) -> None:
         # pyarrow loads on the first lookup, not on import
+        from strata.store.arrow import code_repeated
         from strata.store.packed import PackedText
-        from strata.store.schema import code_repeated
 
         self.metadata = PackedText(table.column("metadata"))
         self.table, self._coded = code_repeated(table.drop_columns(["metadata"]))
@@ -98,7 +97,7 @@ class KeptRows:
             if rec is not None:
                 self._made.move_to_end(pos)
                 return rec
-        from strata.store.schema import take_records
+        from strata.store.arrow import take_records
 
         given = {"metadata": [self.metadata.get(pos)]}
         rec = take_records(self.table, [pos], self._coded, given)[0]
@@ -114,7 +113,7 @@ class KeptRows:
             made = {p: self._made[p] for p in positions if p in self._made}
         todo = sorted({p for p in positions if p not in made})
         if todo:
-            from strata.store.schema import take_records
+            from strata.store.arrow import take_records
 
             given = {"metadata": [self.metadata.get(p) for p in todo]}
             made.update(zip(todo, take_records(self.table, todo, self._coded, given), strict=True))

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from strata.layers import C1_SYMBOL_CATALOG
 from strata.query.lookup.names import NameIndex, fold, max_typos, split_identifier
 from strata.query.lookup.rows import KeptRows, derived, meta_str, record_json
-from strata.store import Filter, Store
+from strata.store import Filter, Store, capabilities
 from strata.types import JSON, Record
 
 if TYPE_CHECKING:
@@ -269,9 +269,10 @@ def closest(store: Store, name: str, n: int = 3) -> list[str]:
 
 
 def _build(store: Store) -> SymbolIndex:
-    from strata.store.schema import SEARCH_COLUMNS
+    from strata.store.arrow import SEARCH_COLUMNS
 
-    return SymbolIndex(store.fetch_table(Filter(layers=(C1_SYMBOL_CATALOG,)), SEARCH_COLUMNS))
+    rows = capabilities.fetch_table(store, Filter(layers=(C1_SYMBOL_CATALOG,)), SEARCH_COLUMNS)
+    return SymbolIndex(rows)
 
 
 def _entry(rows: KeptRows, pos: int, title: str, kind: str, is_test: bool, meta: Any) -> _Entry:

@@ -6,7 +6,6 @@ one bound value, not thousands of literals.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,12 +27,12 @@ class Where:
         return self.text == "FALSE"
 
 
-def where(f: Filter, *, ids: Iterable[str] | None = None, repo: str | None = None) -> Where:
-    """The predicate that keeps exactly the rows `f` (and `ids`, and `repo`) allows."""
+def where(f: Filter, *, repo: str | None = None) -> Where:
+    """The predicate that keeps exactly the rows `f` (and `repo`) allows."""
     clauses: list[str] = []
     params: list[Any] = []
     lists = [("layer", f.layers), ("lang", f.langs), ("kind", f.kinds), ("path", f.paths)]
-    lists.append(("id", None if ids is None else tuple(ids)))
+    lists.append(("id", f.ids))
     for column, values in lists:
         if values is None:
             continue

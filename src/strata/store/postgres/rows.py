@@ -1,6 +1,6 @@
 """Rows between Strata's Arrow row format and `rag_chunks` (pure functions).
 
-Writes start from the same prepared Arrow rows as LanceDB's (`schema.prepare`: checked,
+Writes start from the same prepared Arrow rows as LanceDB's (`arrow.prepare`: checked,
 `lex` computed); `copy_rows` turns them into COPY tuples. The lexical column is a
 `tsvector` built here from `lex`, each token English-stemmed the way LanceDB's index
 stems it and given its position, so BM25 can read term frequencies back.
@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 import snowballstemmer  # type: ignore[import-untyped]
 
-from strata.store.schema import RECORD_COLUMNS, table_schema
+from strata.store.arrow import RECORD_COLUMNS, table_schema
 from strata.types import Record
 
 __all__ = ["COPY_COLUMNS", "arrow_of", "copy_rows", "lexemes", "record_of", "stem", "vector_text"]

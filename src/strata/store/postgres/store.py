@@ -14,7 +14,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
@@ -24,7 +24,16 @@ import pyarrow as pa
 from psycopg import sql
 
 from strata.errors import LockError, NoIndexError, StoreError
-from strata.store import Filter, PerSource
+from strata.store import Filter, Hits
+from strata.store.arrow import (
+    RECORD_COLUMNS,
+    SEARCH_COLUMNS,
+    PreparedRows,
+    PreparedWriter,
+    check_vector,
+    query_vector,
+)
+from strata.store.capabilities import IndexHealth
 from strata.store.postgres import filters, search
 from strata.store.postgres.connect import (
     connect,
@@ -37,7 +46,6 @@ from strata.store.postgres.connect import (
 from strata.store.postgres.filters import Where
 from strata.store.postgres.migrations import index_ddl, migrate
 from strata.store.postgres.rows import COPY_COLUMNS, arrow_of, copy_rows, record_of, vector_text
-from strata.store.schema import RECORD_COLUMNS, SEARCH_COLUMNS, PreparedRows, check_vector, prepare
 from strata.types import FileState, Record, Vector
 
 __all__ = ["PgStore", "drop_store"]
@@ -49,7 +57,7 @@ _ORDER = "path, span_start NULLS FIRST, layer, id"
 _TABLES = ("rag_chunks", "strata_meta", "strata_migrations")
 
 
-class PgStore(PerSource):
+class PgStore(PreparedWriter):
     """A `Store` on a PostgreSQL database with the pgvector extension."""
 
     def __init__(self, uri: str, dim: int, *, create: bool = True) -> None:
@@ -75,13 +83,6 @@ class PgStore(PerSource):
             self.write_meta({"created_at": _now(), "dim": dim})
 
     # -- writing --------------------------------------------------------------
-
-    def replace_sources(
-        self, rows_by_path: Mapping[str, Sequence[Record]], *, repo: str | None = None
-    ) -> None:
-        """Replace all rows of each given path (of `repo`, if given) in one transaction."""
-        if rows_by_path:
-            self.write_prepared(prepare(rows_by_path, self.dim), repo=repo)
 
     def write_prepared(self, rows: PreparedRows, *, repo: str | None = None) -> None:
         """Delete the paths' rows and COPY the new ones in, in one transaction."""
@@ -149,7 +150,7 @@ class PgStore(PerSource):
 
     def ensure_indexes(self) -> None:
         """Make any index of the migrations that is missing (dropped by hand, say)."""
-        missing = self.missing_indexes()
+        missing = self._missing_indexes()
         if missing:
             ddl = index_ddl(self.dim)
             with self._write("rebuild the search indexes") as conn:
@@ -159,8 +160,14 @@ class PgStore(PerSource):
                     log.info("building the index %s in %s", name, self.location)
                     conn.execute(ddl[name].encode())
 
-    def missing_indexes(self) -> list[str]:
-        """The indexes the migrations make that the table lacks (`doctor` reports them)."""
+    def integrity(self) -> IndexHealth:
+        """The schema version (opening migrated it to this Strata's) and the indexes missing
+        (every write keeps those there current)."""
+        missing = tuple(self._missing_indexes())
+        return IndexHealth(self.schema_version, self.schema_version, missing)
+
+    def _missing_indexes(self) -> list[str]:
+        """The indexes the migrations make that the table lacks."""
         with self._read() as conn:
             found = conn.execute(
                 "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() "
@@ -168,14 +175,9 @@ class PgStore(PerSource):
             ).fetchall()
         return sorted(set(index_ddl(self.dim)) - {name for (name,) in found})
 
-    def keep_warm(self) -> None:
-        """Nothing to do: the server keeps its own cache of hot pages."""
-
     # -- reading --------------------------------------------------------------
 
-    def lexical_search(
-        self, terms: Sequence[str], limit: int, where: Filter
-    ) -> list[tuple[Record, float]]:
+    def lexical_search(self, terms: Sequence[str], limit: int, where: Filter) -> Hits:
         """BM25 over the stemmed code-aware tokens (OR of the terms), best first."""
         lexemes = search.query_lexemes(terms)
         scope = filters.where(where)
@@ -184,15 +186,11 @@ class PgStore(PerSource):
         with self._read() as conn:
             return search.bm25(conn, lexemes, limit, scope, self._corpus, SEARCH_COLUMNS)
 
-    def vector_search(
-        self, vector: Vector, limit: int, where: Filter
-    ) -> list[tuple[Record, float]]:
+    def vector_search(self, vector: Vector, limit: int, where: Filter) -> Hits:
         """Cosine similarity over rows with a vector, best first."""
-        if self.dim == 0 or limit <= 0:
-            return []
-        query = check_vector(vector, self.dim, "query")
+        query = query_vector(vector, self.dim, limit)
         scope = filters.where(where)
-        if not np.any(query) or scope.never:
+        if query is None or scope.never:
             return []
         with self._read() as conn:
             return search.nearest(conn, query, limit, scope, SEARCH_COLUMNS)
@@ -231,15 +229,10 @@ class PgStore(PerSource):
             return [tuple(r) for r in conn.execute(text, (*scope.params, limit)).fetchall()]
 
     def fetch(
-        self,
-        where: Filter,
-        limit: int | None = None,
-        ids: Iterable[str] | None = None,
-        *,
-        vectors: bool = True,
+        self, where: Filter, limit: int | None = None, *, vectors: bool = True
     ) -> list[Record]:
-        """Rows matching `where` (and `ids`), in path and span order."""
-        scope = filters.where(where, ids=ids)
+        """Rows matching `where`, in path and span order."""
+        scope = filters.where(where)
         if scope.never or (limit is not None and limit <= 0):
             return []
         cols = list(RECORD_COLUMNS if vectors else SEARCH_COLUMNS)

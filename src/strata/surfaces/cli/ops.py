@@ -9,7 +9,8 @@ from types import FrameType
 
 import click
 
-from strata.engine.doctor import Report, check, repair
+from strata.engine.doctor import Report, check
+from strata.engine.repair import repair
 from strata.engine.watch import Update, Watcher
 from strata.surfaces.cli import Common, _common, _guard, render
 

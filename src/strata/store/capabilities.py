@@ -1,0 +1,228 @@
+"""What a store may do beyond the core: optional Protocols, tested for with `isinstance`.
+
+A backend written against `strata.store.Store` alone can index and search; each
+capability below is something a backend does better or at all, and each caller that
+wants one asks `isinstance(store, Capability)`. Where the core can do the same work
+more slowly, the function of the same name here does that (`write_prepared`,
+`restat`, `fetch_table`, `sessions`, `delete_all`), so callers need no fallback of
+their own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from strata.store.core import Filter, Store
+from strata.types import Record
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from strata.store.arrow import PreparedRows
+
+__all__ = [
+    "ArrowReads",
+    "BulkDelete",
+    "IndexHealth",
+    "Integrity",
+    "Maintenance",
+    "Metadata",
+    "PreparedWrites",
+    "RepoLocking",
+    "SessionListing",
+    "StatUpdates",
+    "Versioned",
+    "WarmReads",
+    "delete_all",
+    "fetch_table",
+    "restat",
+    "sessions",
+    "write_prepared",
+]
+
+
+@runtime_checkable
+class PreparedWrites(Protocol):
+    """Takes rows already in the row format (`strata.store.arrow.prepare`, which indexing
+    workers run), so the writing process only commits them."""
+
+    def write_prepared(self, rows: PreparedRows, *, repo: str | None = None) -> None:
+        """`replace_sources` for prepared rows. Rows prepared as `new` are appended: the
+        caller (holding the write lock) knows their paths hold no rows."""
+        ...
+
+
+@runtime_checkable
+class StatUpdates(Protocol):
+    """Records a new file stat on rows in place (nothing re-extracted, nothing rewritten)."""
+
+    def restat(self, stats: Mapping[str, tuple[int, int]], *, repo: str | None = None) -> int:
+        """Set (size, mtime_ns) on every row of each path whose bytes did not change (one
+        commit); returns the rows updated."""
+        ...
+
+
+@runtime_checkable
+class BulkDelete(Protocol):
+    """Removes a whole repository's rows (or all rows) in one statement."""
+
+    def delete_all(self, *, repo: str | None = None) -> None:
+        """Remove every row (of `repo`, if given; used by `index --full`)."""
+        ...
+
+
+@runtime_checkable
+class ArrowReads(Protocol):
+    """Reads rows as one Arrow table: for lookups that keep many rows in memory, where a
+    `Record` per row would cost ten times as much."""
+
+    def fetch_table(self, where: Filter, columns: Sequence[str]) -> pa.Table:
+        """Rows matching a filter as Arrow (`columns`: record columns), in path and span order."""
+        ...
+
+
+@runtime_checkable
+class SessionListing(Protocol):
+    """Lists indexing sessions by a group-by in the store."""
+
+    def sessions(self) -> list[dict[str, Any]]:
+        """Each session with rows: `session_id`, `repo`, `commit_sha`, `rows`, `files`."""
+        ...
+
+
+@runtime_checkable
+class Maintenance(Protocol):
+    """Keeps search indexes of its own, which new rows reach only after maintenance."""
+
+    def optimize(self) -> None:
+        """Fold new rows into the lexical and vector indexes and compact storage."""
+        ...
+
+    def ensure_indexes(self) -> None:
+        """Build any search index the store lacks (one an older Strata did not make);
+        cheap when none is missing."""
+        ...
+
+
+@runtime_checkable
+class WarmReads(Protocol):
+    """Searches faster in a process that searches again and again (a server)."""
+
+    def keep_warm(self) -> None:
+        """Keep in memory what makes the next searches faster (a hint)."""
+        ...
+
+
+@runtime_checkable
+class Versioned(Protocol):
+    """Has a cheap token that changes with every commit (a cache key for readers)."""
+
+    @property
+    def version(self) -> object:
+        """The current token (None: unknown, derive one from the sources)."""
+        ...
+
+
+@runtime_checkable
+class Metadata(Protocol):
+    """Keeps the index's metadata (schema version, creation time, analysis of its text)."""
+
+    def read_meta(self) -> dict[str, Any]:
+        """The metadata ({} if there is none)."""
+        ...
+
+    def write_meta(self, meta: Mapping[str, Any]) -> None:
+        """Replace the metadata atomically."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class IndexHealth:
+    """What a store reports of itself for `strata doctor` (repair: `Maintenance.optimize`)."""
+
+    schema_version: int  # the layout the store is at
+    writes_version: int  # the layout this Strata writes (another: `strata index --full`)
+    missing: tuple[str, ...] = ()  # search indexes it should have and lacks
+    outdated: tuple[str, ...] = ()  # search indexes an older Strata built another way
+    unindexed_rows: int = 0  # rows not yet in the full-text index (searched by a scan)
+
+
+@runtime_checkable
+class Integrity(Protocol):
+    """Reports its schema version and the state of its search indexes."""
+
+    def integrity(self) -> IndexHealth:
+        """The store's own view of its health (cheap: no row is read)."""
+        ...
+
+
+@runtime_checkable
+class RepoLocking(Protocol):
+    """A store shared by processes that share no index directory (a database server):
+    it serialises the writers of one repository itself."""
+
+    def writer_lock(
+        self, repo: str, *, wait: float = 10.0
+    ) -> contextlib.AbstractContextManager[None]:
+        """Hold the write lock of `repo` in the store for the block (LockError after `wait`)."""
+        ...
+
+
+# ---- the same work through the core, where a store lacks the capability ------------------
+def write_prepared(store: Store, rows: PreparedRows, *, repo: str | None = None) -> None:
+    """Write prepared rows: as they are, or as records through `replace_sources`."""
+    if isinstance(store, PreparedWrites):
+        store.write_prepared(rows, repo=repo)
+        return
+    from strata.store.arrow import to_records
+
+    by_path: dict[str, list[Record]] = {path: [] for path in rows.paths}
+    for record in to_records(rows.table):
+        by_path[record.path].append(record)
+    store.replace_sources(by_path, repo=repo)
+
+
+def restat(store: Store, stats: Mapping[str, tuple[int, int]], *, repo: str | None = None) -> int:
+    """Record new stats: in place, or by rewriting the paths' rows with them."""
+    if isinstance(store, StatUpdates):
+        return store.restat(stats, repo=repo)
+    if not stats:
+        return 0
+    rows: dict[str, list[Record]] = defaultdict(list)
+    for r in store.fetch(Filter(paths=tuple(stats), repo_id=repo)):
+        size, mtime = stats[r.path]
+        rows[r.path].append(dataclasses.replace(r, file_size=size, file_mtime_ns=mtime))
+    if rows:
+        store.replace_sources(rows, repo=repo)
+    return sum(len(found) for found in rows.values())
+
+
+def delete_all(store: Store, *, repo: str | None = None) -> None:
+    """Remove every row (of `repo`): in one statement, or path by path in one commit."""
+    if isinstance(store, BulkDelete):
+        store.delete_all(repo=repo)
+    else:
+        store.replace_sources({path: [] for path in store.sources(repo=repo)}, repo=repo)
+
+
+def fetch_table(store: Store, where: Filter, columns: Sequence[str]) -> pa.Table:
+    """Rows as one Arrow table of `columns`: read so, or made from the records."""
+    if isinstance(store, ArrowReads):
+        return store.fetch_table(where, columns)
+    from strata.store.arrow import to_arrow
+
+    return to_arrow(store.fetch(where, vectors=False), 0).select(list(columns))
+
+
+def sessions(store: Store) -> list[dict[str, Any]]:
+    """Each indexing session with rows: grouped by the store, or from its rows' columns."""
+    if isinstance(store, SessionListing):
+        return store.sessions()
+    from strata.store.rows import SESSION_COLUMNS, sessions_of
+
+    return sessions_of(fetch_table(store, Filter(), SESSION_COLUMNS))
