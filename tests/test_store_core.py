@@ -209,13 +209,19 @@ def test_doctor_checks_and_repairs_a_store_with_the_core_and_integrity_only(
 ) -> None:
     eng = integrity_engine(minirepo)
     assert check(eng).healthy, check(eng).problems
-    (minirepo / "docs/guide.md").write_text("# Guide\n\nAll about the wombatcarousel.\n")
-    report = check(eng)
-    assert report.paths("stale") == {"docs/guide.md"}
-    fixed = repair(eng, report)
-    assert fixed.healthy, fixed.problems
-    hits = eng.search("wombatcarousel", mode="lexical")
-    assert [h.record.path for h in hits][:1] == ["docs/guide.md"]
+    (minirepo / "docs/guide.md").unlink()
+    client = minirepo / "src/minihttp/client.py"
+    client.write_text(client.read_text() + "\n\ndef quokka_gate():\n    return 1\n")
+    found = check(eng)
+    assert (found.paths("orphan"), found.paths("stale")) == (
+        {"docs/guide.md"},
+        {"src/minihttp/client.py"},
+    )
+    after = repair(eng, found)
+    assert after.healthy, after.problems
+    assert "docs/guide.md" not in eng.store.sources()
+    rows = eng.store.fetch(Filter(paths=("src/minihttp/client.py",)))
+    assert any("quokka_gate" in r.content for r in rows)
 
 
 def test_doctor_finds_a_missing_index_through_integrity(minirepo: Path) -> None:
