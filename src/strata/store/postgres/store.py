@@ -18,7 +18,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-import numpy as np
 import psycopg
 import pyarrow as pa
 from psycopg import sql
