@@ -58,5 +58,5 @@ def test_how_questions_route_to_workflows_first(docs: Engine) -> None:
 
 def test_a_domain_the_documents_name_becomes_a_filter(docs: Engine) -> None:
     plan = docs.plan("how are refunds handled in the payments domain")
-    assert plan.filters.get("domain") == "payments"
-    assert "domain" not in docs.plan("helpers with domain specific names").filters
+    assert plan.filters.to_json().get("domain") == "payments"
+    assert "domain" not in docs.plan("helpers with domain specific names").filters.to_json()

@@ -233,7 +233,7 @@ def test_index_dir_holds_a_workspace_of_repositories(
 
 def test_the_router_takes_a_repository_named_in_the_question(both: Engine) -> None:
     plan = both.plan("how does pattern matching work in spec")
-    assert plan.filters.get("repo") == "spec"
+    assert plan.filters.to_json().get("repo") == "spec"
     hits = both.search("how does pattern matching work in spec").hits
     assert hits and {h.record.repo_id for h in hits} == {"spec"}
 

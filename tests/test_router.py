@@ -12,7 +12,7 @@ from strata import Engine
 from strata import layers as L
 from strata.errors import QueryError
 from strata.query.executor import execute
-from strata.query.router import Classification, IndexFacts, Plan, route
+from strata.query.router import Classification, IndexFacts, RetrievalPlan, route
 
 pytestmark = pytest.mark.usefixtures("both_stores")
 
@@ -148,7 +148,7 @@ def facts(eng: Engine) -> IndexFacts:
 
 def ask(
     eng: Engine, query: str, k: int = 10, *, routed_only: bool = False
-) -> tuple[Plan, list[str]]:
+) -> tuple[RetrievalPlan, list[str]]:
     """The plan and its hits; `routed_only`: only those the plan's steps found (not the
     plain search's that top a short answer up)."""
     plan = route(query, facts(eng), k=k)
@@ -248,41 +248,46 @@ def test_identifier_is_an_exact_match_and_required() -> None:
 )
 def test_filters_named_in_the_question(query: str, filters: dict[str, object]) -> None:
     facts = IndexFacts(domains=("payments",))
-    assert dict(route(query, facts).filters) == filters
+    assert route(query, facts).filters.to_json() == filters
 
 
 def test_a_domain_filter_needs_a_domain_the_index_knows() -> None:
     facts = IndexFacts(domains=("payments",))
     query = "How do I write my own bound logger class with domain specific methods?"
-    assert "domain" not in route(query, facts).filters
-    assert "domain" not in route("refunds in the ledger domain", facts).filters
+    assert "domain" not in route(query, facts).filters.to_json()
+    assert "domain" not in route("refunds in the ledger domain", facts).filters.to_json()
 
 
 def test_route_string_is_not_a_path_filter() -> None:
     plan = route("what handles /api/v1/items")
     assert plan.steps[0].args["route"] == "/api/v1/items"
-    assert "path" not in plan.filters
+    assert "path" not in plan.filters.to_json()
 
 
 def test_a_path_filter_needs_a_path_the_index_holds() -> None:
     facts = IndexFacts(paths=lambda: ["src/minihttp/client.py", "docs/guide.md"])
     plan = route("Compute LIMIT/OFFSET in terms of slice start/end", facts)
-    assert "path" not in plan.filters
+    assert "path" not in plan.filters.to_json()
     assert any("no path filter LIMIT/OFFSET/**, start/end/**" in r for r in plan.reasons)
     kept = route("retry logic under src/minihttp/ and/or docs/guide.md", facts)
-    assert kept.filters["path"] == ["src/minihttp/**", "docs/guide.md"]
+    assert kept.filters.to_json()["path"] == ["src/minihttp/**", "docs/guide.md"]
 
 
 def test_a_sentence_with_a_slash_still_finds_passages(shop: Engine) -> None:
     query = "how are refunds and/or charges handled"
-    assert "path" not in shop.plan(query).filters
+    assert "path" not in shop.plan(query).filters.to_json()
     assert shop.search(query, k=5, mode="lexical").hits
 
 
 def test_repo_filter_only_among_several_repos() -> None:
     two = IndexFacts(repos=("shop", "ledger-svc"))
-    assert route("how are retries done in ledger-svc", two).filters["repo"] == "ledger-svc"
-    assert "repo" not in route("how are retries done in shop", IndexFacts(repos=("shop",))).filters
+    assert (
+        route("how are retries done in ledger-svc", two).filters.to_json()["repo"] == "ledger-svc"
+    )
+    assert (
+        "repo"
+        not in route("how are retries done in shop", IndexFacts(repos=("shop",))).filters.to_json()
+    )
 
 
 def test_missing_layers_fall_back_to_plain_search() -> None:

@@ -23,9 +23,10 @@ from strata.index.indexer import IndexSummary, ProgressFn
 from strata.llm import make_llm
 from strata.query import hybrid, lookup
 from strata.query.executor import execute
+from strata.query.filters import SearchFilters
 from strata.query.hybrid import SearchResult
 from strata.query.lookup import CallWalk, Related, SymbolMatch
-from strata.query.router import IndexFacts, Plan, route
+from strata.query.router import IndexFacts, RetrievalPlan, route
 from strata.store import Filter, Store, capabilities
 from strata.types import Record
 from strata.workspace import memory
@@ -136,16 +137,17 @@ class Engine:
         k: int | None = None,
         *,
         layers: Iterable[str] | None = None,
-        filters: Mapping[str, Any] | None = None,
+        filters: Mapping[str, Any] | SearchFilters | None = None,
         mode: str | None = None,
         route: bool = True,
     ) -> SearchResult:
-        """Ranked hits for a query; `filters` keys: path (globs), lang, kind, no_tests, repo.
+        """Ranked hits for a query; `filters`: a `SearchFilters`, or a mapping of its flags
+        (path globs, lang, kind, no_tests, repo).
 
         By default the router plans which layers to ask (`Engine.plan`); naming `layers`
         (or `route=False`) searches those passages directly with hybrid ranking.
         """
-        flags = _checked(self.parts, k, filters or {})
+        flags = _checked(self.parts, k, filters)
         try:
             if route and not layers:
                 plan = self.plan(query, k).narrowed(flags)
@@ -156,7 +158,7 @@ class Engine:
         finally:
             memory.release_now_and_then()
 
-    def plan(self, query: str, k: int | None = None) -> Plan:
+    def plan(self, query: str, k: int | None = None) -> RetrievalPlan:
         """The router's retrieval plan for `query` over the layers this index holds."""
         self.parts.require()
         store, repos = self.store, all_repos(self.parts.locator(), self.root)
@@ -192,7 +194,7 @@ class Engine:
         k: int | None = None,
         *,
         layers: Iterable[str] | None = None,
-        filters: Mapping[str, Any] | None = None,
+        filters: Mapping[str, Any] | SearchFilters | None = None,
         mode: str | None = None,
         model: str | None = None,
         provider: str | None = None,
@@ -309,12 +311,15 @@ class Engine:
         self.close()
 
 
-def _checked(parts: Parts, k: int | None, flags: Mapping[str, Any]) -> Mapping[str, Any]:
+def _checked(
+    parts: Parts, k: int | None, filters: Mapping[str, Any] | SearchFilters | None
+) -> SearchFilters:
     """A search's arguments, refused before any work: no index, `k` below 1, a repository
     the index does not have (a typo, not "none")."""
     parts.require()
     if k is not None and k < 1:  # 0 once meant "the default" and -1 "all but one"
         raise QueryError(f"k must be at least 1, not {k}", hint="ask for 1 or more results")
-    if flags.get("repo"):
-        parts.repo(str(flags["repo"]))
+    flags = SearchFilters.of(filters)
+    if flags.repo:
+        parts.repo(flags.repo)
     return flags

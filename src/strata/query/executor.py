@@ -1,4 +1,4 @@
-"""Run a router `Plan` against a `QueryContext`: each step to `Hit`s, merged by weighted RRF.
+"""Run a router `RetrievalPlan` against a `QueryContext`: steps to `Hit`s, merged by weighted RRF.
 
 A free-text plan is exactly one plain search, returned untouched, so routing never
 changes the answer to a question it does not recognise. Other plans run their steps one
@@ -9,16 +9,15 @@ rankings.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from strata import layers as L
 from strata.errors import QueryError
 from strata.query import fallback, hybrid
 from strata.query.fusion import fused_order, rrf
 from strata.query.hybrid import QueryContext, SearchResult
-from strata.query.router import Plan, Step
-from strata.query.steps import Outcome, keeps, run, search_flags
+from strata.query.router import RetrievalPlan, Step
+from strata.query.steps import Outcome, run
 from strata.text.tokens import is_identifier_like
 from strata.types import Hit
 
@@ -29,7 +28,9 @@ log = logging.getLogger(__name__)
 RRF_K = 60
 
 
-def execute(ctx: QueryContext, plan: Plan, k: int = 10, *, mode: str | None = None) -> SearchResult:
+def execute(
+    ctx: QueryContext, plan: RetrievalPlan, k: int = 10, *, mode: str | None = None
+) -> SearchResult:
     """Run `plan` and return one ranked list (best first) with the plan and notes.
 
     Never fewer results than the plain search would give (`strata.query.fallback`): a required
@@ -43,12 +44,15 @@ def execute(ctx: QueryContext, plan: Plan, k: int = 10, *, mode: str | None = No
     if not plan.steps:
         raise QueryError("empty query", hint="give some words or a name to search for")
     if plan.is_free_text:
-        result, searched = _plain(ctx, plan.query, plan.filters, k, mode), not plan.guessed
+        result, searched = (
+            hybrid.search(ctx, plan.query, k, filters=plan.filters, mode=mode),
+            not plan.guessed,
+        )
     else:
         result, searched = _routed(ctx, plan, k, mode)
     hits, notes = list(result.hits), list(result.notes)
     if len(hits) < k and not searched:  # the plain search without the guessed filters
-        plain = _plain(ctx, plan.query, fallback.caller_filters(plan), k, mode)
+        plain = hybrid.search(ctx, plan.query, k, filters=fallback.caller_filters(plan), mode=mode)
         more = fallback.top_up(hits, plain.hits, k)
         if len(more) > len(hits):
             notes.append(fallback.narrowed_note(plan, len(hits), len(more)))
@@ -58,7 +62,9 @@ def execute(ctx: QueryContext, plan: Plan, k: int = 10, *, mode: str | None = No
     return SearchResult(tuple(hits), result.mode, done.notes, {**result.plan, "route": route})
 
 
-def _routed(ctx: QueryContext, plan: Plan, k: int, mode: str | None) -> tuple[SearchResult, bool]:
+def _routed(
+    ctx: QueryContext, plan: RetrievalPlan, k: int, mode: str | None
+) -> tuple[SearchResult, bool]:
     """The plan's steps merged, or (a required step found nothing) where its name occurs;
     True when that fallback already ran the plain search with the plan's filters."""
     outcomes = _run_all(ctx, plan, k, mode)
@@ -77,8 +83,8 @@ def _routed(ctx: QueryContext, plan: Plan, k: int, mode: str | None) -> tuple[Se
         walk = Step(L.C2_DEPENDENCY_GRAPH, "callers", args, k)
         uses = run(ctx, walk, plan.filters, mode).hits
         if is_identifier_like(name):  # a code-shaped name's own occurrences, in any mode
-            occurs = _plain(ctx, name, plan.filters, k, "lexical").hits
-    text = _plain(ctx, plan.query, plan.filters, k, mode)
+            occurs = hybrid.search(ctx, name, k, filters=plan.filters, mode="lexical").hits
+    text = hybrid.search(ctx, plan.query, k, filters=plan.filters, mode=mode)
     tiers = [
         (f"a use of {name!r}", uses),
         (f"the name {name!r} in the text", occurs),
@@ -89,18 +95,7 @@ def _routed(ctx: QueryContext, plan: Plan, k: int, mode: str | None) -> tuple[Se
     return result, not plan.guessed
 
 
-def _plain(
-    ctx: QueryContext, query: str, filters: Mapping[str, Any], k: int, mode: str | None
-) -> SearchResult:
-    result = hybrid.search(ctx, query, k, filters=search_flags(filters), mode=mode)
-    if filters.get("is_test") is True or filters.get("domain"):
-        more = hybrid.search(ctx, query, 5 * k, filters=search_flags(filters), mode=mode)
-        hits = tuple(h for h in more.hits if keeps(h.record, filters))[:k]
-        return SearchResult(hits, result.mode, result.notes, result.plan)
-    return result
-
-
-def _run_all(ctx: QueryContext, plan: Plan, k: int, mode: str | None) -> list[Outcome]:
+def _run_all(ctx: QueryContext, plan: RetrievalPlan, k: int, mode: str | None) -> list[Outcome]:
     """The steps one after another: a warm step is CPU work, and threads sharing the GIL on
     two cores were measured slower than this (routed name queries 13.2 ms vs 11.4 ms)."""
     return [run(ctx, s, plan.filters, mode) for s in plan.steps]

@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from strata.query.router import Plan, Step
+from strata.query.filters import SearchFilters
+from strata.query.router import RetrievalPlan, Step
 from strata.types import Hit
 
 __all__ = ["caller_filters", "failed_name", "narrowed_note", "tiered", "top_up"]
@@ -28,9 +29,9 @@ def failed_name(steps: Sequence[Step], found: Sequence[Sequence[Hit]]) -> Step |
     return next((s for s, hits in zip(steps, found, strict=True) if s.required and not hits), None)
 
 
-def caller_filters(plan: Plan) -> dict[str, Any]:
+def caller_filters(plan: RetrievalPlan) -> SearchFilters:
     """The plan's filters without those the router read from the question."""
-    return {key: value for key, value in plan.filters.items() if key not in plan.guessed}
+    return plan.filters.without(plan.guessed)
 
 
 def tiered(tiers: Iterable[tuple[str, Sequence[Hit]]], k: int) -> list[Hit]:
@@ -56,9 +57,10 @@ def top_up(hits: Sequence[Hit], plain: Sequence[Hit], k: int) -> list[Hit]:
     return [*hits, *more][: max(k, n)]
 
 
-def narrowed_note(plan: Plan, found: int, total: int) -> str:
+def narrowed_note(plan: RetrievalPlan, found: int, total: int) -> str:
     """What the user should know when the plain search filled a short routed answer."""
-    guessed = {key: plan.filters[key] for key in plan.guessed if key in plan.filters}
+    shown = plan.filters.to_json()
+    guessed = {key: shown[key] for key in plan.guessed if key in shown}
     named = ", ".join(f"{key}={_show(v)}" for key, v in guessed.items())
     if guessed and not found:
         return f"the filter read from the question ({named}) matched nothing: dropped"

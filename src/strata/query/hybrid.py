@@ -13,12 +13,12 @@ from typing import Any
 from strata.config import Config
 from strata.embedding import Embedder
 from strata.errors import EmbedderError, EmbedderMismatchError, QueryError
-from strata.layers import EMBEDDED_LAYERS, PASSAGE_LAYERS, embedded_count, normalise
+from strata.layers import EMBEDDED_LAYERS, PASSAGE_LAYERS, embedded_count
 from strata.query import lookup, ranking
 from strata.query.definitions import definition_chunks
+from strata.query.filters import NO_FILTERS, WIDEN, SearchFilters
 from strata.query.fusion import fused_order, rrf
 from strata.store import Filter, Store
-from strata.text.globs import select
 from strata.text.tokens import query_terms
 from strata.types import Hit, Record
 
@@ -63,14 +63,20 @@ def search(
     k: int | None = None,
     *,
     layers: Iterable[str] | None = None,
-    filters: Mapping[str, Any] | None = None,
+    filters: SearchFilters = NO_FILTERS,
     mode: str | None = None,
 ) -> SearchResult:
-    """The plain hybrid search: `layers` (default C0 and D0) under the caller's filters."""
-    filters = filters or {}
-    where = where_of(layers, filters, lambda: lookup.indexed_paths(ctx.store))
-    tests = False if filters.get("no_tests") else None
-    return Searcher(ctx).search(query, k=k, mode=mode, where=where, include_tests=tests)
+    """The plain hybrid search: `layers` (default C0 and D0) under `filters`. A filter
+    the store cannot apply (tests only, a domain) is applied to `WIDEN` times more hits."""
+    where = filters.where(layers, lambda: lookup.indexed_paths(ctx.store))
+    tests = False if filters.is_test is False else None
+    searcher = Searcher(ctx)
+    if not filters.on_hits:
+        return searcher.search(query, k=k, mode=mode, where=where, include_tests=tests)
+    k = k or ctx.config.search.k
+    more = searcher.search(query, k=WIDEN * k, mode=mode, where=where, include_tests=tests)
+    hits = tuple(h for h in more.hits if filters.keeps(h.record))[:k]
+    return dataclasses.replace(more, hits=hits)
 
 
 class Searcher:
@@ -219,34 +225,3 @@ def _fair_rrf(
 def _pool() -> ThreadPoolExecutor:
     """One worker for the semantic half of hybrid queries (ONNX and LanceDB free the GIL)."""
     return ThreadPoolExecutor(max_workers=2, thread_name_prefix="strata-semantic")
-
-
-def where_of(
-    layers: Iterable[str] | None,
-    flags: Mapping[str, Any],
-    indexed_paths: Callable[[], Iterable[str]],
-) -> Filter:
-    """The store filter for search flags: layer names (or `C0`-style prefixes), path globs,
-    languages, kinds, `no_tests`, `repo`. Globs are matched here against the indexed paths."""
-    try:
-        named = tuple(normalise(x) for x in layers) if layers else None
-    except ValueError as exc:  # an unknown layer name: the user's to fix
-        raise QueryError(str(exc), hint="name a layer by its id or prefix (C0, D4)") from exc
-    globs = _as_tuple(flags.get("path"))
-    paths = tuple(select(sorted(indexed_paths()), globs)) if globs else None
-    return Filter(
-        layers=named,
-        langs=_as_tuple(flags.get("lang")),
-        kinds=_as_tuple(flags.get("kind")),
-        paths=paths,
-        is_test=False if flags.get("no_tests") else None,
-        repo_id=flags.get("repo"),
-    )
-
-
-def _as_tuple(value: Any) -> tuple[str, ...] | None:
-    if value is None or value == () or value == []:
-        return None
-    if isinstance(value, str):
-        return (value,)
-    return tuple(str(v) for v in value)

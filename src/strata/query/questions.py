@@ -2,15 +2,16 @@
 
 `classify` recognises the intents of shared/spec/layers.md (English and some Russian);
 `filters_of` finds the path, language, test, domain and repo filters a question names.
-`strata.query.router` turns both into a retrieval `Plan`.
+`strata.query.router` turns both into a `RetrievalPlan`.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
+from strata.query.filters import SearchFilters
 from strata.text.tokens import STOP_WORDS, is_identifier_like
 
 __all__ = ["Classification", "KnownNames", "classify", "filters_of"]
@@ -231,43 +232,44 @@ def classify(query: str) -> Classification:
     return Classification("free_text", names, reason="free text: no structural intent recognised")
 
 
-def filters_of(query: str, facts: KnownNames) -> tuple[dict[str, Any], list[str]]:
+def filters_of(query: str, facts: KnownNames) -> tuple[SearchFilters, list[str]]:
     """Filters named in the question: path globs, language, domain, repo, tests."""
-    out: dict[str, Any] = {}
     why: list[str] = []
     shaped = [_glob(p) for p in _PATH.findall(_ROUTE.sub(" ", _no_urls(query)))]
     shaped = [p for p in dict.fromkeys(shaped) if p]
-    paths = [p for p in shaped if facts.names_a_path(p)]
+    paths = tuple(p for p in shaped if facts.names_a_path(p))
     if paths:
-        out["path"] = paths
         why.append(f"path filter {', '.join(paths)}: a path in the question")
     if len(paths) < len(shaped):  # `LIMIT/OFFSET`, `and/or`: words with a slash, not paths
         unknown = ", ".join(p for p in shaped if p not in paths)
         why.append(f"no path filter {unknown}: no indexed path matches")
+    lang = None
     m = next((m for p in _LANG if (m := p.search(query))), None)
     if m:
-        out["lang"] = _LANGS[m.group(1).lower()]
-        why.append(f"language filter {out['lang']}: {m.group(0)!r}")
+        lang = _LANGS[m.group(1).lower()]
+        why.append(f"language filter {lang}: {m.group(0)!r}")
+    tests = None
     if _any(_NO_TESTS, query):
-        out["is_test"] = False
+        tests = False
         why.append("tests excluded: the question says so")
     elif _any(_IN_TESTS, query):
-        out["is_test"] = True
+        tests = True
         why.append("tests only: the question asks about tests")
+    domain = None
     m = next((m for p in _DOMAIN if (m := p.search(query))), None)
     known = {d.lower() for d in facts.domains}
     if m and m.group(1).lower() in known:  # "domain specific methods" names no domain
-        out["domain"] = m.group(1).lower()
-        why.append(f"domain filter {out['domain']}: {m.group(0)!r}")
+        domain = m.group(1).lower()
+        why.append(f"domain filter {domain}: {m.group(0)!r}")
     elif facts.domains:
         named = [d for d in facts.domains if re.search(rf"\b{re.escape(d)}\s+domain\b", query, _F)]
         if named:
-            out["domain"] = named[0]
+            domain = named[0]
     repo = _repo(query, facts)
     if repo:
-        out["repo"] = repo
         why.append(f"repo filter {repo}: the repository is named")
-    return out, why
+    lang_of = (lang,) if lang else ()
+    return SearchFilters(paths, lang_of, (), tests, repo or None, domain), why
 
 
 def _entrypoint(query: str) -> Classification | None:

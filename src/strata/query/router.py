@@ -1,4 +1,4 @@
-"""Query routing (pure): a question and what the index holds -> a retrieval `Plan` over layers.
+"""Query routing (pure): a question and what the index holds -> a `RetrievalPlan` over layers.
 
 Rule-based and transparent: every decision leaves a human-readable reason in the plan,
 which `strata search --explain` prints. The rules follow the "Retrieval over layers"
@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from strata import layers as L
+from strata.query.filters import NO_FILTERS, SearchFilters
 from strata.query.questions import Classification, classify, filters_of
 from strata.text.globs import select
 from strata.text.tokens import STOP_WORDS, query_terms
@@ -37,7 +38,8 @@ __all__ = [
     "Classification",
     "Classifier",
     "IndexFacts",
-    "Plan",
+    "RetrievalPlan",
+    "SearchFilters",
     "Step",
     "classify",
     "filters_of",
@@ -122,13 +124,13 @@ class Step:
 
 
 @dataclass(frozen=True, slots=True)
-class Plan:
+class RetrievalPlan:
     """The router's answer: intent, the steps to run, filters, and why (human-readable)."""
 
     query: str
     intent: str
     steps: tuple[Step, ...]
-    filters: Mapping[str, Any] = field(default_factory=dict)
+    filters: SearchFilters = NO_FILTERS
     names: tuple[str, ...] = ()
     reasons: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()  # filled by the executor: what running the plan found
@@ -141,27 +143,25 @@ class Plan:
         """Whether this plan is the plain hybrid search."""
         return self.intent == "free_text"
 
-    def with_notes(self, notes: Iterable[str]) -> Plan:
+    def with_notes(self, notes: Iterable[str]) -> RetrievalPlan:
         """The same plan with the executor's notes added."""
         return replace(self, notes=self.notes + tuple(notes))
 
-    def narrowed(self, flags: Mapping[str, Any]) -> Plan:
+    def narrowed(self, caller: SearchFilters) -> RetrievalPlan:
         """The plan under the caller's filters too: each one given replaces the router's
-        guess for that key (`no_tests` is `is_test=False`)."""
-        extra = {key: flags[key] for key in ("path", "lang", "kind", "repo") if flags.get(key)}
-        if flags.get("no_tests"):
-            extra["is_test"] = False
-        if not extra:
+        guess for that field (the caller's filter is no guess)."""
+        given = caller.given()
+        if not given:
             return self
-        guessed = tuple(key for key in self.guessed if key not in extra)
-        return replace(self, filters={**self.filters, **extra}, guessed=guessed)
+        guessed = tuple(key for key in self.guessed if key not in given)
+        return replace(self, filters=self.filters.narrowed_by(caller), guessed=guessed)
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON for `--explain`, `--json` and the HTTP API."""
         return {
             "intent": self.intent,
             "names": list(self.names),
-            "filters": dict(self.filters),
+            "filters": self.filters.to_json(),
             "guessed": list(self.guessed),
             "steps": [s.to_json() for s in self.steps],
             "reasons": list(self.reasons),
@@ -171,8 +171,9 @@ class Plan:
     def describe(self) -> list[str]:
         """Lines for a terminal: intent, filters, each step, reasons and notes."""
         out = [f"intent: {self.intent}" + (f" ({', '.join(self.names)})" if self.names else "")]
-        if self.filters:
-            out.append("filters: " + ", ".join(f"{k}={v}" for k, v in self.filters.items()))
+        if self.filters.given():
+            shown = self.filters.to_json().items()
+            out.append("filters: " + ", ".join(f"{k}={v}" for k, v in shown))
         for i, s in enumerate(self.steps, 1):
             args = ", ".join(f"{k}={v!r}" for k, v in s.args.items() if k != "query")
             flag = " required" if s.required else ""
@@ -198,7 +199,7 @@ def route(
     *,
     k: int = 10,
     classifier: Classifier | None = None,
-) -> Plan:
+) -> RetrievalPlan:
     """Plan the retrieval of `query` over the layers the index has.
 
     Args:
@@ -210,10 +211,10 @@ def route(
     facts = facts or IndexFacts()
     head = query.strip()[:MAX_ROUTED_CHARS]
     if not head:
-        return Plan(query, "empty", (), reasons=("the query is empty",))
+        return RetrievalPlan(query, "empty", (), reasons=("the query is empty",))
     if not any(t not in STOP_WORDS for t in query_terms(head, drop_stop_words=False)):
         why = "only stop words or punctuation: nothing to route on; plain search"
-        return _free_text(query, {}, k, (why,))
+        return _free_text(query, NO_FILTERS, k, (why,))
     found = classifier.classify(head, facts) if classifier else None
     reasons: list[str] = []
     if found is not None:
@@ -235,11 +236,11 @@ def route(
 def _build(
     query: str,
     c: Classification,
-    filters: dict[str, Any],
+    filters: SearchFilters,
     facts: IndexFacts,
     k: int,
     reasons: list[str],
-) -> Plan:
+) -> RetrievalPlan:
     builder = _BUILDERS.get(c.intent)
     if builder is None:
         return _free_text(query, filters, k, tuple(reasons))
@@ -250,13 +251,17 @@ def _build(
         return _free_text(query, filters, k, tuple(reasons))
     steps = tuple(s for s in builder(query, c, k) if facts.has(s.layer) or s.layer == "passages")
     steps = tuple(_passages(s) for s in steps)
-    return Plan(query, c.intent, steps, filters, c.names, tuple(reasons), guessed=tuple(filters))
+    return RetrievalPlan(
+        query, c.intent, steps, filters, c.names, tuple(reasons), guessed=filters.given()
+    )
 
 
-def _free_text(query: str, filters: dict[str, Any], k: int, reasons: tuple[str, ...]) -> Plan:
+def _free_text(
+    query: str, filters: SearchFilters, k: int, reasons: tuple[str, ...]
+) -> RetrievalPlan:
     step = Step("passages", "search", {"query": query, "layers": None}, k)
-    return Plan(
-        query, "free_text", (_passages(step),), filters, (), reasons, guessed=tuple(filters)
+    return RetrievalPlan(
+        query, "free_text", (_passages(step),), filters, (), reasons, guessed=filters.given()
     )
 
 

@@ -6,24 +6,24 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from strata.errors import QueryError
 from strata.query import hybrid, lookup
 from strata.query.definitions import header_chunks
+from strata.query.filters import SearchFilters
 from strata.query.hybrid import QueryContext
 from strata.query.lookup import SymbolMatch, closest
 from strata.query.lookup.rows import meta_str
 from strata.query.router import Step
 from strata.store import Filter
-from strata.text.globs import matches
 from strata.text.names import normalise_name
 from strata.text.tokens import is_identifier_like
 from strata.types import Hit, Record
 
-__all__ = ["Outcome", "keeps", "run", "search_flags"]
+__all__ = ["Outcome", "run"]
 
 T = TypeVar("T")
 _COMPONENT_TYPES = ("service", "system", "component", "module", "application")
@@ -38,30 +38,25 @@ class Outcome:
     mode: str = ""
 
 
-def run(ctx: QueryContext, step: Step, filters: Mapping[str, Any], mode: str | None) -> Outcome:
+def run(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
     """One step's hits that the filters keep, at most its limit."""
     runner = _RUNNERS.get((step.method, step.layer)) or _RUNNERS.get((step.method, "*"))
     if runner is None:
         raise QueryError(f"unknown plan step {step.method} over {step.layer}")
     out = runner(ctx, step, filters, mode)
-    kept = [h for h in out.hits if keeps(h.record, filters)]
+    kept = [h for h in out.hits if filters.keeps(h.record)]
     return Outcome(kept[: step.limit], out.notes, out.mode)
 
 
-def _search(ctx: QueryContext, step: Step, filters: Mapping[str, Any], mode: str | None) -> Outcome:
-    wide = filters.get("is_test") is True or bool(filters.get("domain"))
+def _search(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
+    args = step.args
     result = hybrid.search(
-        ctx,
-        step.args["query"],
-        step.limit * (5 if wide else 1),
-        layers=step.args.get("layers"),
-        filters=search_flags(filters),
-        mode=mode,
+        ctx, args["query"], step.limit, layers=args.get("layers"), filters=filters, mode=mode
     )
     return Outcome(list(result.hits), list(result.notes), result.mode)
 
 
-def _symbol(ctx: QueryContext, step: Step, filters: Mapping[str, Any], mode: str | None) -> Outcome:
+def _symbol(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
     name, limit = str(step.args["name"]), max(step.limit, 20)
     exact = lookup.find_symbols(ctx.store, name, limit=limit, exact=bool(step.args.get("exact")))
     if not exact:
@@ -81,7 +76,7 @@ def _symbol(ctx: QueryContext, step: Step, filters: Mapping[str, Any], mode: str
 
 
 def _spelt_otherwise(
-    ctx: QueryContext, name: str, found: Sequence[SymbolMatch], filters: Mapping[str, Any]
+    ctx: QueryContext, name: str, found: Sequence[SymbolMatch], filters: SearchFilters
 ) -> bool:
     """A code-shaped name (`line_comment_prefix`) that only a loosely matching definition
     has (`LINE_COMMENT_PREFIX`) while the code uses it as written: the uses are asked for,
@@ -89,7 +84,7 @@ def _spelt_otherwise(
     if not is_identifier_like(name) or "." in name or any(m.name == name for m in found):
         return False
     spelt = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
-    text = hybrid.search(ctx, name, 10, filters=search_flags(filters), mode="lexical")
+    text = hybrid.search(ctx, name, 10, filters=filters.on_store(), mode="lexical")
     return any(spelt.search(h.record.content) for h in text.hits)
 
 
@@ -114,7 +109,7 @@ def _why(m: SymbolMatch) -> str:
     return f"{m.match} name {m.qname} ({m.kind} at {span})"
 
 
-def _walk(ctx: QueryContext, step: Step, filters: Mapping[str, Any], mode: str | None) -> Outcome:
+def _walk(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
     name, depth = str(step.args["name"]), int(step.args.get("depth", 1))
     walker = lookup.callers if step.method == "callers" else lookup.callees
     walk = walker(ctx.store, name, depth, name_matches=bool(step.args.get("name_matches")))
@@ -140,7 +135,7 @@ def _walk(ctx: QueryContext, step: Step, filters: Mapping[str, Any], mode: str |
 
 
 def _entrypoints(
-    ctx: QueryContext, step: Step, filters: Mapping[str, Any], mode: str | None
+    ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
 ) -> Outcome:
     a = step.args
     rows = lookup.list_entrypoints(ctx.store, type=a.get("type"), framework=a.get("framework"))
@@ -168,7 +163,7 @@ def _entrypoints(
 
 
 def _integrations(
-    ctx: QueryContext, step: Step, filters: Mapping[str, Any], mode: str | None
+    ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
 ) -> Outcome:
     field, who = (
         ("source_id", step.args["source"])
@@ -182,9 +177,7 @@ def _integrations(
     return Outcome(hits, notes)
 
 
-def _relations(
-    ctx: QueryContext, step: Step, filters: Mapping[str, Any], mode: str | None
-) -> Outcome:
+def _relations(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
     doc = _document_id(ctx, str(step.args["document"]))
     if doc is None:
         return Outcome([], [f"no document named {step.args['document']!r}"])
@@ -228,33 +221,6 @@ _RUNNERS = {
 
 
 # ---- helpers ----------------------------------------------------------------------------------
-
-
-def search_flags(filters: Mapping[str, Any]) -> dict[str, Any]:
-    """The filters the plain search applies itself (the rest are applied to its hits)."""
-    out = {key: filters[key] for key in ("path", "lang", "kind", "repo") if filters.get(key)}
-    if filters.get("is_test") is False:
-        out["no_tests"] = True
-    return out
-
-
-def _as_set(value: Any) -> set[str]:
-    return {value} if isinstance(value, str) else {str(v) for v in value}
-
-
-def keeps(rec: Record, filters: Mapping[str, Any]) -> bool:
-    if filters.get("path") and not matches(rec.path, filters["path"]):
-        return False
-    if filters.get("lang") and rec.lang not in _as_set(filters["lang"]):
-        return False
-    if filters.get("kind") and rec.kind not in _as_set(filters["kind"]):
-        return False
-    if filters.get("is_test") is not None and rec.is_test != filters["is_test"]:
-        return False
-    if filters.get("repo") and rec.repo_id and rec.repo_id != filters["repo"]:
-        return False
-    domain = rec.metadata.get("domain")
-    return not (filters.get("domain") and domain and str(domain).lower() != filters["domain"])
 
 
 def _narrow(

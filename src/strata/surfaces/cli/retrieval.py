@@ -4,13 +4,14 @@ and the filters, handed to the command as one `retrieval: Retrieval`."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import click
 
 from strata.layers import CONTENT_LAYERS
+from strata.query.filters import SearchFilters
 
 __all__ = ["Retrieval", "retrieval_options"]
 
@@ -22,7 +23,7 @@ class Retrieval:
     """What to retrieve from: the Engine's `layers`, `filters` and `mode` arguments."""
 
     layers: tuple[str, ...] | None
-    filters: Mapping[str, Any]
+    filters: SearchFilters
     mode: str | None
 
 
@@ -48,7 +49,9 @@ def retrieval_options(f: Callable[..., Any]) -> Callable[..., Any]:
         mode: str | None,
         **kwargs: Any,
     ) -> Any:
-        filters = {"path": paths, "lang": langs, "kind": kinds, "no_tests": no_tests, "repo": repo}
+        filters = SearchFilters.from_flags(
+            path=paths, lang=langs, kind=kinds, no_tests=no_tests, repo=repo
+        )
         retrieval = Retrieval(_layers(layers, content), filters, mode)
         return f(*args, retrieval=retrieval, **kwargs)
 

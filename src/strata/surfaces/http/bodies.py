@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from strata.layers import normalise
+from strata.query.filters import SearchFilters
 
 MAX_K = 1000
 MAX_QUERY = 4000  # characters; a longer "query" is a pasted file, not a question
@@ -49,15 +50,9 @@ class Filters(Body):
     no_tests: bool = False
     repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
 
-    def flags(self) -> dict[str, Any]:
-        """The Engine's `filters` mapping."""
-        return {
-            "path": _strings(self.path),
-            "lang": _strings(self.lang),
-            "kind": _strings(self.kind),
-            "no_tests": self.no_tests,
-            "repo": self.repo,
-        }
+    def search_filters(self) -> SearchFilters:
+        """The `SearchFilters` these fields name."""
+        return SearchFilters.from_flags(**self.model_dump())
 
 
 class SearchRequest(Body):
@@ -82,7 +77,7 @@ class SearchRequest(Body):
             "query": self.query,
             "k": self.k,
             "layers": list(_strings(self.layers)) or None,
-            "filters": (self.filters or Filters()).flags(),
+            "filters": (self.filters or Filters()).search_filters(),
             "mode": self.mode,
         }
 
