@@ -7,7 +7,7 @@ from pathlib import Path
 from strata.index.plan import make_plan
 from strata.index.records import make_record
 from strata.query import ranking
-from strata.query.fusion import fused_order, rrf
+from strata.query.ranking import fused_order, rrf
 from strata.text.globs import matches
 from strata.text.tokens import is_identifier_like, query_terms, tokens
 from strata.types import FileState, SourceFile

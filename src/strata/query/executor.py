@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from strata import layers as L
 from strata.errors import QueryError
 from strata.query import fallback, hybrid
-from strata.query.fusion import fused_order, rrf
 from strata.query.hybrid import QueryContext, SearchResult
+from strata.query.ranking import fused_order, rrf
 from strata.query.router import RetrievalPlan, Step
 from strata.query.steps import Outcome, run
 from strata.text.tokens import is_identifier_like

@@ -17,7 +17,6 @@ from strata.layers import EMBEDDED_LAYERS, PASSAGE_LAYERS, embedded_count
 from strata.query import lookup, ranking
 from strata.query.definitions import definition_chunks
 from strata.query.filters import NO_FILTERS, WIDEN, SearchFilters
-from strata.query.fusion import fused_order, rrf
 from strata.store import Filter, Store
 from strata.text.tokens import query_terms
 from strata.types import Hit, Record
@@ -191,11 +190,11 @@ class Searcher:
         if self._cfg.search.fair_kinds and len(lists.keys() & {"lexical", "semantic"}) == 2:
             fused = _fair_rrf(rankings, records, ranking.weights(q), self._cfg.search.rrf_k)
         else:
-            fused = rrf(rankings, weights=ranking.weights(q), k=self._cfg.search.rrf_k)
+            fused = ranking.rrf(rankings, weights=ranking.weights(q), k=self._cfg.search.rrf_k)
         tests = self._cfg.search.include_tests if include_tests is None else include_tests
         parts = ranking.adjust(records, fused, q, rrf_k=self._cfg.search.rrf_k, include_tests=tests)
         scored = {rid: ranking.final_score(p) for rid, p in parts.items()}
-        order = sorted(fused_order(parts), key=lambda rid: -scored[rid])[:k]
+        order = sorted(ranking.fused_order(parts), key=lambda rid: -scored[rid])[:k]
         return [Hit(records[rid], scored[rid], {**parts[rid], **raw.get(rid, {})}) for rid in order]
 
     def _get_embedder(self) -> Embedder:
@@ -216,7 +215,7 @@ def _fair_rrf(
     for name, ids in rankings.items():
         for kind in ("C", "D"):
             same = [i for i in ids if records[i].layer[:1] == kind]
-            for rid, parts in rrf({name: same}, weights=weights, k=k).items():
+            for rid, parts in ranking.rrf({name: same}, weights=weights, k=k).items():
                 out.setdefault(rid, {}).update(parts)
     return out
 
