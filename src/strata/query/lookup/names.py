@@ -1,25 +1,18 @@
-"""Typo-tolerant name matching: identifier splitting, edit distance and a bigram index."""
+"""Typo-tolerant name matching: edit distance and a bigram index (identifiers are split by
+`strata.text.tokens.split_identifier`, as the lexical index splits them)."""
 
 from __future__ import annotations
 
 import difflib
-import re
 from collections import Counter
 from collections.abc import Iterable
 
-__all__ = ["NameIndex", "edit_distance", "fold", "max_typos", "split_identifier"]
-
-_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+__all__ = ["NameIndex", "edit_distance", "fold", "max_typos"]
 
 
 def fold(name: str) -> str:
     """The comparison key of an identifier: `Retry_Policy` -> `retrypolicy`."""
     return name.casefold().replace("_", "").replace("-", "")
-
-
-def split_identifier(name: str) -> list[str]:
-    """The words of an identifier, lower case: `getHTTPResponse_v2` -> `get http response v 2`."""
-    return [p.casefold() for p in _PARTS.findall(name)]
 
 
 def max_typos(text: str) -> int:

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from strata.layers import C1_SYMBOL_CATALOG
-from strata.query.lookup.names import NameIndex, fold, max_typos, split_identifier
+from strata.query.lookup.names import NameIndex, fold, max_typos
 from strata.query.lookup.rows import KeptRows, derived, meta_str, record_json
 from strata.store import Filter, Store, capabilities
+from strata.text.tokens import split_identifier
 from strata.types import JSON, Record
 
 if TYPE_CHECKING:
