@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 
 from benchmarks.sdists import fetch_deb
-from strata.index.code.entrypoints.polyglot import TS_DETECTORS, entrypoints_of
+from strata.index.code.entrypoints.polyglot import DETECTORS, entrypoints_of
 from strata.text.langs import language_of
 
 ORACLE = Path(__file__).with_name("entrypoint_polyglot_oracle.json")
@@ -28,7 +28,7 @@ def found_routes(app: Path, framework: str) -> set[str]:
     for path in sorted(p for p in app.rglob("*") if p.is_file()):
         rel = path.relative_to(app).as_posix()
         lang = language_of(rel)
-        if lang in TS_DETECTORS:
+        if lang in DETECTORS:
             files.append((rel, lang, path.read_text(encoding="utf-8", errors="replace")))
     return {
         f"{e.http_method} {e.route_or_command}"

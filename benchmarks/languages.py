@@ -2,7 +2,7 @@
 
 Run: `.venv/bin/python -m benchmarks.languages` (downloads pinned sources once into
 `benchmarks/.cache`). Prints a Markdown table: files, chunks, symbols, seconds spent in
-`ts_chunker.chunk` + `ts_symbols.extract`, and symbols per second.
+`treesitter_chunker.chunk` + `treesitter_symbols.extract`, and symbols per second.
 """
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ from benchmarks.sdists import fetch_sdist
 from strata.config import load_config
 from strata.index.chunking.python import chunk_python
 from strata.index.code.python.symbols import extract_symbols
-from strata.index.code.treesitter import chunker as ts_chunker
-from strata.index.code.treesitter import symbols as ts_symbols
+from strata.index.code.treesitter import chunker as treesitter_chunker
+from strata.index.code.treesitter import symbols as treesitter_symbols
 from strata.text.pyparse import parse
 
 
@@ -35,8 +35,8 @@ def main() -> None:
         ("stdlib ast", lambda t: chunk_python(t, cfg), lambda t, p: extract_symbols(t, p)),
         (
             "tree-sitter",
-            lambda t: ts_chunker.chunk(t, "python", cfg),
-            lambda t, p: ts_symbols.extract(t, "python", p)[0],
+            lambda t: treesitter_chunker.chunk(t, "python", cfg),
+            lambda t, p: treesitter_symbols.extract(t, "python", p)[0],
         ),
     ):
         parse.cache_clear()

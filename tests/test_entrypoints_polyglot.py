@@ -8,9 +8,13 @@ from pathlib import Path
 
 from strata import Engine
 from strata.index.code.entrypoints import compose_entrypoints
-from strata.index.code.entrypoints.polyglot import TS_DETECTORS, entrypoints_of, scan_ts_entrypoints
+from strata.index.code.entrypoints.polyglot import (
+    DETECTORS,
+    entrypoints_of,
+    scan_treesitter_entrypoints,
+)
 from strata.index.code.model import Entrypoint
-from strata.index.code.treesitter import symbols as ts_symbols
+from strata.index.code.treesitter import symbols as treesitter_symbols
 from strata.text.langs import language_of
 
 CORPUS = Path(__file__).parent / "corpora" / "entrypoints_polyglot"
@@ -24,7 +28,7 @@ def scan(app: str) -> list[Entrypoint]:
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         rel = path.relative_to(root).as_posix()
         lang = language_of(rel)
-        if lang in TS_DETECTORS:
+        if lang in DETECTORS:
             files.append((rel, lang, path.read_text(encoding="utf-8")))
     return entrypoints_of(files)
 
@@ -146,8 +150,8 @@ def test_express_router_in_typescript_with_route_chain_and_default_export(tmp_pa
     for rel in ("app.ts", "routes/books.ts"):
         text = (tmp_path / rel).read_text()
         scans.append(
-            scan_ts_entrypoints(
-                text, "typescript", rel, ts_symbols.extract(text, "typescript", rel)[0]
+            scan_treesitter_entrypoints(
+                text, "typescript", rel, treesitter_symbols.extract(text, "typescript", rel)[0]
             )
         )
     got = {

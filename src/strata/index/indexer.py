@@ -30,7 +30,7 @@ from strata.index.corpus.apply import refresh_corpus
 from strata.index.corpus.rows import CORPUS_LAYERS, digest_of
 from strata.index.passages import FileOutcome, first_look_rows, unique_ids
 from strata.index.pipeline import process_batch
-from strata.index.plan import Plan
+from strata.index.plan import Changes
 from strata.index.summary import CorpusHook, IndexSummary, Session, session_for
 from strata.index.workers import batches, outcomes, worker_pool, workers_for
 from strata.layers import EMBEDDED_LAYERS, missing_count
@@ -85,7 +85,7 @@ class Indexer:
 
     def run(
         self,
-        plan: Plan,
+        plan: Changes,
         known: Mapping[str, FileState],
         summary: IndexSummary,
         progress: ProgressFn | None = None,

@@ -14,14 +14,14 @@ import logging
 from strata.config import Config
 from strata.index.chunking import chunk
 from strata.index.code.entrypoints import compose_entrypoints, scan_entrypoints
-from strata.index.code.entrypoints.polyglot import scan_ts_entrypoints
+from strata.index.code.entrypoints.polyglot import scan_treesitter_entrypoints
 from strata.index.code.model import Edge, Entrypoint, Symbol
 from strata.index.code.python.edges import extract_edges, module_scope
 from strata.index.code.python.symbols import extract_symbols
 from strata.index.code.records import edge_records, entrypoint_records, role_records, symbol_records
 from strata.index.code.roles import assign_roles
 from strata.index.code.treesitter import grammars
-from strata.index.code.treesitter import symbols as ts_symbols
+from strata.index.code.treesitter import symbols as treesitter_symbols
 from strata.index.corpus.artifacts import (
     NONE,
     Artifact,
@@ -87,8 +87,8 @@ def _code_items(doc: Extracted) -> tuple[list[Symbol], list[Edge], list[Entrypoi
         art = python_artifact(doc.rel, doc.file_hash, symbols, edges, scope, scan)
         return symbols, edges, compose_entrypoints([scan]), art
     if grammars.is_supported(doc.lang):
-        symbols, edges = ts_symbols.extract(doc.text, doc.lang, doc.rel)
-        scan = scan_ts_entrypoints(doc.text, doc.lang, doc.rel, symbols)
+        symbols, edges = treesitter_symbols.extract(doc.text, doc.lang, doc.rel)
+        scan = scan_treesitter_entrypoints(doc.text, doc.lang, doc.rel, symbols)
         art = treesitter_artifact(doc.rel, doc.file_hash, doc.lang, symbols, edges, scan)
         return symbols, edges, compose_entrypoints([scan]), art
     return [], [], [], Artifact(doc.rel, doc.file_hash, NONE, doc.lang)

@@ -1,4 +1,4 @@
-"""The incremental plan: which files to add, re-check, keep or remove (pure)."""
+"""The incremental plan, pure: the `Changes` an index run makes (add, re-check, keep, remove)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from strata.types import FileState, SourceFile
 
 
 @dataclass(frozen=True, slots=True)
-class Plan:
+class Changes:
     """What an index run must do.
 
     `new`: on disk, not in the index. `changed`: in the index but the stat differs
@@ -39,7 +39,7 @@ def make_plan(
     *,
     full: bool = False,
     scope: Iterable[str] | None = None,
-) -> Plan:
+) -> Changes:
     """Compare the files on disk with what the index holds, by stat first.
 
     Args:
@@ -64,4 +64,4 @@ def make_plan(
             changed.append(f)
     candidates = indexed.keys() if scope is None else set(scope) & indexed.keys()
     removed = sorted(p for p in candidates if p not in seen)
-    return Plan(tuple(new), tuple(changed), tuple(unchanged), tuple(removed))
+    return Changes(tuple(new), tuple(changed), tuple(unchanged), tuple(removed))

@@ -47,10 +47,10 @@ def chunkers() -> dict[str, Chunker]:
 
 
 def _treesitter(lang: str) -> Chunker:
-    from strata.index.code.treesitter import chunker as ts_chunker
+    from strata.index.code.treesitter import chunker as treesitter_chunker
 
     def chunker(text: str, cfg: ChunkConfig) -> list[Chunk]:
-        return ts_chunker.chunk(text, lang, cfg)
+        return treesitter_chunker.chunk(text, lang, cfg)
 
     return chunker
 

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from strata.index.code.entrypoints import FileEntrypoints, Mount, Owner, scan_entrypoints
-from strata.index.code.entrypoints.polyglot import scan_ts_entrypoints
+from strata.index.code.entrypoints.polyglot import scan_treesitter_entrypoints
 from strata.index.code.model import Edge, Entrypoint, Symbol
 from strata.index.code.python.edges import extract_edges, module_scope
 from strata.index.code.python.symbols import extract_symbols
 from strata.index.code.resolve import ModuleScope
 from strata.index.code.treesitter import grammars
-from strata.index.code.treesitter import symbols as ts_symbols
+from strata.index.code.treesitter import symbols as treesitter_symbols
 from strata.index.docs import DocResult
 from strata.index.docs.document import Document, parse_document
 from strata.index.docs.entities import Mention, mentions_of
@@ -89,8 +89,8 @@ def artifact_of(rel: str, text: str, lang: str, file_hash: str, kind: str = "") 
         scan = scan_entrypoints(text, rel, symbols)
         return python_artifact(rel, file_hash, symbols, edges, module_scope(text, rel), scan)
     if grammars.is_supported(lang):
-        symbols, edges = ts_symbols.extract(text, lang, rel)
-        scan = scan_ts_entrypoints(text, lang, rel, symbols)
+        symbols, edges = treesitter_symbols.extract(text, lang, rel)
+        scan = scan_treesitter_entrypoints(text, lang, rel, symbols)
         return treesitter_artifact(rel, file_hash, lang, symbols, edges, scan)
     return Artifact(rel, file_hash, NONE, lang)
 

@@ -50,7 +50,7 @@ def resolve_repository(artifacts: Mapping[str, Artifact]) -> CodeGraph:
     edges keep their per-file resolution but count towards roles.
     """
     symbols: list[Symbol] = []
-    ts_edges: list[Edge] = []
+    treesitter_edges: list[Edge] = []
     py_edges: list[Edge] = []
     scopes, scans = [], []
     for path in sorted(artifacts):
@@ -64,10 +64,10 @@ def resolve_repository(artifacts: Mapping[str, Artifact]) -> CodeGraph:
         elif art.kind == TREESITTER:
             syms, edges = treesitter_parts(art)
             symbols += syms
-            ts_edges += edges
+            treesitter_edges += edges
             scans.append(treesitter_scan(art))
     table = build_table((s for s in symbols if s.lang == "python"), scopes)
-    edges = _resolve_all(py_edges, table) + ts_edges
+    edges = _resolve_all(py_edges, table) + treesitter_edges
     entries = compose_entrypoints(scans, table)
     return CodeGraph(symbols, edges, entries, assign_roles(symbols, edges, entries))
 

@@ -9,7 +9,7 @@ is named by its last path segment: `routes::api()` is `rust#api`).
 from __future__ import annotations
 
 from strata.index.code.entrypoints.base import FileEntrypoints, Mount, Owner
-from strata.index.code.entrypoints.tsbase import Node, TsFile, enclosing, entry, string_value
+from strata.index.code.entrypoints.parsed import Node, ParsedFile, enclosing, entry, string_value
 from strata.index.code.model import Entrypoint
 
 FRAMEWORK = "axum"
@@ -22,7 +22,7 @@ _FN = frozenset({"function_item"})
 
 
 class _Scan:
-    def __init__(self, f: TsFile) -> None:
+    def __init__(self, f: ParsedFile) -> None:
         self.f = f
         self.entries: list[Entrypoint] = []
         self.owners: dict[str, Owner] = {}
@@ -145,6 +145,6 @@ class _Scan:
         return [(_VERBS[verb], handler)] if verb in _VERBS else []
 
 
-def detect(f: TsFile) -> FileEntrypoints:
+def detect(f: ParsedFile) -> FileEntrypoints:
     """axum entries, routers and mounts of one Rust file."""
     return _Scan(f).run()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import posixpath
 
 from strata.index.code.entrypoints.base import FileEntrypoints, Mount, Owner
-from strata.index.code.entrypoints.tsbase import Node, TsFile, entry, string_value
+from strata.index.code.entrypoints.parsed import Node, ParsedFile, entry, string_value
 from strata.index.code.model import Entrypoint
 
 FRAMEWORK = "express"
@@ -34,7 +34,7 @@ def module_key(path: str) -> str:
 
 
 class _Scan:
-    def __init__(self, f: TsFile) -> None:
+    def __init__(self, f: ParsedFile) -> None:
         self.f = f
         self.routers: set[str] = set()
         self.modules: dict[str, str] = {}  # var -> the module key it was required/imported from
@@ -174,16 +174,16 @@ class _Scan:
         return ""
 
 
-def detect(f: TsFile) -> FileEntrypoints:
+def detect(f: ParsedFile) -> FileEntrypoints:
     """Express entries, routers and mounts of one JavaScript/TypeScript file."""
     return _Scan(f).run()
 
 
-def _first_string(f: TsFile, call: Node) -> str | None:
+def _first_string(f: ParsedFile, call: Node) -> str | None:
     args = call.child_by_field_name("arguments")
     first = args.named_children[0] if args is not None and args.named_children else None
     return string_value(f, first)
 
 
-def _is_module_exports(f: TsFile, node: Node | None) -> bool:
+def _is_module_exports(f: ParsedFile, node: Node | None) -> bool:
     return node is not None and f.text(node) == "module.exports"

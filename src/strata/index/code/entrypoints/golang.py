@@ -13,10 +13,10 @@ from __future__ import annotations
 import posixpath
 
 from strata.index.code.entrypoints.base import FileEntrypoints, Mount, Owner
-from strata.index.code.entrypoints.tsbase import (
+from strata.index.code.entrypoints.parsed import (
     HTTP_VERBS,
     Node,
-    TsFile,
+    ParsedFile,
     enclosing,
     entry,
     string_value,
@@ -36,7 +36,7 @@ _CTORS = {
 
 
 class _Scan:
-    def __init__(self, f: TsFile) -> None:
+    def __init__(self, f: ParsedFile) -> None:
         self.f = f
         self.dir = posixpath.dirname(f.path) or "."
         self.package = _package(f)
@@ -360,7 +360,7 @@ class _Scan:
         )
 
 
-def detect(f: TsFile) -> FileEntrypoints:
+def detect(f: ParsedFile) -> FileEntrypoints:
     """Go entries, owners and mounts of one file."""
     return _Scan(f).run()
 
@@ -371,14 +371,14 @@ def _join(prefix: str, path: str) -> str:
     return prefix.rstrip("/") + "/" + path.lstrip("/") if path not in ("", "/") else prefix
 
 
-def _package(f: TsFile) -> str:
+def _package(f: ParsedFile) -> str:
     for child in f.tree.root_node.named_children:
         if child.type == "package_clause":
             return f.text(child).split()[-1]
     return ""
 
 
-def _keyed(f: TsFile, body: Node) -> dict[str, Node]:
+def _keyed(f: ParsedFile, body: Node) -> dict[str, Node]:
     out: dict[str, Node] = {}
     for el in body.named_children:
         if el.type == "keyed_element" and len(el.named_children) == 2:
@@ -391,7 +391,7 @@ def _keyed(f: TsFile, body: Node) -> dict[str, Node]:
     return out
 
 
-def _handler_name(f: TsFile, node: Node) -> str:
+def _handler_name(f: ParsedFile, node: Node) -> str:
     """`listArticles`, `h.List`, `http.HandlerFunc(index)` -> the handler's name."""
     if node.type == "call_expression":  # http.HandlerFunc(x), handler(deps)
         args = node.child_by_field_name("arguments")

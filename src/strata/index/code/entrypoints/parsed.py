@@ -41,7 +41,7 @@ def entry_query(lang: str) -> tree_sitter.Query:
 
 
 @dataclass(slots=True)
-class TsFile:
+class ParsedFile:
     """One parsed file with its symbols, for the detectors of its language."""
 
     path: str
@@ -53,7 +53,9 @@ class TsFile:
     _by_name: dict[str, Symbol] = field(default_factory=dict)
 
     @classmethod
-    def parse(cls, text: str, lang: str, path: str, symbols: list[Symbol], is_test: bool) -> TsFile:
+    def parse(
+        cls, text: str, lang: str, path: str, symbols: list[Symbol], is_test: bool
+    ) -> ParsedFile:
         src = text.encode("utf-8", "surrogatepass")
         tree = tree_sitter.Parser(language(lang)).parse(src)
         return cls(path, lang, src, tree, symbols, is_test)
@@ -86,7 +88,7 @@ class TsFile:
         return f"{self.path}#{name}"
 
 
-def string_value(f: TsFile, node: Node | None) -> str | None:
+def string_value(f: ParsedFile, node: Node | None) -> str | None:
     """The value of a string literal node (any quoting), else None."""
     if node is None:
         return None
@@ -114,7 +116,7 @@ def enclosing(node: Node, types: frozenset[str]) -> Node | None:
 
 
 def entry(
-    f: TsFile,
+    f: ParsedFile,
     *,
     framework: str,
     entry_type: str,

@@ -9,14 +9,14 @@ from typing import Final
 from strata.index.code.entrypoints import axum, express, golang, spring
 from strata.index.code.entrypoints.base import FileEntrypoints
 from strata.index.code.entrypoints.compose import compose_entrypoints
-from strata.index.code.entrypoints.tsbase import TsFile
+from strata.index.code.entrypoints.parsed import ParsedFile
 from strata.index.code.model import Entrypoint, Symbol
-from strata.index.code.treesitter import symbols as ts_symbols
+from strata.index.code.treesitter import symbols as treesitter_symbols
 from strata.text.langs import is_test_path
 
 log = logging.getLogger(__name__)
 
-TS_DETECTORS: Final[Mapping[str, Callable[[TsFile], FileEntrypoints]]] = {
+DETECTORS: Final[Mapping[str, Callable[[ParsedFile], FileEntrypoints]]] = {
     "go": golang.detect,
     "javascript": express.detect,
     "typescript": express.detect,
@@ -26,12 +26,14 @@ TS_DETECTORS: Final[Mapping[str, Callable[[TsFile], FileEntrypoints]]] = {
 }
 
 
-def scan_ts_entrypoints(text: str, lang: str, path: str, symbols: list[Symbol]) -> FileEntrypoints:
+def scan_treesitter_entrypoints(
+    text: str, lang: str, path: str, symbols: list[Symbol]
+) -> FileEntrypoints:
     """Entries, owners and mounts of one file in a tree-sitter language (none if no detector)."""
-    detector = TS_DETECTORS.get(lang)
+    detector = DETECTORS.get(lang)
     if detector is None:
         return FileEntrypoints(path)
-    found = detector(TsFile.parse(text, lang, path, symbols, is_test_path(path)))
+    found = detector(ParsedFile.parse(text, lang, path, symbols, is_test_path(path)))
     log.debug("%s: %d entry points", path, len(found.entrypoints))
     return found
 
@@ -41,6 +43,6 @@ def entrypoints_of(files: Iterable[tuple[str, str, str]]) -> list[Entrypoint]:
     them as the corpus pass does (for tests and benchmarks over a folder)."""
     scans = []
     for rel, lang, text in files:
-        symbols, _ = ts_symbols.extract(text, lang, rel)
-        scans.append(scan_ts_entrypoints(text, lang, rel, symbols))
+        symbols, _ = treesitter_symbols.extract(text, lang, rel)
+        scans.append(scan_treesitter_entrypoints(text, lang, rel, symbols))
     return compose_entrypoints(scans)

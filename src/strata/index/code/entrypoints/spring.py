@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from strata.index.code.entrypoints.base import FileEntrypoints
 from strata.index.code.entrypoints.compose import join_route
-from strata.index.code.entrypoints.tsbase import Node, TsFile, entry, string_value
+from strata.index.code.entrypoints.parsed import Node, ParsedFile, entry, string_value
 from strata.index.code.model import Entrypoint
 
 FRAMEWORK = "spring"
@@ -15,7 +15,7 @@ _SHORTCUTS = {f"{v.capitalize()}Mapping": v for v in ("GET", "POST", "PUT", "DEL
 _PATH_KEYS = ("value", "path")
 
 
-def detect(f: TsFile) -> FileEntrypoints:
+def detect(f: ParsedFile) -> FileEntrypoints:
     """Spring entries of one Java file (their prefixes are all in the file)."""
     entries: list[Entrypoint] = []
     for caps in f.matches():
@@ -31,7 +31,7 @@ def detect(f: TsFile) -> FileEntrypoints:
     return FileEntrypoints(f.path, tuple(entries))
 
 
-def _routes(f: TsFile, method: Node, cls: str, prefixes: list[str]) -> list[Entrypoint]:
+def _routes(f: ParsedFile, method: Node, cls: str, prefixes: list[str]) -> list[Entrypoint]:
     mods = next((c for c in method.named_children if c.type == "modifiers"), None)
     if mods is None:
         return []
@@ -64,7 +64,7 @@ def _routes(f: TsFile, method: Node, cls: str, prefixes: list[str]) -> list[Entr
     return out
 
 
-def _annotations(f: TsFile, mods: Node) -> dict[str, Node | None]:
+def _annotations(f: ParsedFile, mods: Node) -> dict[str, Node | None]:
     """Annotation name (without package) -> its argument list (None for a marker)."""
     out: dict[str, Node | None] = {}
     for node in mods.named_children:
@@ -74,7 +74,7 @@ def _annotations(f: TsFile, mods: Node) -> dict[str, Node | None]:
     return out
 
 
-def _paths(f: TsFile, args: Node | None) -> list[str]:
+def _paths(f: ParsedFile, args: Node | None) -> list[str]:
     """The paths an annotation names: its bare value, or `value=`/`path=`, one or an array."""
     if args is None:
         return []
@@ -88,7 +88,7 @@ def _paths(f: TsFile, args: Node | None) -> list[str]:
     return []
 
 
-def _verbs(f: TsFile, args: Node | None) -> list[str]:
+def _verbs(f: ParsedFile, args: Node | None) -> list[str]:
     for item in args.named_children if args is not None else []:
         if (
             item.type == "element_value_pair"
@@ -99,7 +99,7 @@ def _verbs(f: TsFile, args: Node | None) -> list[str]:
     return []
 
 
-def _strings(f: TsFile, node: Node | None) -> list[str]:
+def _strings(f: ParsedFile, node: Node | None) -> list[str]:
     if node is None:
         return []
     if node.type == "element_value_array_initializer":
