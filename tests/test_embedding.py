@@ -314,3 +314,43 @@ def test_the_folded_graph_keeps_the_word_table_int8(fresh_onnx: Path) -> None:
         if list(t.dims) == [30522, 384]
     }
     assert tables == {"INT8"}
+
+
+_WAIT_POLICY_PROBE = """
+import os, sys
+
+class Probe:  # records OMP_WAIT_POLICY at the moment torch is first imported
+    def find_spec(self, name, path=None, target=None):
+        if name == "torch" and "seen" not in globals():
+            globals()["seen"] = os.environ.get("OMP_WAIT_POLICY")
+        return None
+
+sys.meta_path.insert(0, Probe())
+from strata.embedding.local import SentenceTransformerEmbedder
+vec = SentenceTransformerEmbedder.load("all-MiniLM-L6-v2", "fp32", 8).embed_query("x")
+print(seen, len(vec))
+"""
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "PASSIVE"), ("ACTIVE", "ACTIVE")])
+def test_torch_threads_sleep_when_idle_unless_told_otherwise(
+    given: str | None, expected: str
+) -> None:
+    """libgomp's spinning pool cost 200-300 ms of CPU per query on a busy machine (issue 15
+    item 22): the policy must be in the environment before torch is first imported."""
+    import os
+    import subprocess
+
+    pytest.importorskip("torch")
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    if given is not None:
+        env["OMP_WAIT_POLICY"] = given
+    out = subprocess.run(
+        [sys.executable, "-c", _WAIT_POLICY_PROBE],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    assert out.stdout.split() == [expected, "384"]

