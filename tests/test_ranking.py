@@ -161,3 +161,56 @@ def test_fair_kinds_rank_docs_and_code_each_among_their_own() -> None:
     assert fair[doc.id] == {"lexical": 1 / 6, "semantic": 1 / 6}  # first of the docs
     assert fair[code[1].id] == joint[code[1].id]  # code keeps its ranks among code
     assert fused_order(fair)[:2] == [code[0].id, doc.id]
+
+
+def test_a_sentence_naming_the_file_lifts_its_chunks() -> None:
+    q = ranking.shape("the main activity of the Cordova application", [])
+    assert q.words == {"main", "activity", "cordova", "application"}
+    folder = "framework/src/org/apache/cordova/"
+    assert ranking.path_share(folder + "CordovaActivity.java", q.words) == 2 / 4
+    assert ranking.path_share(folder + "LOG.java", q.words) == 1 / 4  # the folder
+    assert ranking.path_share("lib/applications.js", q.words) == 1 / 4  # by prefix
+    assert ranking.shape("CordovaActivity", []).words == frozenset()  # a name is looked up
+    activity = _rec(folder + "CordovaActivity.java", "CordovaActivity.onCreate", kind="method")
+    log = _rec(folder + "LOG.java", "LOG.d", kind="method")
+    plugin = _rec(folder + "CordovaPlugin.java", "CordovaPlugin.execute", kind="method")
+    records = {r.id: r for r in (activity, log, plugin)}
+    base = {r: {"semantic": 0.1} for r in records}
+    assert "path" not in ranking.adjust(records, base, q, rrf_k=5, include_tests=False)[activity.id]
+    out = ranking.adjust(records, base, q, rrf_k=5, include_tests=False, path_boost=1.0)
+    # `cordova` names every candidate's folder: it tells none apart; `activity` names one
+    # file of three, so it weighs 2/3 of a word (of the query's four)
+    assert abs(out[activity.id]["path"] - 1.0 / 6 * (2 / 3) / 4) < 1e-12
+    assert "path" not in out[log.id] and "path" not in out[plugin.id]
+
+
+def test_the_path_boost_key_reaches_the_ranking(tmp_path: Path) -> None:
+    from strata import Engine
+
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "activity.py").write_text(
+        "def open_screen(intent):\n    return intent.screen\n", encoding="utf-8"
+    )
+    (tmp_path / "app" / "views.py").write_text(
+        "def open_view(screen):\n    return screen.open()\n", encoding="utf-8"
+    )
+    for boost, expected in ((0.0, False), (1.0, True)):
+        eng = Engine.open(
+            tmp_path,
+            index_dir=tmp_path / f"idx{boost}",
+            config={"embed.provider": "none", "search.path_boost": boost},
+        )
+        eng.index()
+        hits = eng.search("open the screen of an activity", k=3, mode="lexical")
+        assert ("path" in hits[0].parts) is expected
+        eng.close()
+
+
+def test_declaration_stubs_rank_below_the_code_they_declare() -> None:
+    stub = _rec("typings/index.d.ts", "Command.option", kind="method")
+    code = _rec("lib/command.js", "Command.option", kind="method")
+    records = {stub.id: stub, code.id: code}
+    base = {r: {"lexical": 0.02} for r in records}
+    q = ranking.shape("define an option of the command", [])
+    out = ranking.adjust(records, base, q, rrf_k=5, include_tests=False)
+    assert out[stub.id]["stub_x"] == ranking.STUB_FACTOR < 1.0 and "stub_x" not in out[code.id]

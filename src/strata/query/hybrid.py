@@ -192,7 +192,14 @@ class Searcher:
         else:
             fused = ranking.rrf(rankings, weights=ranking.weights(q), k=self._cfg.search.rrf_k)
         tests = self._cfg.search.include_tests if include_tests is None else include_tests
-        parts = ranking.adjust(records, fused, q, rrf_k=self._cfg.search.rrf_k, include_tests=tests)
+        parts = ranking.adjust(
+            records,
+            fused,
+            q,
+            rrf_k=self._cfg.search.rrf_k,
+            include_tests=tests,
+            path_boost=self._cfg.search.path_boost,
+        )
         scored = {rid: ranking.final_score(p) for rid, p in parts.items()}
         order = sorted(ranking.fused_order(parts), key=lambda rid: -scored[rid])[:k]
         return [Hit(records[rid], scored[rid], {**parts[rid], **raw.get(rid, {})}) for rid in order]

@@ -7,6 +7,7 @@ chosen on the whole benchmark (docs/benchmarks.md), never per query.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import defaultdict
@@ -14,7 +15,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from strata.text.tokens import STOP_WORDS, is_identifier_like, split_identifier
+from strata.text.tokens import STOP_WORDS, is_identifier_like, split_identifier, word_tokens
 from strata.types import Record
 
 K = TypeVar("K", bound=Hashable)
@@ -70,6 +71,16 @@ CHANGELOG_FACTOR = 0.6  # release notes mention everything; they rarely answer "
 SHORT_CHARS = 100
 SHORT_FACTOR = 0.8
 COHERENCE_WEIGHT = 0.0  # measured: any weight tried (0.15, 0.03) lowered MRR; see docs
+# A sentence's words in the file's name or folder (semble's stem boost: a Java class is its
+# file): `search.path_boost` rank-1 units times the share of the query's words matched, each
+# word weighed by how few candidate files it names; off by default (measured: it lifts Java
+# and TypeScript and lowers JavaScript; docs/benchmarks.md).
+PATH_MIN_SHARE = 0.1
+PATH_PREFIX = 3  # letters a word and a path part share at least to match by prefix
+# TypeScript declaration stubs (`.d.ts`, semble's prior): signatures without the doc or the
+# body a question is about (measured: docs-md MRR .500 -> .518).
+STUB_FACTOR = 0.7
+_STUB = re.compile(r"\.d\.[cm]?ts$")
 
 _VENDORED = re.compile(
     r"(^|/)(vendor|vendored|_vendor|third_party|thirdparty|external|extern|node_modules)/"
@@ -117,6 +128,7 @@ class QueryShape:
     # A name or two rather than a sentence: their definitions are searched for as well
     # (in a sentence a name is more often mentioned than asked for: measured).
     lookup: bool = False
+    words: frozenset[str] = frozenset()  # the sentence's content words, lower-case
 
 
 def shape(query: str, terms: Sequence[str]) -> QueryShape:
@@ -140,7 +152,13 @@ def shape(query: str, terms: Sequence[str]) -> QueryShape:
         bool(_CHANGE_WORDS & words),
         tuple(dict.fromkeys(asked)),
         lookup=not sentence,
+        words=_content_words(query) if sentence else frozenset(),
     )
+
+
+def _content_words(query: str) -> frozenset[str]:
+    """A sentence's words of three letters or more, lower-case, stop words out."""
+    return frozenset(w.lower() for w in re.findall(r"[A-Za-z]+", query) if len(w) > 2) - STOP_WORDS
 
 
 def weights(q: QueryShape) -> Mapping[str, float]:
@@ -167,6 +185,7 @@ def adjust(
     *,
     rrf_k: int,
     include_tests: bool,
+    path_boost: float = 0.0,
 ) -> dict[str, dict[str, float]]:
     """Add boost and penalty parts to each candidate's fused parts (returns new dicts).
 
@@ -177,6 +196,7 @@ def adjust(
     per_file: dict[str, float] = defaultdict(float)
     for rid, score in base.items():
         per_file[records[rid].path] += score
+    common = _common_words(q.words, {records[rid].path for rid in parts}) if path_boost else {}
     out: dict[str, dict[str, float]] = {}
     for rid, p in parts.items():
         rec = records[rid]
@@ -188,16 +208,68 @@ def adjust(
         others = per_file[rec.path] - base[rid]
         if COHERENCE_WEIGHT > 0 and others > 1e-12:
             new["coherence"] = COHERENCE_WEIGHT * unit * math.log1p(others / unit)
-        if rec.is_test and not include_tests and not q.wants_tests:
-            new["test_x"] = TEST_FACTOR
-        if is_vendored(rec.path):
-            new["vendored_x"] = VENDORED_FACTOR
-        if not q.wants_changes and is_changelog(rec):
-            new["changelog_x"] = CHANGELOG_FACTOR
-        if rec.layer == "D0_DOC_CHUNKS" and len(rec.content.strip()) < SHORT_CHARS:
-            new["short_x"] = SHORT_FACTOR
+        if path_boost and q.words:
+            share = path_share(rec.path, q.words, common)
+            if share >= PATH_MIN_SHARE:
+                new["path"] = path_boost * unit * share
+        new.update(_penalties(rec, q, include_tests))
         out[rid] = new
     return out
+
+
+def _penalties(rec: Record, q: QueryShape, include_tests: bool) -> dict[str, float]:
+    """The multiplicative `_x` factors of one candidate (priors by path and kind)."""
+    out: dict[str, float] = {}
+    if rec.is_test and not include_tests and not q.wants_tests:
+        out["test_x"] = TEST_FACTOR
+    if is_vendored(rec.path):
+        out["vendored_x"] = VENDORED_FACTOR
+    if _STUB.search(rec.path):
+        out["stub_x"] = STUB_FACTOR
+    if not q.wants_changes and is_changelog(rec):
+        out["changelog_x"] = CHANGELOG_FACTOR
+    if rec.layer == "D0_DOC_CHUNKS" and len(rec.content.strip()) < SHORT_CHARS:
+        out["short_x"] = SHORT_FACTOR
+    return out
+
+
+def _common_words(words: frozenset[str], paths: set[str]) -> dict[str, float]:
+    """Each word's weight: 1 - the share of the candidate files whose path it names (a
+    word every candidate's folder holds, `cordova` in `org/apache/cordova/`, tells none
+    apart)."""
+    if not words or not paths:
+        return {}
+    n = len(paths)
+    return {
+        w: 1.0 - sum(1 for p in paths if any(_prefixed(w, x) for x in _path_parts(p))) / n
+        for w in words
+    }
+
+
+def path_share(
+    path: str, words: frozenset[str], weight: Mapping[str, float] | None = None
+) -> float:
+    """The share of `words` that name the file or its folder (`CordovaActivity.java`,
+    `engine/`); a word and a name part match when one starts the other (3+ letters:
+    `dependency` ~ `dependencies`)."""
+    parts = _path_parts(path)
+    hits = sum((weight or {}).get(w, 1.0) for w in words if any(_prefixed(w, p) for p in parts))
+    return hits / len(words) if words else 0.0
+
+
+@functools.lru_cache(maxsize=8192)
+def _path_parts(path: str) -> frozenset[str]:
+    dirs, _, name = path.rpartition("/")
+    stem = name.split(".")[0]
+    parent = dirs.rpartition("/")[2]
+    return frozenset(t for w in (stem, parent) if w for t in word_tokens(w))
+
+
+def _prefixed(word: str, part: str) -> bool:
+    if word == part:
+        return True
+    short, long = sorted((word, part), key=len)
+    return len(short) >= PATH_PREFIX and long.startswith(short)
 
 
 def final_score(parts: Mapping[str, float]) -> float:
