@@ -6,6 +6,11 @@ Serves the index in process (a warm `strata serve`), opens the page in Debian's 
 through Playwright, and for each query types it into the search box and waits until the hit
 list for exactly that query is in the page (the page's debounce included). The transferred
 size is every response the page loads on first visit (HTML, script, style).
+
+Each time is also split, on the page's own clock: the keystroke to the start of the
+`/search` request that answered it (the debounce), the request (sent to its last byte
+received: the server's search and the network), and the response to the hit list in the
+page (parsing the JSON and rendering).
 """
 
 from __future__ import annotations
@@ -29,6 +34,30 @@ WORDS = (
     "exception usage error", "format help text", "decorator pass context", "terminal width",
 )
 
+# Installed in the page once: when the last key went down, when a hit list for a new query
+# appeared (a MutationObserver sees it as it is inserted).
+WATCH = """() => {
+  window.__lat = {};
+  document.addEventListener("keydown", () => { window.__lat.key = performance.now(); }, true);
+  new MutationObserver(() => {
+    const hits = document.getElementById("hits");
+    if (hits && hits.dataset.query !== window.__lat.seen) {
+      window.__lat.seen = hits.dataset.query;
+      window.__lat.rendered = performance.now();
+    }
+  }).observe(document.getElementById("view"), { childList: true, subtree: true });
+}"""
+
+# After a query: the marks above and the last `/search` request's timing.
+PARTS = """() => {
+  const asked = performance.getEntriesByType("resource").filter((e) => e.name.endsWith("/search"));
+  const last = asked[asked.length - 1];
+  performance.clearResourceTimings();
+  const lat = window.__lat;
+  return { debounce: last.startTime - lat.key, request: last.responseEnd - last.startTime,
+           render: lat.rendered - last.responseEnd };
+}"""
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
@@ -45,26 +74,48 @@ def main() -> None:
         page.goto(f"http://127.0.0.1:{srv.port}/")
         page.wait_for_load_state("networkidle")
         transferred = sum(sizes)
+        page.evaluate(WATCH)
         times = []
+        parts: dict[str, list[float]] = {"debounce": [], "request": [], "render": []}
         for i in range(args.queries):
             query = f"{WORDS[i % len(WORDS)]} {i}"
             page.locator("#q").fill(query[:-1])  # all but the last keystroke
+            page.wait_for_timeout(300)  # past the debounce: that search is not this one's
+            page.locator(f'#hits[data-query="{query[:-1]}"]').wait_for()
             started = time.perf_counter()
             page.keyboard.type(query[-1])
             page.locator(f'#hits[data-query="{query}"]').wait_for()
             times.append((time.perf_counter() - started) * 1000)
+            for name, ms in page.evaluate(PARTS).items():
+                parts[name].append(ms)
         browser.close()
-    times.sort()
+    status = engines.served().status()
     out = {
         "queries": len(times),
         "p50_ms": round(statistics.median(times), 1),
-        "p95_ms": round(times[int(0.95 * (len(times) - 1))], 1),
+        "p95_ms": round(_p95(times), 1),
+        **{f"{name}_p50_ms": round(statistics.median(ms), 1) for name, ms in parts.items()},
+        **{f"{name}_p95_ms": round(_p95(ms), 1) for name, ms in parts.items()},
         "page_bytes": transferred,
-        "passages": engines.served().status().get("rows"),
+        "rows": status.get("rows"),
+        "passages": _passages(status),
     }
     print(json.dumps(out))
     Path("benchmarks/results").mkdir(parents=True, exist_ok=True)
     Path("benchmarks/results/web_latency.json").write_text(json.dumps(out, indent=2) + "\n")
+
+
+def _p95(ms: list[float]) -> float:
+    ordered = sorted(ms)
+    return ordered[int(0.95 * (len(ordered) - 1))]
+
+
+def _passages(status: dict[str, object]) -> int:
+    """Source and doc chunks (C0 + D0), the figure the issues' "30k chunks" counts."""
+    layers = status.get("layers")
+    if not isinstance(layers, dict):
+        return 0
+    return sum(int(layers.get(n, {}).get("rows", 0)) for n in ("C0_SOURCE_CHUNKS", "D0_DOC_CHUNKS"))
 
 
 if __name__ == "__main__":

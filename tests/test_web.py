@@ -7,6 +7,7 @@ saves screenshots under tests/artifacts/web/.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -160,6 +161,31 @@ def test_typing_a_query_shows_hits_and_enter_opens_the_file(server: Server, page
     page.goto("about:blank")
     page.goto(shared)
     page.wait_for_selector("pre.code .row.mark")
+
+
+def test_a_search_overtaken_by_a_newer_one_is_aborted_quietly(server: Server, page: Any) -> None:
+    held: list[Any] = []  # the first search is held back, so it is still in flight
+
+    def hold_first(route: Any) -> None:
+        if not held and (route.request.post_data_json or {}).get("query") == "retry":
+            held.append(route)
+        else:
+            route.continue_()
+
+    failed: list[str] = []
+    page.on("requestfailed", lambda r: failed.append(f"{r.url} {r.failure}"))
+    page.goto(_base(server))
+    page.route("**/search", hold_first)
+    page.locator("#q").fill("retry")
+    page.wait_for_timeout(300)  # past the debounce: "retry" is asked and held
+    assert held
+    page.locator("#q").press_sequentially(" policy")
+    page.locator('#hits[data-query="retry policy"] .hit').first.wait_for()
+    with contextlib.suppress(Exception):  # the page has given it up already
+        held[0].continue_()
+    assert [f for f in failed if "/search" in f] and all("ABORTED" in f for f in failed), failed
+    assert page.locator("#error").inner_text() == ""
+    assert "down" not in (page.locator("#conn").get_attribute("class") or "")
 
 
 def test_a_rejected_query_shows_its_reason(server: Server, page: Any) -> None:

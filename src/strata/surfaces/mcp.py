@@ -79,8 +79,9 @@ class Tools:
     ) -> SearchAnswer:
         """Search code and docs (words and meaning); names, "who calls X", "which
         endpoints" are routed to the right layer."""
-        notes = self._notes()
-        if notes and not self._ready():
+        eng = self.engine()
+        notes = self._notes(eng)
+        if notes and not eng.exists:
             return SearchAnswer(hits=[], notes=notes)
         request = SearchRequest(
             query=query,
@@ -88,7 +89,7 @@ class Tools:
             layers=list(CONTENT_LAYERS[content]) if content in CONTENT_LAYERS else None,
             filters=Filters(path=path, lang=lang, repo=repo),
         )
-        result = self.engine().search(**request.arguments())
+        result = eng.search(**request.arguments())
         return SearchAnswer(
             hits=[hit_snippet(h, lines) for h in result.hits], notes=[*result.notes, *notes]
         )
@@ -103,10 +104,11 @@ class Tools:
     ) -> SearchAnswer:
         """Where a class, function or method is defined (exact, `Class.method`, prefix,
         then typo-tolerant)."""
-        notes = self._notes()
-        if notes and not self._ready():
+        eng = self.engine()
+        notes = self._notes(eng)
+        if notes and not eng.exists:
             return SearchAnswer(hits=[], notes=notes)
-        found = self.engine().symbols(name, kind=kind, limit=min(k, MAX_K), repo=repo)
+        found = eng.symbols(name, kind=kind, limit=min(k, MAX_K), repo=repo)
         return SearchAnswer(hits=[record_snippet(m.record, lines) for m in found], notes=notes)
 
     def call_graph(
@@ -130,8 +132,9 @@ class Tools:
         lines: Lines = 2,
     ) -> SearchAnswer:
         """HTTP routes (with full prefixed paths), CLI commands and `__main__` blocks."""
-        found = self.engine().entrypoints(type=type, framework=framework, repo=repo)
-        return SearchAnswer(hits=[record_snippet(r, lines) for r in found], notes=self._notes())
+        eng = self.engine()
+        found = eng.entrypoints(type=type, framework=framework, repo=repo)
+        return SearchAnswer(hits=[record_snippet(r, lines) for r in found], notes=self._notes(eng))
 
     def related(
         self,
@@ -176,20 +179,17 @@ class Tools:
         notes = [] if links else [f"no call edges of {qname!r} in the call graph"]
         return CallAnswer(targets=[t.qname for t in result.targets], links=links, notes=notes)
 
-    def _ready(self) -> bool:
-        return self.engine().exists
-
-    def _notes(self) -> list[str]:
+    def _notes(self, eng: Engine) -> list[str]:
         """What an agent should know about the index right now (a build under way)."""
         job = self.jobs.current()
         if job is not None and job.state == "failed":
             return [f"the last index run failed: {job.error}"]
         if job is None or job.state != "running":
-            if not self.engine().exists:
+            if not eng.exists:
                 return ["no index yet; call `reindex` to build it"]
             return []
         where = f"{job.phase} {job.done}/{job.total}" if job.total else job.phase
-        if job.first or not self.engine().exists:
+        if job.first or not eng.exists:
             return [f"the index is being built ({where}); ask again in a few seconds"]
         return [f"the index is being refreshed ({where}); recent edits may be missing"]
 

@@ -2,7 +2,9 @@
 
 An engine is reused while what it was opened with stays the same: root, index directory,
 store, every configuration value and its source, and the index build (a rebuild with
-`strata index --full` records a new `created` time, so it gets a fresh engine).
+`strata index --full` records a new `created` time, so it gets a fresh engine). The served
+engine is asked for on every request: it is looked up again only when a file it was opened
+from (the locator, a config file) or a `STRATA_*` variable changed, which a few `stat`s tell.
 """
 
 from __future__ import annotations
@@ -13,11 +15,11 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from strata.config import KEYS
+from strata.config import KEYS, user_config_path
 from strata.engine import Engine
 from strata.errors import NoIndexError
 from strata.store.uri import redact
-from strata.workspace.locate import read_locator
+from strata.workspace.locate import META_NAME, read_locator
 
 
 class ForeignIndexError(Exception):
@@ -36,6 +38,7 @@ class Engines:
         self._limit = limit
         self._cache: OrderedDict[tuple[Any, ...], Engine] = OrderedDict()
         self._lock = threading.Lock()
+        self._served: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None  # (stamp, key)
         self._keep(home)
 
     @classmethod
@@ -52,7 +55,16 @@ class Engines:
 
     def served(self) -> Engine:
         """The engine of the served index under the server's own configuration."""
-        return self.get(None, self.home.index_dir, self._store_flag, None)
+        stamp = _stamp(self.home.index_dir)
+        with self._lock:
+            if self._served is not None and self._served[0] == stamp:
+                eng = self._cache.get(self._served[1])
+                if eng is not None:  # not closed since (a `/cli` run may push it out)
+                    return eng
+        eng = self.get(None, self.home.index_dir, self._store_flag, None)
+        with self._lock:
+            self._served = (stamp, _key(eng))
+        return eng
 
     def get(
         self,
@@ -87,6 +99,20 @@ class Engines:
             for eng in self._cache.values():
                 eng.close()
             self._cache.clear()
+
+
+def _stamp(index_dir: Path) -> tuple[Any, ...]:
+    """What `Engine.open` of the served index reads, as cheaply as it can be seen to change."""
+    stats = []
+    for path in (index_dir / META_NAME, index_dir / "config.yaml", user_config_path()):
+        try:
+            st = path.stat()
+        except OSError:
+            stats.append(None)
+            continue
+        stats.append((st.st_ino, st.st_mtime_ns, st.st_size))
+    env = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("STRATA_")))
+    return (*stats, env)
 
 
 def _key(eng: Engine) -> tuple[Any, ...]:

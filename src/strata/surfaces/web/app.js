@@ -9,7 +9,8 @@ const LAYERS = ["C0_SOURCE_CHUNKS", "C1_SYMBOL_CATALOG", "C2_DEPENDENCY_GRAPH",
 const SNIPPET_LINES = 12;
 const FILE_WINDOW = 1500; // lines rendered at once; the rest behind "show more"
 const LONG_LINE = 2000; // characters of a line shown before "…"
-const DEBOUNCE_MS = 60; // after the last keystroke; a warm search takes ~10 ms
+const DEBOUNCE_MS = 30; // after the last keystroke; a newer search aborts the one in flight
+const FIRST_HITS = 6; // hits rendered before the page paints; the rest right after
 const CONFIGURE = "To answer questions, configure an LLM: set llm.provider (ollama or openai), " +
   "llm.base_url and llm.model in .strata/config.yaml (or STRATA_LLM_PROVIDER, STRATA_LLM_BASE_URL, " +
   "STRATA_LLM_MODEL), then restart strata serve. The sources below are what it would read.";
@@ -19,6 +20,7 @@ let seq = 0; // the newest view render; older answers are dropped
 let timer = null; // the status view's refresh
 let selected = -1;
 let reachable = true;
+let searching = null; // the AbortController of the search in flight
 
 class ApiError extends Error {
   constructor(message, status) { super(message); this.status = status; }
@@ -26,11 +28,11 @@ class ApiError extends Error {
 
 // ---- talking to the server -------------------------------------------------------------
 
-async function api(path, body) {
+async function api(path, body, signal) {
   const headers = {};
   const token = sessionStorage.getItem(TOKEN_KEY);
   if (token) headers.Authorization = `Bearer ${token}`;
-  const opts = { method: body === undefined ? "GET" : "POST", headers };
+  const opts = { method: body === undefined ? "GET" : "POST", headers, signal };
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
@@ -39,6 +41,7 @@ async function api(path, body) {
   try {
     resp = await fetch(path, opts);
   } catch (_err) {
+    if (signal?.aborted) throw new ApiError("superseded by a newer search", -1);
     serverDown();
     throw new ApiError("the server is unreachable", 0);
   }
@@ -231,7 +234,9 @@ async function search(params) {
   if (params.get("notests") === "1") filters.no_tests = true;
   const body = { query, k: 20, filters };
   if (params.get("layer")) body.layers = [params.get("layer")];
-  const asked = [api("/search", body)];
+  searching?.abort(); // its answer would be dropped anyway (see `seq`)
+  searching = new AbortController();
+  const asked = [api("/search", body, searching.signal)];
   if (params.get("explain") === "1") asked.push(explain(query, params));
   const [result, plan] = await Promise.all(asked);
   const box = el("div");
@@ -239,7 +244,13 @@ async function search(params) {
   for (const note of result.notes || []) box.append(el("p", { class: "meta" }, note));
   const list = el("ol", { id: "hits", class: "hits", "aria-label": "Results", "data-query": query });
   if (!result.hits.length) box.append(el("p", {}, `No results for ${query}.`));
-  result.hits.forEach((hit, i) => list.append(hitItem(hit, i)));
+  result.hits.slice(0, FIRST_HITS).forEach((hit, i) => list.append(hitItem(hit, i)));
+  if (result.hits.length > FIRST_HITS) { // below the fold: after the first paint
+    requestAnimationFrame(() => setTimeout(() => {
+      if (!list.isConnected) return; // a newer view took its place
+      result.hits.slice(FIRST_HITS).forEach((hit, i) => list.append(hitItem(hit, FIRST_HITS + i)));
+    }, 0));
+  }
   box.append(list);
   return box;
 }
