@@ -103,7 +103,7 @@ class Engines:
 
 def _stamp(index_dir: Path) -> tuple[Any, ...]:
     """What `Engine.open` of the served index reads, as cheaply as it can be seen to change."""
-    stats = []
+    stats: list[tuple[int, int, int] | None] = []
     for path in (index_dir / META_NAME, index_dir / "config.yaml", user_config_path()):
         try:
             st = path.stat()
