@@ -23,7 +23,8 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from strata.surfaces.cli.serve import run_command
+from strata.surfaces.cli import app
+from strata.surfaces.cli.forward import run_command
 from strata.surfaces.http.pool import Engines
 from strata.surfaces.http.server import Server
 
@@ -66,7 +67,8 @@ def main() -> None:
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     args = ap.parse_args()
     engines = Engines.open(None, args.index_dir, None)
-    with Server(engines, "127.0.0.1", 0, cli=run_command(engines)) as srv, sync_playwright() as p:
+    cli = run_command(engines, app)
+    with Server(engines, "127.0.0.1", 0, cli=cli) as srv, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=args.chromium, args=["--no-sandbox"])
         page = browser.new_page()
         sizes: list[int] = []

@@ -18,10 +18,11 @@ from typing import Any
 import pytest
 
 from strata import Engine
-from strata.surfaces.cli.serve import run_command
+from strata.surfaces.cli import app
+from strata.surfaces.cli.forward import run_command
+from strata.surfaces.client import SERVE_FILE, TOKEN_FILE
 from strata.surfaces.http.pool import Engines
 from strata.surfaces.http.server import Server
-from strata.surfaces.launch import SERVE_FILE, TOKEN_FILE
 
 pytestmark = pytest.mark.usefixtures("both_stores")
 
@@ -51,7 +52,7 @@ def indexed(minirepo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def server(indexed: Path) -> Iterator[Server]:
     engines = Engines.open(str(indexed), None, None)
-    with Server(engines, "127.0.0.1", 0, cli=run_command(engines), idle_timeout=2) as srv:
+    with Server(engines, "127.0.0.1", 0, cli=run_command(engines, app), idle_timeout=2) as srv:
         yield srv
 
 

@@ -16,10 +16,10 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from strata import Engine
+from strata.surfaces.client import SERVE_FILE
 from strata.surfaces.http.pool import Engines
 from strata.surfaces.http.state import fresh_engine
 from strata.surfaces.jobs import Jobs
-from strata.surfaces.launch import SERVE_FILE
 from strata.surfaces.mcp import Tools, build
 
 pytestmark = pytest.mark.usefixtures("both_stores")

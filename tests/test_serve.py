@@ -19,10 +19,10 @@ from click.testing import CliRunner
 
 from strata import Engine
 from strata.surfaces.cli import app
-from strata.surfaces.cli.serve import remove_serve_file, run_command, write_serve_file
+from strata.surfaces.cli.forward import run_command
+from strata.surfaces.client import SERVE_FILE, remove_serve_file, request_for, write_serve_file
 from strata.surfaces.http.pool import Engines
 from strata.surfaces.http.server import Server
-from strata.surfaces.launch import SERVE_FILE, request_for
 
 pytestmark = pytest.mark.usefixtures("both_stores")
 
@@ -40,7 +40,7 @@ def indexed(minirepo: Path) -> Path:
 def server(indexed: Path) -> Iterator[Server]:
     """A server for that index on a free port, serving on a thread of this process."""
     engines = Engines.open(str(indexed), None, None)
-    with Server(engines, "127.0.0.1", 0, cli=run_command(engines)) as srv:
+    with Server(engines, "127.0.0.1", 0, cli=run_command(engines, app)) as srv:
         yield srv
 
 

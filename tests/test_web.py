@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 
 from strata import Engine
-from strata.surfaces.cli.serve import run_command
+from strata.surfaces.cli import app
+from strata.surfaces.cli.forward import run_command
 from strata.surfaces.http.pool import Engines
 from strata.surfaces.http.server import Server
 from tests.llama_server import LlamaServer
@@ -67,7 +68,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 @pytest.fixture(scope="module")
 def server(site: Path) -> Iterator[Server]:
     engines = Engines.open(str(site), None, None)
-    with Server(engines, "127.0.0.1", 0, cli=run_command(engines)) as srv:
+    with Server(engines, "127.0.0.1", 0, cli=run_command(engines, app)) as srv:
         yield srv
 
 

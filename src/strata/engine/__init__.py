@@ -50,6 +50,7 @@ class Engine:
         index_dir: str | os.PathLike[str] | None = None,
         store: str | None = None,
         config: Mapping[str, Any] | None = None,
+        cwd: Path | None = None,
     ) -> Engine:
         """Open (or prepare to create) the index for `path`.
 
@@ -59,11 +60,12 @@ class Engine:
             index_dir: where the index lives (default `<root>/.strata`).
             store: a store URI (default `lancedb://<index_dir>/lance`).
             config: dotted config keys that override every other source (like flags).
+            cwd: where relative paths (and the upward search) start; default the process's.
         """
         flags = dict(config or {})
         if store:
             flags["store.uri"] = store
-        root, idx = resolve(path, index_dir)
+        root, idx = resolve(path, index_dir, cwd)
         cfg = recorded_embedder(load_config(idx, flags), read_locator(idx).get("embedder"))
         uri = cfg.store.uri or f"lancedb://{idx / 'lance'}"
         return cls(root, idx, cfg, uri)

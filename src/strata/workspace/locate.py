@@ -29,27 +29,31 @@ def default_index_dir(root: Path) -> Path:
 
 
 def resolve(
-    path: str | os.PathLike[str] | None, index_dir: str | os.PathLike[str] | None
+    path: str | os.PathLike[str] | None,
+    index_dir: str | os.PathLike[str] | None,
+    cwd: Path | None = None,
 ) -> tuple[Path, Path]:
     """(root, index directory) for a path to index and/or an explicit index directory.
 
     A path inside an indexed tree belongs to that tree's index; a file roots at its
     parent; with neither, the index is found upward from the working directory. An
     existing index keeps its recorded root even when `path` lies elsewhere: such a path
-    is another repository of that index (see `strata.workspace.repos`).
+    is another repository of that index (see `strata.workspace.repos`). Relative paths,
+    and the upward search, start at `cwd` (default: the process's working directory).
     """
+    here = cwd or Path.cwd()
     if index_dir is not None:
-        idx = Path(index_dir).expanduser().resolve()
+        idx = (here / Path(index_dir).expanduser()).resolve()
         root = root_of(idx)
         if path is not None and root is None:
-            return root_for(Path(path).expanduser().resolve()), idx
+            return root_for((here / Path(path).expanduser()).resolve()), idx
         if root is None:
             raise NoIndexError(
                 f"no index in {idx}", hint="run `strata index PATH --index-dir DIR` first"
             )
         return root, idx
     if path is not None:
-        target = Path(path).expanduser().resolve()
+        target = (here / Path(path).expanduser()).resolve()
         if not target.exists():
             raise UserError(f"{target} does not exist")
         found = find_index_upward(target)
@@ -58,11 +62,11 @@ def resolve(
             return root, found
         root = root_for(target)
         return root, default_index_dir(root)
-    found = find_index_upward(Path.cwd())
+    found = find_index_upward(here)
     root = root_of(found) if found else None
     if found is None or root is None:
         raise NoIndexError(
-            f"no index found in {Path.cwd()} or above", hint="run `strata index PATH` to create one"
+            f"no index found in {here} or above", hint="run `strata index PATH` to create one"
         )
     return root, found
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections import Counter
 
 import click
+from rich.console import Console
 
 from strata.engine.analyze import analyze as run_analysis
 from strata.engine.analyze import write_suggestions
 from strata.index.analysis import EMBED_CHUNKS_PER_S, Analysis
-from strata.surfaces.cli import Common, _common, _guard, render
+from strata.surfaces.cli import render
+from strata.surfaces.cli.options import Common, command, common, guard
 
 __all__ = ["attach"]
 
@@ -21,15 +23,15 @@ def attach(app: click.Group) -> None:
     app.add_command(analyze)
 
 
-@click.command()
+@command()
 @click.argument("path", required=False, type=click.Path(exists=True, file_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="The report as JSON on stdout.")
 @click.option("--write", is_flag=True, help="Merge the suggestions into .strata/config.yaml.")
-@_common
-@_guard
+@common
+@guard
 def analyze(path: str | None, as_json: bool, write: bool, opts: Common) -> None:
     """Report languages, sizes, skips, expected chunks and time; suggest settings."""
-    with render.progress(opts.quiet) as bar:
+    with render.progress(opts.err, opts.quiet) as bar:
         report = run_analysis(path or ".", progress=bar)
     changes: list[dict[str, object]] = []
     if write:
@@ -37,23 +39,24 @@ def analyze(path: str | None, as_json: bool, write: bool, opts: Common) -> None:
         changes = [{"key": c.key, "old": c.old, "new": c.new} for c in done]
         if not as_json and not opts.quiet:
             for c in done:
-                render.err.print(f"set {c.key}: {c.old!r} -> {c.new!r}", markup=False)
-            render.err.print(
+                opts.err.print(f"set {c.key}: {c.old!r} -> {c.new!r}", markup=False)
+            opts.err.print(
                 f"{'wrote' if done else 'nothing to change in'} {target}", markup=False
             )
     if as_json:
         data = report.to_json()
         if write:
             data["written"] = changes
-        render.emit_json(data)
+        render.emit_json(opts.out, data)
     elif not opts.quiet:
-        _print(report)
+        _print(opts.out, report)
 
 
-def _print(r: Analysis) -> None:
-    out = render.out.print
+def _print(console: Console, r: Analysis) -> None:
+    out = console.print
     out(f"{r.root}: {r.files} files to index", markup=False)
     render.table(
+        console,
         [
             {"language": s.lang, "files": s.files, "lines": s.lines, "bytes": s.bytes}
             for s in r.languages

@@ -5,17 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import click
+from rich.console import Console
 
 from strata.answer import Answer, AnswerStream, Piece
 from strata.answer.prompt import Source
 from strata.errors import LlmError
-from strata.surfaces.cli import Common, _common, _guard, render
+from strata.surfaces.cli import render
+from strata.surfaces.cli.options import Common, command, common, guard
 from strata.surfaces.cli.retrieval import Retrieval, retrieval_options
 
 __all__ = ["attach"]
 
 
-@click.command()
+@command()
 @click.argument("question")
 @click.option(
     "-k", "k", type=click.IntRange(min=1), default=None, help="Hits to retrieve (default search.k)."
@@ -30,8 +32,8 @@ __all__ = ["attach"]
 @retrieval_options
 @click.option("--show-thinking", is_flag=True, help="Show the model's <think> blocks (dimmed).")
 @click.option("--json", "as_json", is_flag=True, help="The checked answer as JSON on stdout.")
-@_common
-@_guard
+@common
+@guard
 def ask(
     question: str,
     k: int | None,
@@ -56,52 +58,52 @@ def ask(
     try:
         for piece in stream:
             if not as_json:
-                _show(piece)
+                _show(opts.out, piece)
     except LlmError as exc:
-        _failed(stream, as_json, exc)
+        _failed(opts, stream, as_json, exc)
         raise
     result = stream.answer()
     if as_json:
-        render.emit_json(result.to_json())
+        render.emit_json(opts.out, result.to_json())
     else:
-        _cited(result)
+        _cited(opts, result)
 
 
-def _show(piece: Piece) -> None:
+def _show(out: Console, piece: Piece) -> None:
     style = "dim italic" if piece.thinking else None
-    render.out.print(piece.text, end="", style=style, markup=False, highlight=False)
+    out.print(piece.text, end="", style=style, markup=False, highlight=False)
 
 
-def _cited(result: Answer) -> None:
-    render.out.print()
+def _cited(opts: Common, result: Answer) -> None:
+    opts.out.print()
     if result.invalid_citations:
         gone = ", ".join(f"[{n}]" for n in result.invalid_citations)
-        render.err.print(f"note: removed citations naming no source: {gone}", markup=False)
+        opts.err.print(f"note: removed citations naming no source: {gone}", markup=False)
     if not result.citations:
-        render.err.print("note: the answer cites none of the sources", markup=False)
-        _sources(result.context.sources, "retrieved")
+        opts.err.print("note: the answer cites none of the sources", markup=False)
+        _sources(opts, result.context.sources, "retrieved")
         return
-    render.out.print()
+    opts.out.print()
     for c in result.citations:
-        render.out.print(f"{c.line()}  {c.title}".rstrip(), markup=False)
+        opts.out.print(f"{c.line()}  {c.title}".rstrip(), markup=False)
 
 
-def _failed(stream: AnswerStream, as_json: bool, exc: LlmError) -> None:
+def _failed(opts: Common, stream: AnswerStream, as_json: bool, exc: LlmError) -> None:
     """The retrieved sources are still the answer's evidence: show them before the error."""
     if as_json:
-        render.emit_json({**stream.answer().to_json(), "error": str(exc)})
+        render.emit_json(opts.out, {**stream.answer().to_json(), "error": str(exc)})
         return
-    render.out.print()
-    _sources(stream.context.sources, "retrieved")
+    opts.out.print()
+    _sources(opts, stream.context.sources, "retrieved")
 
 
-def _sources(sources: Sequence[Source], what: str) -> None:
+def _sources(opts: Common, sources: Sequence[Source], what: str) -> None:
     if not sources:
-        render.err.print(f"no sources {what}", markup=False)
+        opts.err.print(f"no sources {what}", markup=False)
         return
-    render.out.print(f"sources {what}:", style="bold", markup=False)
+    opts.out.print(f"sources {what}:", style="bold", markup=False)
     for s in sources:
-        render.out.print(f"[{s.n}] {s.location}  {s.hit.record.title}".rstrip(), markup=False)
+        opts.out.print(f"[{s.n}] {s.location}  {s.hit.record.title}".rstrip(), markup=False)
 
 
 def attach(app: click.Group) -> None:

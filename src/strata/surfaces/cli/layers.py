@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import click
+from rich.console import Console
 from rich.syntax import Syntax
 
 from strata.errors import NoIndexError
@@ -19,7 +20,8 @@ from strata.query.lookup import (
 )
 from strata.query.lookup.rows import record_json
 from strata.store import Store
-from strata.surfaces.cli import Common, _common, _guard, render
+from strata.surfaces.cli import render
+from strata.surfaces.cli.options import Common, command, common, guard
 from strata.types import Record
 
 __all__ = ["attach"]
@@ -39,7 +41,7 @@ def _store(opts: Common, repo: str | None) -> Store:
 _repo = click.option("--repo", default=None, help="Only this repository of the index.")
 
 
-@click.command()
+@command()
 @click.argument("name")
 @click.option("--kind", default=None, help="Only this kind: class, function, method, ...")
 @click.option(
@@ -52,8 +54,8 @@ _repo = click.option("--repo", default=None, help="Only this repository of the i
 )
 @_repo
 @click.option("--json", "as_json", is_flag=True, help="JSON array of C1 records on stdout.")
-@_common
-@_guard
+@common
+@guard
 def symbols(
     name: str,
     kind: str | None,
@@ -68,9 +70,9 @@ def symbols(
     if not found:
         near = closest(store, name)
         hint = f"; closest: {', '.join(near)}" if near else ""
-        render.err.print(f"no symbol named {name}{hint}", markup=False)
+        opts.err.print(f"no symbol named {name}{hint}", markup=False)
     if as_json:
-        render.emit_json([m.to_json() for m in found])
+        render.emit_json(opts.out, [m.to_json() for m in found])
     elif found:
         rows = [
             {
@@ -82,7 +84,7 @@ def symbols(
             }
             for m in found
         ]
-        render.columns(rows, ["match", "score", "kind", "qname", "where"])
+        render.columns(opts.out, rows, ["match", "score", "kind", "qname", "where"])
 
 
 def _walk_command(name: str) -> click.Command:
@@ -90,7 +92,7 @@ def _walk_command(name: str) -> click.Command:
     fn = callers if name == "callers" else callees
     what = "who calls QNAME" if name == "callers" else "what QNAME calls"
 
-    @click.command(name=name, help=f"C2 walk: {what}, breadth-first to --depth.")
+    @command(name=name, help=f"C2 walk: {what}, breadth-first to --depth.")
     @click.argument("qname")
     @click.option("--depth", type=click.IntRange(1, 10), default=1, show_default=True)
     @click.option(
@@ -101,9 +103,9 @@ def _walk_command(name: str) -> click.Command:
     )
     @_repo
     @click.option("--json", "as_json", is_flag=True, help="JSON array of C2 records on stdout.")
-    @_common
-    @_guard
-    def command(
+    @common
+    @guard
+    def walk(
         qname: str,
         depth: int,
         name_matches: bool,
@@ -113,34 +115,34 @@ def _walk_command(name: str) -> click.Command:
     ) -> None:
         result = fn(_store(opts, repo), qname, depth, name_matches=name_matches)
         if result.name_only_hidden:
-            render.err.print(result.hidden_note(), markup=False)
+            opts.err.print(result.hidden_note(), markup=False)
         if as_json:
-            render.emit_json(result.to_json())
+            render.emit_json(opts.out, result.to_json())
         else:
-            _show_walk(result, name)
+            _show_walk(opts, result, name)
 
-    return command
+    return walk
 
 
-def _show_walk(result: CallWalk, name: str) -> None:
+def _show_walk(opts: Common, result: CallWalk, name: str) -> None:
     targets = ", ".join(
         t.qname + ("" if t.record else " (not in the index)") for t in result.targets
     )
-    render.err.print(f"{name} of {targets}", markup=False)
+    opts.err.print(f"{name} of {targets}", markup=False)
     if not result.links:
-        render.err.print("none found")
+        opts.err.print("none found")
     for link in result.links:
         edge, other = link.edge, link.symbol
         guess = "" if link.match in ("resolved", "qname") else f"  [yellow]({link.match})[/]"
-        render.out.print(
+        opts.out.print(
             f"[dim]{'  ' * (link.depth - 1)}{link.depth}[/] [bold]{other.qname}[/]"
             f"  [cyan]{edge.path}:{edge.span_start}[/]{guess}"
         )
         if link.chunk is not None:
-            _snippet(link.chunk)
+            _snippet(opts.out, link.chunk)
 
 
-def _snippet(chunk: Record) -> None:
+def _snippet(out: Console, chunk: Record) -> None:
     lines = chunk.content.split("\n")
     syntax = Syntax(
         "\n".join(lines[:SNIPPET_LINES]),
@@ -150,18 +152,18 @@ def _snippet(chunk: Record) -> None:
         theme="ansi_dark",
         background_color="default",
     )
-    render.out.print(syntax)
+    out.print(syntax)
     if len(lines) > SNIPPET_LINES:
-        render.out.print(f"   [dim]… {len(lines) - SNIPPET_LINES} more lines[/]")
+        out.print(f"   [dim]… {len(lines) - SNIPPET_LINES} more lines[/]")
 
 
-@click.command()
+@command()
 @click.option("--type", "entry_type", type=click.Choice(["http", "cli", "other"]), default=None)
 @click.option("--framework", default=None, help="Only this framework: fastapi, flask, click, ...")
 @_repo
 @click.option("--json", "as_json", is_flag=True, help="JSON array of C3 records on stdout.")
-@_common
-@_guard
+@common
+@guard
 def entrypoints(
     entry_type: str | None,
     framework: str | None,
@@ -172,6 +174,7 @@ def entrypoints(
     """C3 listing: HTTP routes, CLI commands and other entry points."""
     rows = list_entrypoints(_store(opts, repo), type=entry_type, framework=framework)
     _records(
+        opts,
         rows,
         as_json,
         ["entry_type", "framework", "http_method", "route_or_command", "handler_symbol", "where"],
@@ -179,14 +182,14 @@ def entrypoints(
     )
 
 
-@click.command()
+@command()
 @click.option("--kind", default=None, help="Only this doc kind: readme, spec, runbook, adr, ...")
 @click.option("--domain", default=None, help="Only documents of this domain.")
 @click.option("--type", "doc_type", default=None, help="Only this frontmatter type.")
 @_repo
 @click.option("--json", "as_json", is_flag=True, help="JSON array of D1 cards on stdout.")
-@_common
-@_guard
+@common
+@guard
 def docs(
     kind: str | None,
     domain: str | None,
@@ -198,18 +201,20 @@ def docs(
     """D1 catalog listing: one card per document."""
     cards = list_docs(_store(opts, repo), kind=kind, domain=domain, type=doc_type)
     columns = ["path", "title", "doc_kind", "type", "domain", "document_id"]
-    _records(cards, as_json, columns, "no documents")
+    _records(opts, cards, as_json, columns, "no documents")
 
 
-def _records(rows: Sequence[Record], as_json: bool, columns: list[str], empty: str) -> None:
+def _records(
+    opts: Common, rows: Sequence[Record], as_json: bool, columns: list[str], empty: str
+) -> None:
     """Records as a JSON array on stdout, or as columns (`empty` on stderr when none)."""
     if as_json:
-        render.emit_json([record_json(r) for r in rows])
+        render.emit_json(opts.out, [record_json(r) for r in rows])
         return
     if not rows:
-        render.err.print(empty)
+        opts.err.print(empty)
         return
-    render.columns([{**record_json(r), "where": _where(r)} for r in rows], columns)
+    render.columns(opts.out, [{**record_json(r), "where": _where(r)} for r in rows], columns)
 
 
 def _where(r: Record) -> str:
@@ -218,5 +223,5 @@ def _where(r: Record) -> str:
 
 def attach(app: click.Group) -> None:
     """Add the layer commands to the `strata` group."""
-    for command in (symbols, _walk_command("callers"), _walk_command("callees"), entrypoints, docs):
-        app.add_command(command)
+    for cmd in (symbols, _walk_command("callers"), _walk_command("callees"), entrypoints, docs):
+        app.add_command(cmd)

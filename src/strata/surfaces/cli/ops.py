@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 import signal
 import sys
 import threading
 from types import FrameType
 
 import click
+from rich.console import Console
 
 from strata.engine.doctor import Report, check
 from strata.engine.repair import repair
 from strata.engine.watch import Update, Watcher
-from strata.surfaces.cli import Common, _common, _guard, render
+from strata.surfaces.cli import render
+from strata.surfaces.cli.options import Common, command, common, guard
 
 __all__ = ["attach"]
 
@@ -23,7 +26,7 @@ def attach(app: click.Group) -> None:
     app.add_command(doctor)
 
 
-@click.command()
+@command()
 @click.argument("path", required=False, type=click.Path(exists=True, file_okay=False))
 @click.option(
     "--embedder", default=None, help="Embedding provider: local | ollama | openai | none."
@@ -35,8 +38,8 @@ def attach(app: click.Group) -> None:
     show_default=True,
     help="Seconds of quiet that end a burst of changes.",
 )
-@_common
-@_guard
+@common
+@guard
 def watch(
     path: str | None,
     embedder: str | None,
@@ -53,31 +56,32 @@ def watch(
         stop.set()  # the loop finishes the current commit, then returns
 
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
-    render.err.print(f"watching {eng.root} (index {eng.index_dir}); Ctrl-C stops")
+    opts.err.print(f"watching {eng.root} (index {eng.index_dir}); Ctrl-C stops")
     try:
-        Watcher(eng, debounce=debounce, on_update=None if opts.quiet else _print_update).run(stop)
+        on_update = None if opts.quiet else functools.partial(_print_update, opts.err)
+        Watcher(eng, debounce=debounce, on_update=on_update).run(stop)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         eng.close()
-    render.err.print("stopped")
+    opts.err.print("stopped")
     if caught and caught[0] == signal.SIGINT:
         sys.exit(130)
 
 
-def _print_update(update: Update) -> None:
-    render.err.print(update.line(), markup=False, highlight=False)
+def _print_update(err: Console, update: Update) -> None:
+    err.print(update.line(), markup=False, highlight=False)
 
 
-@click.command()
+@command()
 @click.option(
     "--repair", "do_repair", is_flag=True, help="Back the index up, then fix what was found."
 )
 @click.option("--deep", is_flag=True, help="Re-process every indexed file, not a sample.")
 @click.option("--embedder", default=None, help="Embedding provider the index should have.")
 @click.option("--json", "as_json", is_flag=True, help="The report as JSON on stdout.")
-@_common
-@_guard
+@common
+@guard
 def doctor(
     do_repair: bool,
     deep: bool,
@@ -91,21 +95,21 @@ def doctor(
     if do_repair:
         report = repair(eng, report)
     if as_json:
-        render.emit_json(report.to_json())
+        render.emit_json(opts.out, report.to_json())
     elif not opts.quiet:
-        _print_report(report)
+        _print_report(opts.err, report)
     sys.exit(0 if report.healthy else 2)
 
 
-def _print_report(report: Report) -> None:
+def _print_report(err: Console, report: Report) -> None:
     for action in report.actions:
-        render.err.print(f"[green]did[/] {action}", highlight=False)
+        err.print(f"[green]did[/] {action}", highlight=False)
     for p in report.problems:
         color = "red" if p.severity == "error" else "dim"
         where = f"{p.path}: " if p.path else ""
-        render.err.print(f"[{color}]{p.kind}[/] {where}{p.detail}", highlight=False)
+        err.print(f"[{color}]{p.kind}[/] {where}{p.detail}", highlight=False)
     verdict = "[green]healthy[/]" if report.healthy else "[red]not healthy[/]"
-    render.err.print(
+    err.print(
         f"{verdict} ({report.stats.get('rows', 0)} rows, "
         f"{report.stats.get('files_indexed', 0)} files, {report.seconds:.2f}s)"
     )

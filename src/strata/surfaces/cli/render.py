@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -36,8 +35,11 @@ def unwrapped(console: Console) -> Console:
     return console
 
 
-out = unwrapped(Console(highlight=False, soft_wrap=True))
-err = unwrapped(Console(stderr=True, highlight=False))
+def consoles() -> tuple[Console, Console]:
+    """The consoles of a command run in its own process: (stdout, stderr)."""
+    out = unwrapped(Console(highlight=False, soft_wrap=True))
+    return out, unwrapped(Console(stderr=True, highlight=False))
+
 
 SNIPPET_LINES = 14
 LEXERS = {
@@ -53,15 +55,15 @@ LEXERS = {
 _PHASES = {"chunk": "chunking ", "index": "indexing ", "embed": "embedding"}
 
 
-def emit_json(data: Any) -> None:
+def emit_json(out: Console, data: Any) -> None:
     """Machine output on stdout, one JSON document."""
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+    out.file.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
 
 
 class Bar:
     """A progress bar on stderr: `[i/total]`, rate and ETA, one task per phase."""
 
-    def __init__(self, enabled: bool) -> None:
+    def __init__(self, err: Console, enabled: bool) -> None:
         self._progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -99,7 +101,8 @@ class Lines:
     """Progress for a pipe, a log file or CI: a plain `[i/total] path` line on stderr every
     few seconds, and at the end of each phase (a bar there would print nothing until the end)."""
 
-    def __init__(self, every: float = PROGRESS_SECONDS) -> None:
+    def __init__(self, err: Console, every: float = PROGRESS_SECONDS) -> None:
+        self._err = err
         self._every = every
         self._last: dict[str, float] = {}
 
@@ -116,17 +119,17 @@ class Lines:
             return
         self._last[phase] = now
         label = _PHASES.get(phase, phase).strip()
-        err.print(f"{label} [{done}/{total}] {item}".rstrip(), markup=False, highlight=False)
+        self._err.print(f"{label} [{done}/{total}] {item}".rstrip(), markup=False, highlight=False)
 
 
-def progress(quiet: bool) -> Bar | Lines:
+def progress(err: Console, quiet: bool) -> Bar | Lines:
     """The progress display for stderr: a bar on a terminal, plain lines elsewhere."""
     if quiet or err.is_terminal:
-        return Bar(enabled=not quiet)
-    return Lines()
+        return Bar(err, enabled=not quiet)
+    return Lines(err)
 
 
-def summary(s: IndexSummary) -> None:
+def summary(err: Console, s: IndexSummary) -> None:
     """The final summary of an index run, on stderr."""
     skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(s.skipped.items()))
     layers = ", ".join(f"{layer.split('_')[0]} {n}" for layer, n in sorted(s.rows_by_layer.items()))
@@ -143,7 +146,7 @@ def summary(s: IndexSummary) -> None:
     )
 
 
-def hits(result: SearchResult, explain: bool) -> None:
+def hits(out: Console, err: Console, result: SearchResult, explain: bool) -> None:
     """Ranked hits with a highlighted snippet and real line numbers."""
     for note in result.notes:
         err.print(f"[yellow]note:[/] {note}")
@@ -164,7 +167,7 @@ def hits(result: SearchResult, explain: bool) -> None:
         if explain:
             parts = "  ".join(f"{k}={v:.4g}" for k, v in hit.parts.items())
             out.print(f"   [dim]{parts}[/]")
-        _snippet(r.content, r.lang, r.span_start or 1)
+        _snippet(out, r.content, r.lang, r.span_start or 1)
 
 
 def plan_lines(plan: Mapping[str, Any]) -> list[str]:
@@ -188,7 +191,7 @@ def plan_lines(plan: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _snippet(content: str, lang: str, start: int) -> None:
+def _snippet(out: Console, content: str, lang: str, start: int) -> None:
     lines = content.split("\n")
     shown = "\n".join(lines[:SNIPPET_LINES])
     syntax = Syntax(
@@ -205,7 +208,9 @@ def _snippet(content: str, lang: str, start: int) -> None:
         out.print(f"   [dim]… {len(lines) - SNIPPET_LINES} more lines[/]")
 
 
-def table(rows: Iterable[Mapping[str, Any]], columns: list[str], title: str = "") -> None:
+def table(
+    out: Console, rows: Iterable[Mapping[str, Any]], columns: list[str], title: str = ""
+) -> None:
     """A plain table of records on stdout."""
     t = Table(title=title or None, show_lines=False)
     for c in columns:
@@ -215,7 +220,7 @@ def table(rows: Iterable[Mapping[str, Any]], columns: list[str], title: str = ""
     out.print(t)
 
 
-def columns(rows: Iterable[Mapping[str, Any]], columns: list[str]) -> None:
+def columns(out: Console, rows: Iterable[Mapping[str, Any]], columns: list[str]) -> None:
     """Aligned plain columns on stdout: never truncated, so they read well in a pipe too."""
     cells = [[_cell(row.get(c)) for c in columns] for row in rows]
     widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
@@ -238,7 +243,7 @@ def _cell(v: Any) -> str:
     return str(v)
 
 
-def status(data: Mapping[str, Any]) -> None:
+def status(out: Console, data: Mapping[str, Any]) -> None:
     """`strata status` for people."""
     emb = data["embedder"]
     out.print(f"[bold]root[/]      {data['root']}")

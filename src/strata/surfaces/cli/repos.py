@@ -4,20 +4,21 @@ from __future__ import annotations
 
 import click
 
-from strata.surfaces.cli import Common, _common, _guard, render
+from strata.surfaces.cli import render
+from strata.surfaces.cli.options import Common, command, common, guard
 
 __all__ = ["attach"]
 
 
-@click.command()
+@command()
 @click.option("--json", "as_json", is_flag=True, help="JSON array of repositories on stdout.")
-@_common
-@_guard
+@common
+@guard
 def repos(as_json: bool, opts: Common) -> None:
     """The repositories in the index: name, root, files, rows, commits."""
     found = opts.engine().repos()
     if as_json:
-        render.emit_json(found)
+        render.emit_json(opts.out, found)
         return
     rows = [
         {
@@ -27,25 +28,25 @@ def repos(as_json: bool, opts: Common) -> None:
         }
         for r in found
     ]
-    render.columns(rows, ["name", "root", "files", "rows", "commits"])
+    render.columns(opts.out, rows, ["name", "root", "files", "rows", "commits"])
 
 
-@click.command()
+@command()
 @click.option("--repo", default=None, help="Only this repository's sessions.")
 @click.option("--json", "as_json", is_flag=True, help="JSON array of sessions on stdout.")
-@_common
-@_guard
+@common
+@guard
 def sessions(repo: str | None, as_json: bool, opts: Common) -> None:
     """The indexing sessions whose rows the index holds (repository @ commit)."""
     found = opts.engine().sessions(repo)
     if as_json:
-        render.emit_json(found)
+        render.emit_json(opts.out, found)
         return
     if not found:
-        render.err.print("no sessions")
+        opts.err.print("no sessions")
         return
     rows = [{**s, "commit_sha": (s["commit_sha"] or "-")[:12]} for s in found]
-    render.columns(rows, ["session_id", "repo", "commit_sha", "files", "rows"])
+    render.columns(opts.out, rows, ["session_id", "repo", "commit_sha", "files", "rows"])
 
 
 def attach(app: click.Group) -> None:

@@ -10,8 +10,8 @@
 Request bodies are the typed models of `bodies` (shared with the MCP tools); answers are the
 JSON of `strata <command> --json`. Errors are `{"error": str, "hint"?: str}`: 400 for a bad
 request or a user error, 404/405, 500 for an engine error. Reads run concurrently on
-threads; `/cli` runs one at a time (a run swaps process-wide streams and the working
-directory); writes are index jobs, which take the index's write lock as any writer does.
+threads, `/cli` runs too (each with its own click context: streams, working directory);
+writes are index jobs, which take the index's write lock as any writer does.
 To add an endpoint, add a router to `ROUTERS` (see `api.router` for the pattern).
 """
 

@@ -140,7 +140,7 @@ class IndexRequest(Body):
 
 
 class CliBody(Body):
-    """`POST /cli`: a command line and the caller's terminal (see `strata.surfaces.cli.serve`)."""
+    """`POST /cli`: a command line and the caller's terminal (see `strata.surfaces.cli.forward`)."""
 
     argv: list[str]
     width: Annotated[int, Field(ge=1, le=10_000)] = 80

@@ -72,9 +72,10 @@ class Engines:
         index_dir: Path | None = None,
         store_uri: str | None = None,
         config: dict[str, Any] | None = None,
+        cwd: Path | None = None,
     ) -> Engine:
         """The warm engine `Engine.open` would give (ForeignIndexError for another index)."""
-        fresh = Engine.open(path, index_dir=index_dir, store=store_uri, config=config)
+        fresh = Engine.open(path, index_dir=index_dir, store=store_uri, config=config, cwd=cwd)
         if (fresh.index_dir, fresh.store_uri) != (self.home.index_dir, self.home.store_uri):
             raise ForeignIndexError(
                 f"this server serves {self.home.index_dir} ({redact(self.home.store_uri)}), "

@@ -108,10 +108,9 @@ class Server:
             self._uvicorn.should_exit = True
             self._thread.join()
             self._thread = None
-        self._sock.close()
+        self._sock.close()  # uvicorn's shutdown let the requests in flight (`/cli` too) finish
         self.state.jobs.wait()
-        with self.state.cli_lock:  # a command still running finishes on its engine first
-            self.engines.close()
+        self.engines.close()
 
     def __enter__(self) -> Server:
         self.start()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -10,7 +9,7 @@ from strata.engine import Engine
 from strata.surfaces.http.pool import Engines
 from strata.surfaces.jobs import Jobs
 
-# Answers a `/cli` body (RequestError for a malformed one); see `strata.surfaces.cli.serve`.
+# Answers a `/cli` body (RequestError for a malformed one); see `strata.surfaces.cli.forward`.
 CliHandler = Callable[[Mapping[str, Any]], dict[str, Any]]
 
 
@@ -29,16 +28,14 @@ class ServeState:
     def __init__(self, engines: Engines, cli: CliHandler | None = None) -> None:
         self.engines = engines
         self.cli = cli
-        self.cli_lock = threading.Lock()
         self.jobs = Jobs(lambda: fresh_engine(engines))
 
     def run_cli(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        """Hand a `/cli` body to the runner, one run at a time."""
+        """Hand a `/cli` body to the runner (runs may overlap: each has its own context)."""
         handler = self.cli
         if handler is None:
             return refusal("this server runs no commands")
-        with self.cli_lock:
-            return handler(body)
+        return handler(body)
 
 
 def refusal(reason: str) -> dict[str, Any]:
