@@ -172,7 +172,7 @@ def test_store_uri_mode_and_window_keys_take_effect(tmp_path: Path, minirepo: Pa
     elsewhere = tmp_path / "rows-here"
     eng = Engine.open(minirepo, config={**LEXICAL, "store.uri": f"lancedb://{elsewhere}"})
     eng.index()
-    assert (elsewhere / "chunks.lance").is_dir() and eng.status()["store"].endswith("rows-here")
+    assert (elsewhere / "chunks.lance").is_dir() and eng.status().store.endswith("rows-here")
     assert not (minirepo / ".strata" / "lance").exists()
     lexical = Engine.open(
         minirepo,

@@ -57,7 +57,7 @@ def test_a_kill_in_the_cross_file_pass_is_noticed_and_the_next_run_finishes_it(
     )
     assert killed.returncode == -9
     eng = Engine.open(index_dir=idx, config={"embed.provider": "none"})
-    status = eng.status()
+    status = eng.status().to_json()
     assert status["corpus_unfinished"] and not status["healthy"]
     from strata.engine.doctor import check
 
@@ -67,7 +67,7 @@ def test_a_kill_in_the_cross_file_pass_is_noticed_and_the_next_run_finishes_it(
     subprocess.run(index_cmd(root, clean), check=True, timeout=300)
     assert snapshot(idx) == snapshot(clean)
     eng = Engine.open(index_dir=idx, config={"embed.provider": "none"})
-    assert not eng.status()["corpus_unfinished"]
+    assert not eng.status().to_json()["corpus_unfinished"]
 
 
 def test_a_full_disk_is_one_line_and_the_next_run_finishes(tmp_path: Path) -> None:

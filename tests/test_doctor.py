@@ -183,7 +183,7 @@ def test_an_embedded_index_is_healthy_as_status_says(minirepo: Path) -> None:
         }
         e = Engine.open(minirepo, config=cfg)
         e.index()
-        assert e.status()["healthy"]
+        assert e.status().to_json()["healthy"]
         report = check(e, deep=True)
         assert report.healthy, report.problems  # layers never embedded are not missing vectors
         runner = CliRunner()

@@ -80,13 +80,13 @@ def test_edits_are_lexical_through_an_outage_and_converge_after(
             eng.index()
         assert paths_with(eng, word) == {"docs/guide.md"}, fault  # the edit, lexically
         assert "docs/guide.md" not in paths_with(eng, old_token), fault
-        status = eng.status()
+        status = eng.status().to_json()
         assert status["vectors"]["done"] < status["vectors"]["total"], fault
         heal(server)
     eng.index()
     assert paths_with(eng, "saffronkite") == {"docs/guide.md"}
     assert "docs/guide.md" not in paths_with(eng, old_token)
-    status = eng.status()
+    status = eng.status().to_json()
     assert status["vectors"]["done"] == status["vectors"]["total"] > 0
 
 
@@ -102,11 +102,11 @@ def test_new_files_are_lexical_during_an_outage_and_get_vectors_after(
     with pytest.raises(EmbedderError):
         eng.index()
     assert paths_with(eng, "capybaralantern") == {"docs/outage.md"}
-    status = eng.status()
+    status = eng.status().to_json()
     assert status["vectors"]["done"] < status["vectors"]["total"]
     heal(server)
     eng.index()
-    status = eng.status()
+    status = eng.status().to_json()
     assert status["vectors"]["done"] == status["vectors"]["total"]
     rows = eng.store.fetch(Filter(paths=("docs/outage.md",)))
     assert rows and all(r.vector is not None for r in rows)
@@ -151,7 +151,7 @@ def test_watcher_survives_a_flaky_embedder_and_keeps_the_paths_queued(
         heal(server)
 
         def embedded() -> bool:
-            vectors = reader.status()["vectors"]
+            vectors = reader.status().to_json()["vectors"]
             return bool(vectors["done"] == vectors["total"])
 
         while not embedded() and time.monotonic() < deadline:
@@ -171,7 +171,7 @@ def test_a_first_index_with_the_embedder_down_is_lexically_searchable(
     with pytest.raises(EmbedderError, match="indexed lexically"):
         eng.index()
     fresh = Engine.open(minirepo, config=down)  # a later process: nothing reaches the embedder
-    status = fresh.status()
+    status = fresh.status().to_json()
     assert status["embedder"]["vectors_pending"] and not status["healthy"]
     assert fresh.search("RetryPolicy", k=3, mode="lexical").hits
     hybrid = fresh.search("how are retries configured", k=3)
@@ -185,7 +185,7 @@ def test_a_first_index_with_the_embedder_down_is_lexically_searchable(
     assert runner.invoke(app, ["status", *idx, "--json"], env=env).exit_code == 0
     up = Engine.open(minirepo, config=settings(server, "ollama"))
     up.index()  # the embedder answers: the vectors come
-    status = up.status()
+    status = up.status().to_json()
     assert status["healthy"] and status["vectors"]["done"] == status["vectors"]["total"] > 0
     assert up.search("how are retries configured", k=3).mode == "hybrid"
     down_now = Engine.open(minirepo, config=down).search("how are retries configured", k=3)

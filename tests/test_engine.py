@@ -140,7 +140,7 @@ def test_lexical_only_is_said_plainly(minirepo: Path) -> None:
     result = eng.search("retry backoff", mode="hybrid")
     assert result.mode == "lexical"
     assert any("lexical only" in n for n in result.notes)
-    status = eng.status()
+    status = eng.status().to_json()
     assert status["embedder"]["lexical_only"] is True
     assert status["layers"][C0_SOURCE_CHUNKS]["rows"] > 0
     assert status["files_pending"] == 0
@@ -264,4 +264,4 @@ def test_a_first_run_answers_lexically_before_it_loads_the_model(
         eng.index()
     hits = eng.search("RetryPolicy", k=3, mode="lexical", route=False)
     assert hits[0].record.title == "RetryPolicy"
-    assert eng.status()["vectors"]["done"] == 0
+    assert eng.status().to_json()["vectors"]["done"] == 0

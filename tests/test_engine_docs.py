@@ -25,7 +25,7 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> Engine:
 
 
 def test_every_docs_layer_is_stored_and_counted_in_status(docs: Engine) -> None:
-    layers = docs.status()["layers"]
+    layers = docs.status().to_json()["layers"]
     for layer in DOC_LAYERS:
         assert layers.get(layer, {}).get("rows", 0) > 0, layer
 

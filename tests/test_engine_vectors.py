@@ -32,7 +32,7 @@ def test_vectors_fill_in_and_unchanged_chunks_are_never_embedded_twice(
 ) -> None:
     eng = Engine.open(minirepo, config=ollama(server))
     first = eng.index()
-    status = eng.status()
+    status = eng.status().to_json()
     assert status["vectors"]["done"] == status["vectors"]["total"] > 0
     assert first.vectors_embedded == status["vectors"]["total"]
     asked_before = sum(len(r.body.get("input", [])) for r in server.requests)
@@ -78,7 +78,7 @@ def test_another_model_fails_fast_with_the_command_that_fixes_it(
         other.search("retry")
     rebuilt = other.index(full=True)
     assert rebuilt.indexed == 7
-    assert other.status()["embedder"]["name"].endswith("m2")
+    assert other.status().to_json()["embedder"]["name"].endswith("m2")
 
 
 def test_full_rebuild_to_lexical_only_and_back(minirepo: Path, server: EmbedServer) -> None:
@@ -87,7 +87,7 @@ def test_full_rebuild_to_lexical_only_and_back(minirepo: Path, server: EmbedServ
     with pytest.raises(EmbedderMismatchError):
         lexical.index()
     lexical.index(full=True)
-    assert lexical.status()["embedder"]["lexical_only"] is True
+    assert lexical.status().to_json()["embedder"]["lexical_only"] is True
     assert lexical.search("retry").hits
 
 
@@ -98,7 +98,7 @@ def test_packaged_local_model_end_to_end(minirepo: Path) -> None:
     assert summary.vectors_missing == 0 and summary.vectors_embedded > 0
     hits = eng.search("how long to wait before trying a failed request again", k=3, mode="semantic")
     assert any(h.record.title in ("RetryPolicy.delay", "RetryPolicy") for h in hits)
-    status = eng.status()
+    status = eng.status().to_json()
     assert status["embedder"] == {
         "name": status["embedder"]["name"],
         "dim": 384,

@@ -66,13 +66,13 @@ def test_a_run_killed_after_the_first_look_is_completed_next_time(
         eng.index()
     partial = eng.records([C0_SOURCE_CHUNKS])
     assert len({r.path for r in partial}) == FILES and not any(r.file_hash for r in partial)
-    assert eng.status()["files_pending"] == FILES
+    assert eng.status().to_json()["files_pending"] == FILES
     monkeypatch.undo()
     again = eng.index()
     assert again.indexed == FILES
     assert all(r.file_hash for r in eng.records([C0_SOURCE_CHUNKS]))
     assert eng.store.count(C1_SYMBOL_CATALOG) == FILES
-    assert eng.status()["files_pending"] == 0
+    assert eng.status().to_json()["files_pending"] == 0
 
 
 def test_a_second_repository_gets_its_first_look_under_its_own_ids(

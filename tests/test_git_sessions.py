@@ -106,7 +106,7 @@ def test_uncommitted_edits_are_labelled_dirty_and_hits_carry_their_session(repo:
     }
     assert shas["pkg/a.py"] == {head}
     assert shas["pkg/b.py"] == shas["pkg/e.py"] == {f"{head}+dirty"}
-    sessions = {s["session_id"] for s in eng.sessions()}
+    sessions = {s.session_id for s in eng.sessions()}
     assert sessions == {f"repo@{head}", f"repo@{head}+dirty"}
     hit = eng.search("edited bravo", k=1, route=False)[0].to_json()
     assert hit["path"] == "pkg/b.py"

@@ -62,7 +62,7 @@ def test_two_repositories_share_one_index_without_mixing_rows(
     two: tuple[Path, Path], both: Engine
 ) -> None:
     _a, b = two
-    repos = {r["name"]: r for r in both.repos()}
+    repos = {r.name: r.to_json() for r in both.repos()}
     assert set(repos) == {"clickrepo", "spec"}
     assert repos["clickrepo"]["home"] and not repos["spec"]["home"]
     assert repos["spec"]["root"] == str(b)
@@ -75,7 +75,7 @@ def test_two_repositories_share_one_index_without_mixing_rows(
     assert spec_rows and all(r.id.startswith("spec//") for r in spec_rows)
     assert repos["spec"]["files"] == len({r.path for r in spec_rows})
     assert repos["spec"]["commits"] == [git(b, "rev-parse", "HEAD")]
-    assert both.status()["files_pending"] == 0
+    assert both.status().to_json()["files_pending"] == 0
 
 
 def test_search_finds_both_and_filters_by_repository(both: Engine) -> None:
@@ -145,7 +145,7 @@ def test_names_must_be_unique_and_stable(two: tuple[Path, Path], both: Engine) -
         both.index(b, repo="other")
     with pytest.raises(UserError, match="bad repository name"):
         both.index(third, repo="a/b")
-    assert {r["name"] for r in both.repos()} == {"clickrepo", "spec"}  # nothing registered
+    assert {r.name for r in both.repos()} == {"clickrepo", "spec"}  # nothing registered
 
 
 def test_since_works_per_repository(two: tuple[Path, Path], both: Engine) -> None:
@@ -157,7 +157,7 @@ def test_since_works_per_repository(two: tuple[Path, Path], both: Engine) -> Non
     assert summary.indexed == 1 and summary.removed == 1
     spec_paths = {r.path for r in both.records() if r.repo_id == "spec"}
     assert "src/helpers.py" in spec_paths and "src/util.py" not in spec_paths
-    assert {s["repo"] for s in both.sessions()} == {"clickrepo", "spec"}
+    assert {s.repo for s in both.sessions()} == {"clickrepo", "spec"}
     assert len(both.sessions("spec")) == 2  # the import commit and the rename commit
 
 
@@ -168,7 +168,7 @@ def test_doctor_and_status_see_only_what_is_out_of_date(
     report = check(both, deep=True)
     assert report.healthy, report.problems
     (b / "README.md").write_text("# changed\n")
-    assert both.status()["files_pending"] == 1
+    assert both.status().to_json()["files_pending"] == 1
 
 
 def test_cli_adds_a_repository_from_the_working_directory(
@@ -224,7 +224,7 @@ def test_index_dir_holds_a_workspace_of_repositories(
         )
         assert done.returncode == 0, done.stderr
     eng = Engine.open(index_dir=ws)
-    assert [r["name"] for r in eng.repos()] == ["click", "spec"]
+    assert [r.name for r in eng.repos()] == ["click", "spec"]
     assert {h.record.repo_id for h in eng.search("command pattern", k=30).hits} == {
         "click",
         "spec",
@@ -252,8 +252,8 @@ def test_the_cli_prints_what_the_api_returns(both: Engine, monkeypatch: pytest.M
     def same(x: object) -> object:
         return json.loads(json.dumps(x, default=str))
 
-    assert cli("repos") == same(both.repos())
-    assert cli("sessions") == same(both.sessions())
+    assert cli("repos") == same([r.to_json() for r in both.repos()])
+    assert cli("sessions") == same([s.to_json() for s in both.sessions()])
     assert cli("symbols", "PathSpec") == same([m.to_json() for m in both.symbols("PathSpec")])
     assert cli("callers", "echo", "--repo", "clickrepo") == same(
         both.callers("echo", repo="clickrepo").to_json()
@@ -277,11 +277,11 @@ def test_status_of_a_copied_repository_names_the_move_and_counts_pending_here(
     (copy / "docs" / "added.md").write_text("# Added\n\nOnly in the copy.\n")
     (copy / "README.md").write_text("# Changed in the copy\n")
     eng = Engine.open(copy)
-    status = eng.status()
+    status = eng.status().to_json()
     assert status["root"] == str(copy) and status["moved_from"] == str(minirepo)
     assert status["files_pending"] == 2 and not status["healthy"]
-    assert Engine.open(minirepo).status()["moved_from"] is None  # the original is untouched
+    assert Engine.open(minirepo).status().moved_from is None  # the original is untouched
     eng.index()
-    again = Engine.open(copy).status()
+    again = Engine.open(copy).status().to_json()
     assert again["moved_from"] is None and again["files_pending"] == 0 and again["healthy"]
     assert any(h.record.path == "docs/added.md" for h in eng.search("only in the copy"))

@@ -180,7 +180,7 @@ def test_commands_that_are_not_read_only_are_refused(server: Server, indexed: Pa
     (other / "pkg").mkdir(parents=True)
     (other / "pkg" / "m.py").write_text("def other_function():\n    return 1\n")
     Engine.open(other, config=LEXICAL).index()
-    before = Engine.open(indexed).status()["rows"]
+    before = Engine.open(indexed).status().to_json()["rows"]
     for argv, env, reason in [
         (["index", str(indexed), "--full"], {}, "read-only commands only"),
         (["watch"], {}, "read-only commands only"),
@@ -198,7 +198,7 @@ def test_commands_that_are_not_read_only_are_refused(server: Server, indexed: Pa
         assert status == 200
         assert reply["refused"] is True and reply["exit_code"] == 2, argv
         assert reason in reply["stderr"] and reply["stderr"].count("\n") == 1
-    assert Engine.open(indexed).status()["rows"] == before
+    assert Engine.open(indexed).status().to_json()["rows"] == before
 
 
 def test_bad_requests_get_a_reason_and_the_server_keeps_serving(server: Server) -> None:

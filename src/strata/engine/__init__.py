@@ -16,7 +16,8 @@ from strata.config import Config, load_config
 from strata.embedding import Embedder, recorded_embedder
 from strata.engine import indexing
 from strata.engine.parts import Parts
-from strata.engine.status import repos_of, status_of
+from strata.engine.results import RepoInfo, Session, Status
+from strata.engine.status import repos_of, sessions_of, status_of
 from strata.errors import QueryError
 from strata.index.discovery import IgnoreRules
 from strata.index.indexer import IndexSummary, ProgressFn
@@ -27,7 +28,7 @@ from strata.query.filters import SearchFilters
 from strata.query.hybrid import SearchResult
 from strata.query.lookup import CallWalk, Related, SymbolMatch
 from strata.query.router import IndexFacts, RetrievalPlan, route
-from strata.store import Filter, Store, capabilities
+from strata.store import Filter, Store
 from strata.types import Record
 from strata.workspace import memory
 from strata.workspace.locate import read_locator, resolve
@@ -289,18 +290,21 @@ class Engine:
         """Whether an index has been written here."""
         return self.parts.exists
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> Status:
         """Root, store, embedder, counts per layer, last index time, pending files, health."""
         return status_of(self.parts)
 
-    def repos(self) -> list[dict[str, Any]]:
+    def repos(self) -> list[RepoInfo]:
         """Every repository in the index: name, root, home, files, rows, commits, last index."""
         return repos_of(self.parts)
 
-    def sessions(self, repo: str | None = None) -> list[dict[str, Any]]:
+    def sessions(self, repo: str | None = None) -> list[Session]:
         """The indexing sessions whose rows are in the index (of one repository, if named)."""
-        self.parts.require()
-        return [s for s in capabilities.sessions(self.store) if repo is None or s["repo"] == repo]
+        return sessions_of(self.parts, repo)
+
+    def closest(self, name: str, *, repo: str | None = None) -> list[str]:
+        """Bare symbol names that look like `name` (for "no symbol named X; closest: ...")."""
+        return lookup.closest(self.parts.scope(repo), name)
 
     def close(self) -> None:
         """Release the store."""

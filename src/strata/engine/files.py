@@ -67,8 +67,8 @@ def source_text(eng: Engine, path: str, repo: str | None = None) -> SourceText:
 
 def _repo_root(eng: Engine, repo: str | None) -> tuple[str, Path]:
     for r in eng.repos():
-        if (repo is None and r["home"]) or r["name"] == repo:
-            return str(r["name"]), Path(r["root"])
+        if (repo is None and r.home) or r.name == repo:
+            return r.name, r.root
     raise UserError(f"no repository named {repo!r} in this index (see `strata repos`)")
 
 

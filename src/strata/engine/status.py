@@ -1,14 +1,24 @@
-"""What `strata status` and `strata repos` report: counts per layer, vectors done, pending
-files, health; each repository's files, rows and commits."""
+"""What `strata status`, `repos` and `sessions` report, built as the frozen values of
+`strata.engine.results`: counts per layer, vectors done, pending files, health; each
+repository's files, rows and commits; the indexing sessions."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from strata.config import IndexConfig
 from strata.engine.parts import Parts
+from strata.engine.results import (
+    EmbedderState,
+    LayerCount,
+    RepoInfo,
+    Session,
+    Status,
+    VectorCount,
+)
 from strata.index.corpus.cache import corpus_unfinished
 from strata.index.discovery import discover
 from strata.index.plan import make_plan
@@ -44,38 +54,44 @@ def report_status(
     locator: Mapping[str, Any],
     counts: Mapping[str, Mapping[str, int]],
     pending: int | None,
-) -> dict[str, Any]:
-    """The status document (the same for `--json`, the terminal and the API)."""
+    repos: tuple[RepoInfo, ...] | None = None,
+) -> Status:
+    """The status (the same for `--json`, the terminal and the API); layers in name order."""
     dim = int(locator.get("dim", 0))
     vecs, embeddable = embedded_count(counts)
-    return {
-        "root": str(root),
-        "index_dir": str(index_dir),
-        "store": redact(store_uri),
-        "embedder": {
-            "name": locator.get("embedder", "none"),
-            "dim": dim,
-            "lexical_only": dim == 0,
-            "vectors_pending": locator.get("vectors_pending"),  # why a first index has none yet
-        },
-        "layers": {layer: dict(c) for layer, c in counts.items()},
-        "rows": sum(c.get("rows", 0) for c in counts.values()),
-        "vectors": {"done": vecs, "total": embeddable if dim else 0},
-        "last_index": locator.get("last_index"),
-        "files_pending": pending,
-        "writer_active": is_locked(index_dir),
-        "moved_from": str(old) if (old := moved_from(index_dir, dict(locator))) else None,
-        "corpus_unfinished": (unfinished := corpus_unfinished(index_dir)),
-        "healthy": bool(locator)
+    unfinished = tuple(corpus_unfinished(index_dir))
+    return Status(
+        root=root,
+        index_dir=index_dir,
+        store=redact(store_uri),
+        # `vectors_pending`: why a first index has no vectors yet
+        embedder=EmbedderState(
+            str(locator.get("embedder", "none")), dim, locator.get("vectors_pending")
+        ),
+        layers=MappingProxyType(
+            {
+                layer: LayerCount(c.get("rows", 0), c.get("vectors", 0))
+                for layer, c in sorted(counts.items())
+            }
+        ),
+        rows=sum(c.get("rows", 0) for c in counts.values()),
+        vectors=VectorCount(vecs, embeddable if dim else 0),
+        last_index=locator.get("last_index"),
+        files_pending=pending,
+        writer_active=is_locked(index_dir),
+        moved_from=moved_from(index_dir, dict(locator)),
+        corpus_unfinished=unfinished,
+        healthy=bool(locator)
         and not unfinished
         and (dim == 0 or vecs == embeddable)
         and not pending
         and not locator.get("vectors_pending"),
-    }
+        repos=repos,
+    )
 
 
-def status_of(parts: Parts) -> dict[str, Any]:
-    """`Engine.status`: the status document, with every repository's files pending."""
+def status_of(parts: Parts) -> Status:
+    """`Engine.status`: the status, with every repository's files pending."""
     if not parts.exists:
         return report_status(parts.root, parts.index_dir, parts.store_uri, {}, {}, None)
     meta = parts.locator()
@@ -83,30 +99,35 @@ def status_of(parts: Parts) -> dict[str, Any]:
         pending_files(r.root, parts.config.index, parts.repo_store(r.name), r.entry(meta))
         for r in all_repos(meta, parts.root)
     )
-    data = report_status(
-        parts.root, parts.index_dir, parts.store_uri, meta, parts.store.counts(), pending
-    )
-    data["repos"] = repos_of(parts)
-    return data
+    counts = parts.store.counts()
+    repos = tuple(repos_of(parts))
+    return report_status(parts.root, parts.index_dir, parts.store_uri, meta, counts, pending, repos)
 
 
-def repos_of(parts: Parts) -> list[dict[str, Any]]:
+def repos_of(parts: Parts) -> list[RepoInfo]:
     """`Engine.repos`: name, root, home, files, rows, commits, last index of each."""
     parts.require()
     meta = parts.locator()
-    sessions = capabilities.sessions(parts.store)
-    out = []
-    for r in all_repos(meta, parts.root):
-        mine = [s for s in sessions if s["repo"] == r.name]
-        out.append(
-            {
-                "name": r.name,
-                "root": str(r.root),
-                "home": r.home,
-                "files": len(parts.repo_store(r.name).sources()),
-                "rows": sum(s["rows"] for s in mine),
-                "commits": sorted({s["commit_sha"] for s in mine if s["commit_sha"]}),
-                "last_index": r.entry(meta).get("last_index"),
-            }
+    sessions = sessions_of(parts)
+    return [
+        RepoInfo(
+            name=r.name,
+            root=r.root,
+            home=r.home,
+            files=len(parts.repo_store(r.name).sources()),
+            rows=sum(s.rows for s in sessions if s.repo == r.name),
+            commits=tuple(
+                sorted({s.commit_sha for s in sessions if s.repo == r.name and s.commit_sha})
+            ),
+            last_index=r.entry(meta).get("last_index"),
         )
-    return out
+        for r in all_repos(meta, parts.root)
+    ]
+
+
+def sessions_of(parts: Parts, repo: str | None = None) -> list[Session]:
+    """`Engine.sessions`: the indexing sessions whose rows are in the index (of one
+    repository, if named)."""
+    parts.require()
+    found = [Session.of(s) for s in capabilities.sessions(parts.store)]
+    return [s for s in found if repo is None or s.repo == repo]

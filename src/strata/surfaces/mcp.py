@@ -155,14 +155,14 @@ class Tools:
         """Is the index built and current: rows, vectors, files pending, latest run."""
         eng = self.engine()
         job = self.jobs.current()
-        status: dict[str, Any] = eng.status() if eng.exists else {}
+        status = eng.status() if eng.exists else None
         return IndexStatus(
             root=str(eng.root),
             exists=eng.exists,
-            rows=int(status.get("rows") or 0),
-            vectors=int((status.get("vectors") or {}).get("done") or 0),
-            pending_files=status.get("files_pending"),
-            last_index=_text(status.get("last_index")),
+            rows=status.rows if status else 0,
+            vectors=status.vectors.done if status else 0,
+            pending_files=status.files_pending if status else None,
+            last_index=_text(status.last_index if status else None),
             job=_job_line(job),
         )
 
@@ -342,7 +342,7 @@ def serve_stdio(path: str | None, index_dir: str | None, store: str | None) -> N
 def _prepare(engine: Callable[[], Engine], jobs: Jobs) -> None:
     """Build a missing index, refresh a stale one, then keep it warm."""
     eng = engine()
-    if not eng.exists or eng.status().get("files_pending"):
+    if not eng.exists or eng.status().files_pending:
         jobs.start()
         jobs.wait()
         eng = engine()

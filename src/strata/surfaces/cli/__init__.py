@@ -131,11 +131,11 @@ def search(
 @guard
 def status(as_json: bool, opts: Common) -> None:
     """Root, store, embedder, counts per layer, last index time, pending files, health."""
-    data = opts.engine().status()
+    found = opts.engine().status()
     if as_json:
-        render.emit_json(opts.out, data)
+        render.emit_json(opts.out, found.to_json())
     else:
-        render.status(opts.out, data)
+        render.status(opts.out, found)
 
 
 @app.command("config")

@@ -8,18 +8,8 @@ import click
 from rich.console import Console
 from rich.syntax import Syntax
 
-from strata.errors import NoIndexError
-from strata.query.lookup import (
-    CallWalk,
-    callees,
-    callers,
-    closest,
-    find_symbols,
-    list_docs,
-    list_entrypoints,
-)
+from strata.query.lookup import CallWalk
 from strata.query.lookup.rows import record_json
-from strata.store import Store
 from strata.surfaces.cli import render
 from strata.surfaces.cli.options import Common, command, common, guard
 from strata.types import Record
@@ -27,15 +17,6 @@ from strata.types import Record
 __all__ = ["attach"]
 
 SNIPPET_LINES = 12
-
-
-def _store(opts: Common, repo: str | None) -> Store:
-    """The store of the index found from the flags, or one repository's view of it
-    (NoIndexError when nothing is indexed)."""
-    eng = opts.engine()
-    if not eng.exists:
-        raise NoIndexError(f"no index at {eng.index_dir}", hint=f"run `strata index {eng.root}`")
-    return eng.repo_store(repo) if repo else eng.store
 
 
 _repo = click.option("--repo", default=None, help="Only this repository of the index.")
@@ -65,10 +46,10 @@ def symbols(
     opts: Common,
 ) -> None:
     """Find a symbol: exact, qualified (Client.send), prefix, then typo-tolerant."""
-    store = _store(opts, repo)
-    found = find_symbols(store, name, kind=kind, limit=limit)
+    eng = opts.engine()
+    found = eng.symbols(name, kind=kind, limit=limit, repo=repo)
     if not found:
-        near = closest(store, name)
+        near = eng.closest(name, repo=repo)
         hint = f"; closest: {', '.join(near)}" if near else ""
         opts.err.print(f"no symbol named {name}{hint}", markup=False)
     if as_json:
@@ -89,7 +70,6 @@ def symbols(
 
 def _walk_command(name: str) -> click.Command:
     """`callers` or `callees`: the same flags, a different direction."""
-    fn = callers if name == "callers" else callees
     what = "who calls QNAME" if name == "callers" else "what QNAME calls"
 
     @command(name=name, help=f"C2 walk: {what}, breadth-first to --depth.")
@@ -113,7 +93,9 @@ def _walk_command(name: str) -> click.Command:
         as_json: bool,
         opts: Common,
     ) -> None:
-        result = fn(_store(opts, repo), qname, depth, name_matches=name_matches)
+        eng = opts.engine()
+        follow = eng.callers if name == "callers" else eng.callees
+        result = follow(qname, depth, repo=repo, name_matches=name_matches)
         if result.name_only_hidden:
             opts.err.print(result.hidden_note(), markup=False)
         if as_json:
@@ -172,7 +154,7 @@ def entrypoints(
     opts: Common,
 ) -> None:
     """C3 listing: HTTP routes, CLI commands and other entry points."""
-    rows = list_entrypoints(_store(opts, repo), type=entry_type, framework=framework)
+    rows = opts.engine().entrypoints(entry_type, framework, repo=repo)
     _records(
         opts,
         rows,
@@ -199,7 +181,7 @@ def docs(
     opts: Common,
 ) -> None:
     """D1 catalog listing: one card per document."""
-    cards = list_docs(_store(opts, repo), kind=kind, domain=domain, type=doc_type)
+    cards = opts.engine().docs(kind, domain, doc_type, repo=repo)
     columns = ["path", "title", "doc_kind", "type", "domain", "document_id"]
     _records(opts, cards, as_json, columns, "no documents")
 

@@ -20,6 +20,7 @@ from rich.progress import (
 from rich.syntax import Syntax
 from rich.table import Table
 
+from strata.engine.results import Status
 from strata.index.indexer import IndexSummary
 from strata.query.hybrid import SearchResult
 
@@ -243,30 +244,25 @@ def _cell(v: Any) -> str:
     return str(v)
 
 
-def status(out: Console, data: Mapping[str, Any]) -> None:
+def status(out: Console, s: Status) -> None:
     """`strata status` for people."""
-    emb = data["embedder"]
-    out.print(f"[bold]root[/]      {data['root']}")
-    if data.get("moved_from"):
+    emb = s.embedder
+    out.print(f"[bold]root[/]      {s.root}")
+    if s.moved_from:
         out.print(
-            f"[yellow]moved[/]     indexed at {data['moved_from']}; the next `strata index` "
+            f"[yellow]moved[/]     indexed at {s.moved_from}; the next `strata index` "
             "records this root"
         )
-    out.print(f"[bold]index[/]     {data['index_dir']}  ({data['store']})")
-    mode = (
-        "lexical only (embedder none)" if emb["lexical_only"] else f"{emb['name']} ({emb['dim']}-d)"
-    )
-    if emb.get("vectors_pending"):
-        mode = f"{emb['name']}: lexical until it answers ({emb['vectors_pending']})"
+    out.print(f"[bold]index[/]     {s.index_dir}  ({s.store})")
+    mode = "lexical only (embedder none)" if emb.lexical_only else f"{emb.name} ({emb.dim}-d)"
+    if emb.vectors_pending:
+        mode = f"{emb.name}: lexical until it answers ({emb.vectors_pending})"
     out.print(f"[bold]embedder[/]  {mode}")
-    v = data["vectors"]
-    if not emb["lexical_only"]:
-        out.print(f"[bold]vectors[/]   {v['done']}/{v['total']} rows embedded")
-    out.print(f"[bold]rows[/]      {data['rows']}")
-    for layer, c in sorted(data["layers"].items()):
-        out.print(f"  {layer:<22} {c.get('rows', 0):>8}")
-    out.print(
-        f"[bold]pending[/]   {data['files_pending']} files changed on disk since the last index"
-    )
-    out.print(f"[bold]writer[/]    {'running' if data['writer_active'] else 'none'}")
-    out.print(f"[bold]health[/]    {'ok' if data['healthy'] else 'needs `strata index`'}")
+    if not emb.lexical_only:
+        out.print(f"[bold]vectors[/]   {s.vectors.done}/{s.vectors.total} rows embedded")
+    out.print(f"[bold]rows[/]      {s.rows}")
+    for layer, c in sorted(s.layers.items()):
+        out.print(f"  {layer:<22} {c.rows:>8}")
+    out.print(f"[bold]pending[/]   {s.files_pending} files changed on disk since the last index")
+    out.print(f"[bold]writer[/]    {'running' if s.writer_active else 'none'}")
+    out.print(f"[bold]health[/]    {'ok' if s.healthy else 'needs `strata index`'}")

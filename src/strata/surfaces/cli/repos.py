@@ -16,7 +16,7 @@ __all__ = ["attach"]
 @guard
 def repos(as_json: bool, opts: Common) -> None:
     """The repositories in the index: name, root, files, rows, commits."""
-    found = opts.engine().repos()
+    found = [r.to_json() for r in opts.engine().repos()]
     if as_json:
         render.emit_json(opts.out, found)
         return
@@ -38,7 +38,7 @@ def repos(as_json: bool, opts: Common) -> None:
 @guard
 def sessions(repo: str | None, as_json: bool, opts: Common) -> None:
     """The indexing sessions whose rows the index holds (repository @ commit)."""
-    found = opts.engine().sessions(repo)
+    found = [s.to_json() for s in opts.engine().sessions(repo)]
     if as_json:
         render.emit_json(opts.out, found)
         return

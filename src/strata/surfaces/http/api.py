@@ -47,7 +47,7 @@ def router(state: ServeState) -> APIRouter:  # noqa: C901 - one short nested han
     @api.get("/status")
     def status() -> JSON:
         """What `strata status --json` prints."""
-        return served().status()
+        return served().status().to_json()
 
     @api.post("/search")
     def search(body: SearchRequest) -> JSON:
