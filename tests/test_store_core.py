@@ -155,9 +155,9 @@ def test_a_core_only_store_indexes_and_searches_as_lancedb_does(
     assert isinstance(core.store, CoreOnly)
     summary, expected = core.index(), lance.index()
     assert (summary.indexed, summary.rows_by_layer) == (expected.indexed, expected.rows_by_layer)
-    assert core.status()["vectors"] == lance.status()["vectors"]
+    assert core.status().vectors == lance.status().vectors
     assert queries(core) == queries(lance)  # routed: symbol catalogue, hybrid, definitions
-    assert [s["rows"] for s in core.sessions()] == [s["rows"] for s in lance.sessions()]
+    assert [s.rows for s in core.sessions()] == [s.rows for s in lance.sessions()]
     # Same bytes, new mtime: the stat is recorded by rewriting the rows (no restat here).
     path = minirepo / "src/minihttp/client.py"
     os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns - 10**10))
