@@ -89,13 +89,11 @@ def test_an_index_not_written_yet_has_no_repos(tmp_path: Path) -> None:
 
 def test_the_cli_and_the_values_agree(eng: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(eng.root)
-    runner = CliRunner()
-
-    def cli(*args: str) -> object:
-        done = runner.invoke(app, [*args, "--json"], catch_exceptions=False)
-        assert done.exit_code == 0, done.output
-        return json.loads(done.stdout)
-
-    assert cli("status") == eng.status().to_json()
-    assert cli("repos") == [r.to_json() for r in eng.repos()]
-    assert cli("sessions") == [s.to_json() for s in eng.sessions()]
+    expected = {
+        "status": eng.status().to_json(),
+        "repos": [r.to_json() for r in eng.repos()],
+        "sessions": [s.to_json() for s in eng.sessions()],
+    }
+    for command, document in expected.items():
+        done = CliRunner().invoke(app, [command, "--json"], catch_exceptions=False)
+        assert (done.exit_code, json.loads(done.stdout)) == (0, document), done.output
