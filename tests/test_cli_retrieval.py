@@ -8,6 +8,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from strata.query.filters import SearchFilters
 from strata.surfaces.cli import app
 from strata.surfaces.cli.retrieval import Retrieval, retrieval_options
 
@@ -31,13 +32,9 @@ def test_every_flag_reaches_the_engine_arguments() -> None:
         *("--no-tests", "--repo", "web", "--mode", "semantic", "--layer", "C1"),
     )
     assert got.layers == ("C1",) and got.mode == "semantic"
-    assert dict(got.filters) == {
-        "path": ("src/**", "lib/*"),
-        "lang": ("python",),
-        "kind": ("function",),
-        "no_tests": True,
-        "repo": "web",
-    }
+    assert got.filters == SearchFilters(
+        path=("src/**", "lib/*"), lang=("python",), kind=("function",), is_test=False, repo="web"
+    )
 
 
 @pytest.mark.parametrize(
@@ -47,7 +44,7 @@ def test_every_flag_reaches_the_engine_arguments() -> None:
 def test_content_names_the_passage_layers(content: str, layers: Any) -> None:
     got = _read("--content", content)
     assert got.layers == layers and got.mode is None
-    assert not got.filters["no_tests"] and got.filters["repo"] is None
+    assert got.filters == SearchFilters()
 
 
 def test_search_and_ask_list_the_same_retrieval_flags() -> None:
