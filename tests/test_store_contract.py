@@ -295,7 +295,7 @@ def test_meta_round_trip_and_reopen(factory: StoreFactory, tmp_path: Path) -> No
     again = factory(tmp_path, DIM)
     meta = again.read_meta()
     assert meta["root"] == "/repo" and meta["embedder"] == {"name": "m", "dim": DIM}
-    assert meta["schema_version"] == 1
+    assert meta["schema_version"] == 2
     assert ids(again.lexical_search(["persisted"], 5, Filter())) == ["a.py:0"]
     assert ids(again.vector_search(unit(0), 5, Filter())) == ["a.py:0"]
     again.close()

@@ -23,7 +23,7 @@ from strata.layers import C0_SOURCE_CHUNKS
 from strata.store import Filter, lance, open_store
 from strata.store.arrow import joined, prepare, table_schema, with_repo
 from strata.store.lance import LanceStore
-from strata.store.schema import Migration
+from strata.store.schema import MIGRATIONS, SCHEMA_VERSION, Migration
 from strata.text.tokens import lexical_text
 from strata.types import Record
 
@@ -242,6 +242,7 @@ def test_bm25_ranking_agrees_with_bm25s(tmp_path: Path) -> None:
 def test_fake_v0_store_is_migrated_on_open(tmp_path: Path) -> None:
     v0 = table_schema(4)
     v0 = v0.remove(v0.get_field_index("file_mtime_ns"))
+    v0 = v0.remove(v0.get_field_index("branches"))
     lancedb.connect(str(tmp_path)).create_table("chunks", schema=v0)
     (tmp_path / "meta.json").write_text(json.dumps({"schema_version": 0, "root": "/r"}))
     with pytest.raises(SchemaError, match="no migration from schema version 0"):
@@ -250,15 +251,16 @@ def test_fake_v0_store_is_migrated_on_open(tmp_path: Path) -> None:
     def add_mtime(table: Any) -> None:
         table.add_columns({"file_mtime_ns": "CAST(0 AS BIGINT)"})
 
-    store = LanceStore(tmp_path, 4, migrations=[Migration(1, "add file_mtime_ns", add_mtime)])
-    assert store.read_meta() == {"schema_version": 1, "root": "/r"}
+    steps = [Migration(1, "add file_mtime_ns", add_mtime), *MIGRATIONS]
+    store = LanceStore(tmp_path, 4, migrations=steps)
+    assert store.read_meta() == {"schema_version": SCHEMA_VERSION, "root": "/r"}
     store.replace_sources({"a.py": [dataclasses.replace(rec("a.py", 0, "x"), file_mtime_ns=7)]})
     assert store.sources()["a.py"].mtime_ns == 7
 
 
 def test_newer_schema_is_refused_with_advice(tmp_path: Path) -> None:
     store = LanceStore(tmp_path, 4)
-    store.write_meta({"schema_version": 2})
+    store.write_meta({"schema_version": SCHEMA_VERSION + 1})
     with pytest.raises(SchemaError, match="newer than this Strata") as err:
         LanceStore(tmp_path, 4)
     assert "strata index --full" in str(err.value)

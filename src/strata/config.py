@@ -50,6 +50,12 @@ KEYS: dict[str, Key] = {
     "embed.retries": Key(int, 3, "retries (with backoff) of a failed embedding call"),
     "embed.precision": Key(str, "auto", "local model precision: auto | fp32 | bf16"),
     "store.uri": Key(str, "", "store URI (empty = lancedb inside the index directory)"),
+    "store.branch": Key(
+        str,
+        "",
+        "the branch a run indexes and reads (empty = the checkout's branch once the index "
+        "tracks branches: docs/scale.md)",
+    ),
     "search.k": Key(int, 10, "results returned by default"),
     "search.mode": Key(str, "hybrid", "hybrid | lexical | semantic"),
     "search.rrf_k": Key(int, 5, "reciprocal rank fusion constant (measured: docs/benchmarks.md)"),
@@ -126,6 +132,7 @@ class EmbedConfig:
 @dataclass(frozen=True, slots=True)
 class StoreConfig:
     uri: str
+    branch: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -132,6 +132,9 @@ class Record:
     session_id: str = ""
     repo_id: str = ""
     commit_sha: str | None = None
+    # The branches whose checkout holds this row's file version (none: not tracked by
+    # branch); one row serves every branch whose file has the same bytes.
+    branches: tuple[str, ...] = ()
     vector: Vector | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -181,6 +184,8 @@ class Hit:
         }
         if r.repo_id:
             out["repo"] = r.repo_id
+        if r.branches:
+            out["branches"] = list(r.branches)
         out["session_id"], out["commit_sha"] = r.session_id, r.commit_sha  # `repo@sha[+dirty]`
         if self.parts:
             out["explain"] = {k: round(v, 6) for k, v in self.parts.items()}

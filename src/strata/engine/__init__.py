@@ -74,8 +74,14 @@ class Engine:
     # ---- parts ---------------------------------------------------------------------------
     @property
     def store(self) -> Store:
-        """The store, opened on first use with the index's recorded dimension."""
+        """The store, opened on first use with the index's recorded dimension; as the
+        active branch sees it when there is one (`strata.store.branches`)."""
         return self.parts.store
+
+    @property
+    def branch(self) -> str | None:
+        """The branch this engine indexes and reads (see `Parts.branch`)."""
+        return self.parts.branch
 
     def embedder(self) -> Embedder:
         """The configured embedder, loaded on first use and checked against the index."""

@@ -100,7 +100,8 @@ def check(engine: Engine, *, sample: int = 25, deep: bool = False, seed: int = 0
     started = time.monotonic()
     report = Report()
     rng = random.Random(seed)
-    health = engine.store.integrity() if isinstance(engine.store, Integrity) else None
+    base = engine.parts.base_store
+    health = base.integrity() if isinstance(base, Integrity) else None
     report.problems += _schema(health) + _embedder(engine) + _leftovers(engine.index_dir)
     report.problems += _corpus(engine.index_dir)
     rows = engine.repo_store().fetch(Filter())

@@ -51,7 +51,9 @@ def index(
     r, target = choose(parts.locator(), root, target, repo)
     if since is not None:
         return refresh(parts, changed_since(r.root, since), r.name, None, 10.0, progress)
-    with write_lock(parts.index_dir), repo_lock(parts.store_uri, lambda: parts.store, r.name):
+    with write_lock(parts.index_dir), repo_lock(parts.store_uri, lambda: parts.base_store, r.name):
+        if parts.config.store.branch and not parts.locator().get("branches"):
+            parts.write_locator(branches=True)  # from now on, runs follow the checkout
         rebuilt = _reset(parts, r) if full or _pending_now_reachable(parts) else []
         _check_embedder(parts)
         summary = _index_repo(parts, r, target, progress)
@@ -77,7 +79,7 @@ def refresh(
     rules = rules or IgnoreRules(r.root, parts.config.index)
     with (
         write_lock(parts.index_dir, wait=lock_wait),
-        repo_lock(parts.store_uri, lambda: parts.store, r.name),
+        repo_lock(parts.store_uri, lambda: parts.base_store, r.name),
     ):
         _check_embedder(parts)
         indexed = parts.repo_store(r.name).sources()

@@ -16,9 +16,11 @@ from strata.query import lookup
 from strata.query.hybrid import QueryContext
 from strata.query.lookup.symbols import symbol_index
 from strata.store import Store, open_store
+from strata.store.branches import BranchView
 from strata.store.capabilities import WarmReads
 from strata.store.view import RepoView
 from strata.workspace import memory
+from strata.workspace.git import current_branch
 from strata.workspace.locate import META_NAME, read_locator, write_locator
 from strata.workspace.repos import Repo, named
 
@@ -62,6 +64,7 @@ class Parts:
         self.config = cfg
         self.store_uri = store_uri
         self._store: Store | None = None
+        self._branch: str | None = None  # the active branch, once known ("" = none)
         self._embedder: Embedder | None = None
         self._fresh: Embedder | None = None
         self._query: Embedder | None = None
@@ -122,6 +125,24 @@ class Parts:
 
     @property
     def store(self) -> Store:
+        """The store as the active branch sees it (`strata.store.branches`), or the whole
+        store when no branch is active."""
+        branch = self.branch
+        return self.base_store if branch is None else BranchView(self.base_store, branch)
+
+    @property
+    def branch(self) -> str | None:
+        """The branch runs index and read: `store.branch` (`--branch`), else the checkout's
+        branch once the index tracks branches, else None (no branch filter)."""
+        if self._branch is None:
+            tracked = self.locator().get("branches")
+            self._branch = self.config.store.branch or (
+                (current_branch(self.root) or "") if tracked else ""
+            )
+        return self._branch or None
+
+    @property
+    def base_store(self) -> Store:
         """The store, opened on first use with the index's recorded dimension."""
         if self._store is None:
             meta = read_locator(self.index_dir)

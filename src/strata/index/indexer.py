@@ -109,7 +109,7 @@ class Indexer:
             summary.removed = len(plan.removed)
         summary.unchanged = len(plan.unchanged)
         changed = self._settle_stats(plan.changed, known, summary)
-        to_read = plan.new + changed
+        to_read = self._retag(plan.new + changed, summary)
         previously_indexed = {f.rel for f in changed}
         fresh: dict[str, Artifact] = {}
         summary.workers = workers_for(self._cfg.index, len(to_read))
@@ -237,6 +237,20 @@ class Indexer:
             capabilities.restat(self._store, stats)
             summary.unchanged += len(stats)
         return tuple(rest)
+
+    def _retag(
+        self, files: tuple[SourceFile, ...], summary: IndexSummary
+    ) -> tuple[SourceFile, ...]:
+        """The files to read, once the branch took over the stored versions it can: a file
+        whose bytes another branch already indexed is only tagged (a `git checkout`)."""
+        if not files or not (
+            isinstance(self._store, capabilities.Branching) and self._store.branch_aware
+        ):
+            return files
+        hashes = {f.rel: file_hash(f) for f in files}
+        taken = store.retag({p: h for p, h in hashes.items() if h})
+        summary.unchanged += len(taken)
+        return tuple(f for f in files if f.rel not in taken)
 
     def _racy(self, f: SourceFile) -> bool:
         return self._now_ns - f.mtime_ns < RACY_NS

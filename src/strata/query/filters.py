@@ -21,9 +21,9 @@ from strata.types import Record
 __all__ = ["FLAGS", "NO_FILTERS", "WIDEN", "SearchFilters"]
 
 # The mapping `Engine.search(filters=...)` takes (and the HTTP body's `filters`).
-FLAGS = ("path", "lang", "kind", "no_tests", "repo")
+FLAGS = ("path", "lang", "kind", "no_tests", "repo", "branch")
 WIDEN = 5  # how many more hits a search asks for when the filter is applied to its hits
-_HINT = "filters: path (globs), lang, kind (a string or a list), no_tests (true), repo"
+_HINT = "filters: path (globs), lang, kind (a string or a list), no_tests (true), repo, branch"
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,7 @@ class SearchFilters:
     is_test: bool | None = None
     repo: str | None = None
     domain: str | None = None
+    branch: str | None = None  # rows of this branch only (see `strata.store.branches`)
 
     @classmethod
     def from_flags(
@@ -47,14 +48,17 @@ class SearchFilters:
         kind: str | Sequence[str] | None = None,
         no_tests: bool = False,
         repo: str | None = None,
+        branch: str | None = None,
     ) -> SearchFilters:
-        """From a surface's flags (`--path`, `--lang`, `--kind`, `--no-tests`, `--repo`)."""
+        """From a surface's flags (`--path`, `--lang`, `--kind`, `--no-tests`, `--repo`,
+        a `branch`)."""
         return cls(
             _strings("path", path),
             _strings("lang", lang),
             _strings("kind", kind),
             False if no_tests else None,
             str(repo) if repo else None,
+            branch=str(branch) if branch else None,
         )
 
     @classmethod
@@ -117,6 +121,7 @@ class SearchFilters:
             paths=tuple(select(sorted(paths()), self.path)) if self.path else None,
             is_test=False if self.is_test is False else None,
             repo_id=self.repo,
+            branch=self.branch,
         )
 
     def keeps(self, rec: Record) -> bool:
@@ -129,6 +134,7 @@ class SearchFilters:
             or (self.is_test is not None and rec.is_test != self.is_test)
             or (self.repo and rec.repo_id and rec.repo_id != self.repo)
             or (self.domain and domain and str(domain).lower() != self.domain)
+            or (self.branch and rec.branches and self.branch not in rec.branches)
         )
 
 

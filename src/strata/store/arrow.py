@@ -20,6 +20,7 @@ import pyarrow.compute as pc
 
 from strata.errors import StoreError
 from strata.store.core import PerSource
+from strata.store.sql import decode_branches, encode_branches
 from strata.text.tokens import lexical_text
 from strata.types import Record, Vector
 
@@ -44,6 +45,7 @@ _BASE_FIELDS: tuple[pa.Field, ...] = (
     pa.field("file_size", pa.int64()),
     pa.field("file_mtime_ns", pa.int64()),
     pa.field("lex", pa.string()),
+    pa.field("branches", pa.string()),  # " main release/2 " (see `strata.store.branches`)
 )
 
 # Columns a Record is rebuilt from (everything but the derived `lex` and the vector).
@@ -109,6 +111,8 @@ def to_arrow(records: Sequence[Record], dim: int, *, vectors: bool = True) -> pa
         else [getattr(r, name) for r in records]
         for name in RECORD_COLUMNS
     }
+    if "branches" in data:
+        data["branches"] = [encode_branches(r.branches) for r in records]
     data["lex"] = [lexical_text(r.title, r.path, r.content) for r in records]
     schema = table_schema(dim)
     if dim > 0 and vectors:
@@ -133,6 +137,7 @@ def to_records(table: pa.Table, given: Mapping[str, Sequence[Any]] | None = None
     out = []
     for row, vec in zip(rows, vectors, strict=True):
         row["metadata"] = json.loads(row["metadata"] or "{}")
+        row["branches"] = decode_branches(row.get("branches"))
         for key in ("session_id", "repo_id", "title", "content", "lang", "kind", "embed_text"):
             row[key] = row.get(key) or ""
         for key in REPEATED_COLUMNS:
@@ -153,6 +158,7 @@ REPEATED_COLUMNS = (
     "session_id",
     "repo_id",
     "commit_sha",
+    "branches",
 )
 
 
@@ -233,11 +239,11 @@ def check_batch(rows_by_path: Mapping[str, Sequence[Record]], records: list[Reco
         for r in rows:
             if r.path != path:
                 raise StoreError(f"record {r.id} has path {r.path!r} but was given for {path!r}")
-    seen: set[str] = set()
-    for r in records:
-        if r.id in seen:
+    seen: set[tuple[str, str]] = set()
+    for r in records:  # of one file version: two branches' versions of a file share ids
+        if (r.id, r.file_hash) in seen:
             raise StoreError(f"record id {r.id!r} given twice in one write")
-        seen.add(r.id)
+        seen.add((r.id, r.file_hash))
 
 
 def sort_rows(table: pa.Table) -> pa.Table:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ArrowReads",
+    "Branching",
     "BulkDelete",
     "IndexHealth",
     "Integrity",
@@ -170,6 +171,22 @@ class RepoLocking(Protocol):
         self, repo: str, *, wait: float = 10.0
     ) -> contextlib.AbstractContextManager[None]:
         """Hold the write lock of `repo` in the store for the block (LockError after `wait`)."""
+        ...
+
+
+@runtime_checkable
+class Branching(Protocol):
+    """A store seen by one branch (`strata.store.branches.BranchView`): it can take over
+    file versions other branches stored, without their being read again."""
+
+    @property
+    def branch_aware(self) -> bool:
+        """Whether a branch sees this store (a repository view of a plain store: no)."""
+        ...
+
+    def retag(self, hashes: Mapping[str, str], *, repo: str | None = None) -> set[str]:
+        """Make the branch hold the stored version of each path whose file hash is given,
+        where one is stored; returns those paths."""
         ...
 
 

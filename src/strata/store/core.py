@@ -32,6 +32,7 @@ class Filter:
     repo_id: str | None = None
     has_vector: bool | None = None
     ids: tuple[str, ...] | None = None  # row ids (a listing's; searches never ask by id)
+    branch: str | None = None  # rows of this branch only (see `strata.store.branches`)
 
 
 class Store(Protocol):

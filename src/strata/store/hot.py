@@ -40,7 +40,7 @@ MAX_ROWS = 150_000
 TAKE_ROWS = 1024
 # A hybrid search asks twice (BM25, vectors): a one-shot command never pays for a copy.
 ASKS_BEFORE_BUILD = 3
-_CODED = ("layer", "lang", "kind", "path", "repo_id")
+_CODED = ("layer", "lang", "kind", "path", "repo_id", "branches")
 _FILTERED = (("layers", "layer"), ("langs", "lang"), ("kinds", "kind"), ("paths", "path"))
 
 
@@ -164,6 +164,9 @@ class HotPassages:
             mask = _and(mask, self.columns["is_test"] == where.is_test)
         if where.repo_id is not None:
             mask = _and(mask, self._is_in("repo_id", [where.repo_id]))
+        if where.branch is not None:  # the stored values holding the branch's name
+            held = [v for v in self.codes["branches"] if where.branch in v.split()]
+            mask = _and(mask, self._is_in("branches", held))
         if where.has_vector is False:
             mask = np.zeros(len(self), dtype=bool)
         return mask

@@ -74,6 +74,10 @@ _FTS = FTS(
 )
 
 
+# A row's key: its id and its file version (a file on two branches keeps both versions).
+MERGE_KEY = ("id", "file_hash")
+
+
 class LanceStore(LanceSearch, PreparedWriter):
     """A `Store` on an embedded LanceDB directory."""
 
@@ -128,7 +132,7 @@ class LanceStore(LanceSearch, PreparedWriter):
             else:
                 scope = sql.conjunction([sql.in_list("path", rows.paths), sql.repo_is(repo)])
                 (
-                    self._table.merge_insert("id")
+                    self._table.merge_insert(list(MERGE_KEY))
                     .when_matched_update_all()
                     .when_not_matched_insert_all()
                     .when_not_matched_by_source_delete(scope)
@@ -147,11 +151,14 @@ class LanceStore(LanceSearch, PreparedWriter):
         if not stats:
             return 0
         predicate = sql.conjunction([sql.in_list("path", stats), sql.repo_is(repo)])
-        source = rows.restat_rows(self._select(predicate, ["id", "path"]), stats, self.dim)
+        found = self._select(predicate, ["id", "file_hash", "path"])
+        source = rows.restat_rows(found, stats, self.dim)
         if source.num_rows == 0:
             return 0
         try:
-            result = self._table.merge_insert("id").when_matched_update_all().execute(source)
+            result = (
+                self._table.merge_insert(list(MERGE_KEY)).when_matched_update_all().execute(source)
+            )
         except (OSError, RuntimeError, ValueError) as exc:
             raise StoreError(f"cannot record file stats in {self.directory}: {exc}") from exc
         finally:

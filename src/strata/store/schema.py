@@ -19,7 +19,7 @@ from strata.errors import SchemaError, StoreError
 log = logging.getLogger(__name__)
 
 TABLE = "chunks"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def read_meta_file(path: Path) -> dict[str, Any]:
@@ -64,8 +64,15 @@ class Migration:
     apply: Callable[[Any], None]
 
 
+def _add_branch_column(table: Any) -> None:
+    if "branches" not in table.schema.names:
+        table.add_columns({"branches": "CAST('' AS string)"})
+
+
 # Version 1 is the first released layout; later steps are appended here, in order.
-MIGRATIONS: tuple[Migration, ...] = ()
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(2, "rows name the branches that hold them (`branches`)", _add_branch_column),
+)
 
 
 def migrate(

@@ -7,9 +7,9 @@ are ordinary characters in both, so only the quote needs escaping.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from strata.store import Filter
+from strata.store.core import Filter
 
 TRUE = "TRUE"
 FALSE = "FALSE"
@@ -39,6 +39,24 @@ def in_list(column: str, values: Iterable[str]) -> str:
 def repo_is(repo: str | None) -> str:
     """`repo_id = '<repo>'`, or `TRUE` when no repository is named."""
     return TRUE if repo is None else f"repo_id = {quote(repo)}"
+
+
+def encode_branches(branches: Sequence[str]) -> str:
+    """The stored form of a row's branches: each name between spaces (`" main dev "`), so
+    `strpos(branches, ' main ')` finds one (a git branch name holds no space); "" = none."""
+    return f" {' '.join(sorted(set(branches)))} " if branches else ""
+
+
+def decode_branches(stored: str | tuple[str, ...] | None) -> tuple[str, ...]:
+    """The branch names of a stored `branches` value."""
+    if isinstance(stored, tuple):
+        return stored
+    return tuple(stored.split()) if stored else ()
+
+
+def branch_needle(branch: str) -> str:
+    """What `strpos` looks for in `branches` to find rows of `branch`."""
+    return f" {branch} "
 
 
 def conjunction(clauses: Iterable[str]) -> str:
@@ -75,6 +93,8 @@ def where(f: Filter, *, vectors: bool = True) -> str:
         clauses.append(f"is_test = {TRUE if f.is_test else FALSE}")
     if f.repo_id is not None:
         clauses.append(f"repo_id = {quote(f.repo_id)}")
+    if f.branch is not None:
+        clauses.append(f"strpos(branches, {quote(branch_needle(f.branch))}) > 0")
     if f.has_vector is not None:
         if vectors:
             clauses.append(f"has_vector = {TRUE if f.has_vector else FALSE}")

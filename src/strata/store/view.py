@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from strata.store import Filter, Hits, PerSource, Store, capabilities
-from strata.store.capabilities import Maintenance, Versioned, WarmReads
+from strata.store.capabilities import Branching, Maintenance, Versioned, WarmReads
 from strata.types import FileState, Record, Vector
 
 if TYPE_CHECKING:
@@ -61,6 +61,19 @@ class RepoView(PerSource):
         self._same(repo)
         prepared = with_repo(rows, self.repo, self.prefix)
         capabilities.write_prepared(self.base, prepared, repo=self.repo)
+
+    @property
+    def branch_aware(self) -> bool:
+        """Whether the shared store is seen by a branch."""
+        return isinstance(self.base, Branching) and self.base.branch_aware
+
+    def retag(self, hashes: Mapping[str, str], *, repo: str | None = None) -> set[str]:
+        """This repository's paths whose stored version the branch took over (none when
+        the shared store is not seen by a branch)."""
+        self._same(repo)
+        return (
+            self.base.retag(hashes, repo=self.repo) if isinstance(self.base, Branching) else set()
+        )
 
     def restat(self, stats: Mapping[str, tuple[int, int]], *, repo: str | None = None) -> int:
         """Record new stats for this repository's rows of the given paths."""

@@ -75,6 +75,7 @@ class Tools:
         path: Annotated[list[str] | None, Field(description="glob(s), e.g. src/**")] = None,
         lang: list[str] | None = None,
         repo: Repo = None,
+        branch: Annotated[str | None, Field(description="only this branch's files")] = None,
         lines: Lines = SNIPPET_LINES,
     ) -> SearchAnswer:
         """Search code and docs (words and meaning); names, "who calls X", "which
@@ -87,7 +88,7 @@ class Tools:
             query=query,
             k=k,
             layers=list(CONTENT_LAYERS[content]) if content in CONTENT_LAYERS else None,
-            filters=Filters(path=path, lang=lang, repo=repo),
+            filters=Filters(path=path, lang=lang, repo=repo, branch=branch),
         )
         result = eng.search(**request.arguments())
         return SearchAnswer(

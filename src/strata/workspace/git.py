@@ -31,6 +31,12 @@ def head_commit(root: Path) -> str | None:
     return sha.strip() if sha else None
 
 
+def current_branch(root: Path) -> str | None:
+    """The branch checked out at `root` (None outside git, or with a detached HEAD)."""
+    name = _git(root, "symbolic-ref", "--short", "-q", "HEAD")
+    return name.strip() or None if name else None
+
+
 DIRTY = "+dirty"  # appended to HEAD's sha for a file whose bytes are not HEAD's
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from strata.store import Filter
+from strata.store.sql import branch_needle
 
 __all__ = ["Where", "where"]
 
@@ -47,6 +48,9 @@ def where(f: Filter, *, repo: str | None = None) -> Where:
         if value is not None:
             clauses.append("repo_id = %s")
             params.append(value)
+    if f.branch is not None:
+        clauses.append("strpos(branches, %s) > 0")
+        params.append(branch_needle(f.branch))
     if f.has_vector is not None:
         clauses.append("embedding IS NOT NULL" if f.has_vector else "embedding IS NULL")
     return Where(" AND ".join(clauses) or "TRUE", tuple(params))

@@ -18,6 +18,7 @@ import pyarrow as pa
 import snowballstemmer  # type: ignore[import-untyped]
 
 from strata.store.arrow import RECORD_COLUMNS, table_schema
+from strata.store.sql import decode_branches
 from strata.types import Record
 
 __all__ = ["COPY_COLUMNS", "arrow_of", "copy_rows", "lexemes", "record_of", "stem", "vector_text"]
@@ -33,6 +34,7 @@ _NOT_NULL = {
     "file_mtime_ns": 0,
 }
 _NOT_NULL["metadata"] = "{}"
+_NOT_NULL["branches"] = ""
 _MAX_POSITION = 16383  # tsvector positions stop here
 _POSITIONS = [str(i) for i in range(_MAX_POSITION + 1)]
 _stemmer = snowballstemmer.stemmer("english")
@@ -111,6 +113,8 @@ def record_of(row: Sequence[Any], columns: Sequence[str]) -> Record:
     values.setdefault("embed_text", "")
     meta = values.get("metadata")
     values["metadata"] = json.loads(meta) if isinstance(meta, str) else dict(meta or {})
+    if "branches" in values:
+        values["branches"] = decode_branches(values["branches"])
     if vector is not None:  # pgvector's loader gives a `Vector`
         vector = np.asarray(getattr(vector, "to_numpy", lambda: vector)(), dtype=np.float32)
     return Record(**values, vector=vector)

@@ -139,8 +139,8 @@ def _candidates(
     pre: int,
     where: Where,
     mean_len: float,
-) -> list[tuple[str, str]]:
-    """The first stage's `pre` best (repo_id, id), from the rarest lexemes (with their
+) -> list[tuple[str, str, str]]:
+    """The first stage's `pre` best (repo_id, id, file_hash), from the rarest lexemes (with their
     document frequencies) that match `pre` rows or more; from all of them when a row
     holding only the others might beat the cut, or too few rows were found."""
     used, seen = 0, 0
@@ -152,19 +152,21 @@ def _candidates(
         _stage_one(where), _stage_one_params(scan[:used], idf, pre, where, mean_len)
     ).fetchall()
     left = sum(idf[w] * (K1 + 1) for w in scan[used:])
-    if used < len(scan) and (len(scored) < pre or float(scored[-1][2]) <= left):
+    if used < len(scan) and (len(scored) < pre or float(scored[-1][3]) <= left):
         scored = conn.execute(
             _stage_one(where), _stage_one_params(scan, idf, pre, where, mean_len)
         ).fetchall()
-    return [(r[0], r[1]) for r in scored]
+    return [(r[0], r[1], r[2]) for r in scored]
 
 
 def _stage_one(where: Where) -> sql.Composed:
     return sql.SQL(
-        "SELECT c.repo_id, c.id, sum(q.idf) * %s / (1 + %s * (1 - %s + %s * c.lex_len / %s)) AS s "
+        "SELECT c.repo_id, c.id, c.file_hash,"
+        " sum(q.idf) * %s / (1 + %s * (1 - %s + %s * c.lex_len / %s)) AS s "
         "FROM unnest(%s::tsquery[], %s::float8[]) AS q(term, idf) CROSS JOIN LATERAL ("
-        " SELECT repo_id, id, lex_len FROM rag_chunks WHERE lex_tsv @@ q.term AND ({where})) c "
-        "GROUP BY c.repo_id, c.id, c.lex_len ORDER BY s DESC, c.id LIMIT %s"
+        " SELECT repo_id, id, file_hash, lex_len FROM rag_chunks"
+        " WHERE lex_tsv @@ q.term AND ({where})) c "
+        "GROUP BY c.repo_id, c.id, c.file_hash, c.lex_len ORDER BY s DESC, c.id LIMIT %s"
     ).format(where=sql.SQL(where.text))
 
 
@@ -178,7 +180,7 @@ def _stage_one_params(
 
 def _exact(
     conn: psycopg.Connection[Any],
-    keys: list[tuple[str, str]],
+    keys: list[tuple[str, str, str]],
     idf: dict[str, float],
     mean_len: float,
     columns: Sequence[str],
@@ -188,8 +190,8 @@ def _exact(
     cols = sql.SQL(", ").join(sql.SQL("c.") + sql.Identifier(c) for c in columns)
     text = sql.SQL(
         "WITH q(term, idf) AS (SELECT * FROM unnest(%s::text[], %s::float8[])) "
-        "SELECT {cols}, s.score FROM unnest(%s::text[], %s::text[]) AS k(repo_id, id) "
-        "JOIN rag_chunks c USING (repo_id, id), LATERAL ("
+        "SELECT {cols}, s.score FROM unnest(%s::text[], %s::text[], %s::text[]) AS k(repo_id, id,"
+        " file_hash) JOIN rag_chunks c USING (repo_id, id, file_hash), LATERAL ("
         " SELECT sum(q.idf * cardinality(u.positions) * %s"
         "  / (cardinality(u.positions) + %s * (1 - %s + %s * c.lex_len / %s))) AS score"
         " FROM unnest(c.lex_tsv) AS u JOIN q ON u.lexeme = q.term) s "
@@ -197,7 +199,7 @@ def _exact(
     ).format(cols=cols)
     terms = list(idf)
     params = (
-        terms, [idf[w] for w in terms], [k[0] for k in keys], [k[1] for k in keys],
+        terms, [idf[w] for w in terms], *([k[i] for k in keys] for i in range(3)),
         K1 + 1, K1, B, B, max(mean_len, 1e-9), limit,
     )  # fmt: skip
     out = conn.execute(text, params).fetchall()

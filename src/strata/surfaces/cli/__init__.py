@@ -79,6 +79,8 @@ def _index_engine(
     if repo and path and opts.index_dir is None:
         here = find_index_upward(opts.cli.path(Path(".")))
         if here is not None and find_index_upward(opts.cli.path(Path(path)).resolve()) is None:
+            if opts.branch:
+                flags = {**flags, "store.branch": opts.branch}
             return Engine.open(index_dir=here, store=opts.store_uri, config=flags)
     return opts.engine(path or ".", flags)
 

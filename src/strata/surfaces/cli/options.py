@@ -98,6 +98,7 @@ class Common:
     verbose: int
     quiet: bool
     cli: CliContext
+    branch: str | None = None
 
     @property
     def out(self) -> Console:
@@ -111,6 +112,8 @@ class Common:
 
     def engine(self, path: str | None = None, config: dict[str, Any] | None = None) -> Engine:
         """The engine of the index these options point at, found from `path`."""
+        if self.branch:
+            config = {**(config or {}), "store.branch": self.branch}
         return self.cli.engines(path, self.index_dir, self.store_uri, config, self.cli.cwd)
 
 
@@ -127,6 +130,7 @@ def common(f: Callable[..., Any]) -> Callable[..., Any]:
         store_uri: str | None,
         verbose: int,
         quiet: bool,
+        branch: str | None,
         **kwargs: Any,
     ) -> Any:
         ctx = click.get_current_context()
@@ -134,7 +138,7 @@ def common(f: Callable[..., Any]) -> Callable[..., Any]:
         ctx.meta[LOG_LEVEL] = level = _level(verbose, quiet)
         if cli.owns_logging:
             setup_logging(cli.err, level)
-        return f(*args, opts=Common(index_dir, store_uri, verbose, quiet, cli), **kwargs)
+        return f(*args, opts=Common(index_dir, store_uri, verbose, quiet, cli, branch), **kwargs)
 
     command: Callable[..., Any] = click.option(
         "--index-dir",
@@ -144,6 +148,9 @@ def common(f: Callable[..., Any]) -> Callable[..., Any]:
     )(wrapper)
     command = click.option(
         "--store", "store_uri", default=None, help="Store URI (lancedb://DIR, postgresql://...)."
+    )(command)
+    command = click.option(
+        "--branch", default=None, help="The branch to index or read (default: the checkout's)."
     )(command)
     command = click.option("-v", "--verbose", count=True, help="More logging.")(command)
     return click.option("-q", "--quiet", is_flag=True, help="Only errors on stderr.")(command)

@@ -161,9 +161,10 @@ def hits(out: Console, err: Console, result: SearchResult, explain: bool) -> Non
         r = hit.record
         span = f":{r.span_start}-{r.span_end}" if r.span_start else ""
         repo = f"[magenta]{r.repo_id}[/] " if several and r.repo_id else ""
+        branches = f" [green]{','.join(r.branches)}[/]" if r.branches else ""
         out.print(
             f"[bold]{i}.[/] {repo}[cyan]{r.path}{span}[/]  [bold]{r.title}[/]  "
-            f"[dim]{r.layer} {hit.score:.4f}[/]"
+            f"[dim]{r.layer} {hit.score:.4f}[/]{branches}"
         )
         if explain:
             parts = "  ".join(f"{k}={v:.4g}" for k, v in hit.parts.items())

@@ -42,13 +42,15 @@ class Body(BaseModel):
 
 
 class Filters(Body):
-    """What a search keeps: path globs, languages, kinds, tests or not, one repository."""
+    """What a search keeps: path globs, languages, kinds, tests or not, one repository, one
+    branch."""
 
     path: Strings | None = None
     lang: Strings | None = None
     kind: Strings | None = None
     no_tests: bool = False
     repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+    branch: Annotated[str, Field(max_length=MAX_NAME)] | None = None
 
     def search_filters(self) -> SearchFilters:
         """The `SearchFilters` these fields name."""

@@ -44,9 +44,7 @@ class Policy:
 
     def with_port(self, port: int) -> Policy:
         """The same policy once the port is known (`--port 0`)."""
-        return Policy(
-            self.hosts, port, self.token, self.max_body, self.max_active, self.public
-        )
+        return Policy(self.hosts, port, self.token, self.max_body, self.max_active, self.public)
 
     def host_allowed(self, host: str) -> bool:
         """A `Host` header naming this server: one of its names, with its port or none."""

@@ -1,0 +1,234 @@
+"""Branches side by side: one copy of each file version, tagged with the branches holding it.
+
+A team indexes `main` and a release branch of one repository into one index. A file with
+the same bytes on both is stored once, content-addressed by its file hash (as Continue's
+tag catalogue keys items by content and tags them with branches): its rows name both
+branches in `branches`. `BranchView` is the store as one branch sees it:
+
+- its reads (searches, lookups, `sources`) see only that branch's rows;
+- replacing a file replaces the branch's version of it: the version other branches hold
+  stays (without this branch), a version no branch holds any longer goes, and a version
+  another branch already stored with the same bytes is rewritten once for both;
+- `retag` lets the branch take over file versions other branches stored, by hash, without
+  reading, extracting or embedding them again (what a `git checkout` then `strata index`
+  costs: only the files whose bytes no branch had yet).
+
+Rows written before branches were tracked name none; a branch that replaces such a file
+takes it over (they are its rows).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from strata.store import capabilities
+from strata.store.capabilities import Maintenance, Metadata, Versioned, WarmReads
+from strata.store.core import Filter, Hits, PerSource, Store
+from strata.types import FileState, Record, Vector
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from strata.store.arrow import PreparedRows
+
+__all__ = ["BranchView", "merged", "retagged"]
+
+
+def merged(existing: Sequence[Record], new: Sequence[Record], branch: str) -> list[Record]:
+    """Every row of one file after `branch`'s version of it becomes `new` (empty: the
+    branch holds no such file any more). Pure: the rows to write in one replacement."""
+    new_hash = new[0].file_hash if new else None
+    holders: set[str] = {branch} if new else set()
+    out: list[Record] = []
+    for version, rows in _versions(existing).items():
+        others = _branches(rows) - {branch}
+        if new_hash and version == new_hash:
+            holders |= others  # the same bytes: one copy, rewritten, for every holder
+        elif others:
+            out += [_tagged(r, others) for r in rows]
+    return out + [_tagged(r, holders) for r in new]
+
+
+def retagged(existing: Sequence[Record], file_hash: str, branch: str) -> list[Record] | None:
+    """Every row of one file once `branch` holds the stored version `file_hash` (None if
+    no branch stored that version: the file must be read)."""
+    versions = _versions(existing)
+    if not file_hash or file_hash not in versions:
+        return None
+    out: list[Record] = []
+    for version, rows in versions.items():
+        holders = _branches(rows) - {branch}
+        if version == file_hash:
+            holders.add(branch)
+        if holders:
+            out += [_tagged(r, holders) for r in rows]
+    return out
+
+
+def _versions(rows: Iterable[Record]) -> dict[str, list[Record]]:
+    by_hash: dict[str, list[Record]] = defaultdict(list)
+    for r in rows:
+        by_hash[r.file_hash].append(r)
+    return by_hash
+
+
+def _branches(rows: Iterable[Record]) -> set[str]:
+    return {b for r in rows for b in r.branches}
+
+
+def _tagged(r: Record, branches: set[str]) -> Record:
+    names = tuple(sorted(branches))
+    return r if r.branches == names else dataclasses.replace(r, branches=names)
+
+
+class BranchView(PerSource):
+    """The store as one branch sees it (see the module's docstring), with the capabilities
+    a writer and a reader ask for, in terms of the shared store's own or of its core."""
+
+    def __init__(self, base: Store, branch: str) -> None:
+        self.base = base
+        self.branch = branch
+        self.dim = base.dim
+
+    @property
+    def branch_aware(self) -> bool:
+        """A branch sees this store."""
+        return True
+
+    @property
+    def version(self) -> object:
+        """The shared store's version token."""
+        return self.base.version if isinstance(self.base, Versioned) else None
+
+    # -- writing --------------------------------------------------------------
+    def replace_sources(
+        self, rows_by_path: Mapping[str, Sequence[Record]], *, repo: str | None = None
+    ) -> None:
+        """Replace this branch's version of each path, keeping the other branches' ones."""
+        if not rows_by_path:
+            return
+        stored = self._stored(list(rows_by_path), repo)
+        rows = {p: merged(stored.get(p, []), new, self.branch) for p, new in rows_by_path.items()}
+        self.base.replace_sources(rows, repo=repo)
+
+    def write_prepared(self, rows: PreparedRows, *, repo: str | None = None) -> None:
+        """`replace_sources` for prepared rows (made into records again: they are merged)."""
+        from strata.store.arrow import to_records  # Arrow: only where rows are written
+
+        by_path: dict[str, list[Record]] = {p: [] for p in rows.paths}
+        for r in to_records(rows.table):
+            by_path[r.path].append(r)
+        self.replace_sources(by_path, repo=repo)
+
+    def retag(self, hashes: Mapping[str, str], *, repo: str | None = None) -> set[str]:
+        """Make this branch hold the stored version of each path whose file hash is given,
+        where some branch stored it; returns those paths (the rest must be read)."""
+        stored = self._stored(list(hashes), repo)
+        rows: dict[str, list[Record]] = {}
+        for path, digest in hashes.items():
+            current = stored.get(path, [])
+            if any(self.branch in r.branches and r.file_hash == digest for r in current):
+                rows[path] = []  # already this branch's version: nothing to write
+                continue
+            again = retagged(current, digest, self.branch)
+            if again is not None:
+                rows[path] = again
+        writes = {p: r for p, r in rows.items() if r}
+        if writes:
+            self.base.replace_sources(writes, repo=repo)
+        return set(rows)
+
+    def restat(self, stats: Mapping[str, tuple[int, int]], *, repo: str | None = None) -> int:
+        """Record new stats (on every version of the paths: a checkout rewrites a file
+        whose bytes differ between branches, so no stale stat can look current)."""
+        return capabilities.restat(self.base, stats, repo=repo)
+
+    def set_vectors(self, vectors: Mapping[str, tuple[str, Vector]]) -> int:
+        """Fill in vectors by row id and content hash (shared by every branch)."""
+        return self.base.set_vectors(vectors)
+
+    def delete_all(self, *, repo: str | None = None) -> None:
+        """This branch holds nothing any more (other branches keep their versions)."""
+        self.replace_sources({p: [] for p in self.sources(repo=repo)}, repo=repo)
+
+    def optimize(self) -> None:
+        """The shared store's upkeep (if it keeps indexes)."""
+        if isinstance(self.base, Maintenance):
+            self.base.optimize()
+
+    def ensure_indexes(self) -> None:
+        """The shared store's indexes."""
+        if isinstance(self.base, Maintenance):
+            self.base.ensure_indexes()
+
+    def keep_warm(self) -> None:
+        """The shared store keeps warm (if it can)."""
+        if isinstance(self.base, WarmReads):
+            self.base.keep_warm()
+
+    # -- reading --------------------------------------------------------------
+    def sources(self, *, repo: str | None = None) -> dict[str, FileState]:
+        """This branch's indexed paths (of `repo`) with their hash, stat and row count."""
+        from strata.store.rows import SOURCE_COLUMNS, sources_of
+
+        where = self._where(Filter(repo_id=repo))
+        return sources_of(capabilities.fetch_table(self.base, where, SOURCE_COLUMNS))
+
+    def counts(self, *, repo: str | None = None) -> dict[str, dict[str, int]]:
+        """Rows and vectors per layer, of every branch (a file version is counted once)."""
+        return self.base.counts(repo=repo)
+
+    def sessions(self) -> list[dict[str, Any]]:
+        """The shared store's indexing sessions."""
+        return capabilities.sessions(self.base)
+
+    def lexical_search(self, terms: Sequence[str], limit: int, where: Filter) -> Hits:
+        """BM25 over this branch's rows."""
+        return self.base.lexical_search(terms, limit, self._where(where))
+
+    def vector_search(self, vector: Vector, limit: int, where: Filter) -> Hits:
+        """Cosine similarity over this branch's rows."""
+        return self.base.vector_search(vector, limit, self._where(where))
+
+    def missing_vectors(
+        self, limit: int, layers: Sequence[str] | None = None, *, repo: str | None = None
+    ) -> list[tuple[str, str, str]]:
+        """Rows without a vector, of any branch (a vector serves every branch)."""
+        return self.base.missing_vectors(limit, layers, repo=repo)
+
+    def fetch(
+        self, where: Filter, limit: int | None = None, *, vectors: bool = True
+    ) -> list[Record]:
+        """This branch's rows matching `where`."""
+        return self.base.fetch(self._where(where), limit, vectors=vectors)
+
+    def fetch_table(self, where: Filter, columns: Sequence[str]) -> pa.Table:
+        """This branch's rows matching `where` as Arrow."""
+        return capabilities.fetch_table(self.base, self._where(where), columns)
+
+    def read_meta(self) -> dict[str, Any]:
+        """The shared store's metadata ({} if it keeps none)."""
+        return self.base.read_meta() if isinstance(self.base, Metadata) else {}
+
+    def write_meta(self, meta: Mapping[str, Any]) -> None:
+        """Replace the shared store's metadata (if it keeps any)."""
+        if isinstance(self.base, Metadata):
+            self.base.write_meta(meta)
+
+    def close(self) -> None:
+        """Nothing to release: the view does not own the shared store."""
+
+    # -- internals ------------------------------------------------------------
+    def _where(self, where: Filter) -> Filter:
+        """`where` on this branch (a filter naming a branch itself keeps it)."""
+        return where if where.branch is not None else dataclasses.replace(where, branch=self.branch)
+
+    def _stored(self, paths: list[str], repo: str | None) -> dict[str, list[Record]]:
+        """Every stored row of these paths (of `repo`), on any branch, with vectors."""
+        by_path: dict[str, list[Record]] = defaultdict(list)
+        for r in self.base.fetch(Filter(paths=tuple(paths), repo_id=repo)):
+            by_path[r.path].append(r)
+        return by_path

@@ -1,0 +1,147 @@
+"""Branches side by side (issue 19, Must 5): one copy of each file version, tagged with the
+branches holding it, on both stores; an engine on a real git repository."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from strata import Engine
+from strata.store import Filter, Store
+from strata.store.branches import BranchView, merged
+from tests.embed_server import EmbedServer, serve
+from tests.gitrepo import git
+from tests.test_store_contract import DIM, StoreFactory, factory, rec, unit
+
+__all__ = ["factory"]
+
+
+@pytest.fixture
+def base(factory: StoreFactory, tmp_path: Path) -> Iterator[Store]:
+    s = factory(tmp_path, DIM)
+    yield s
+    s.close()
+
+
+def paths(store: Store, terms: list[str], branch: str | None = None) -> set[str]:
+    return {r.path for r, _ in store.lexical_search(terms, 20, Filter(branch=branch))}
+
+
+def test_a_file_identical_on_two_branches_is_stored_once(base: Store) -> None:
+    main, release = BranchView(base, "main"), BranchView(base, "release")
+    shared = [rec("lib.py", i, f"shared words {i}", vector=unit(i)) for i in range(3)]
+    main.replace_sources({"lib.py": shared, "new.py": [rec("new.py", 0, "fresh feature")]})
+    release.replace_sources({"lib.py": shared})
+    assert base.count() == 4  # three shared rows once, one main-only row
+    hits = base.lexical_search(["shared"], 10, Filter())
+    assert {r.branches for r, _ in hits} == {("main", "release")}
+    assert paths(release, ["fresh"]) == set() and paths(main, ["fresh"]) == {"new.py"}
+    assert paths(base, ["fresh"], "release") == set()  # a filter names the branch itself
+    assert set(release.sources()) == {"lib.py"} and set(main.sources()) == {"lib.py", "new.py"}
+    near = release.vector_search(unit(1), 1, Filter())
+    assert [r.id for r, _ in near] == ["lib.py:1"] and near[0][0].branches == ("main", "release")
+
+
+def test_each_branch_keeps_its_own_version_and_a_version_nobody_holds_goes(base: Store) -> None:
+    main, release = BranchView(base, "main"), BranchView(base, "release")
+    old = [rec("api.py", 0, "version one handler", file_hash="v1")]
+    new = [rec("api.py", 0, "version two handler", file_hash="v2")]
+    main.replace_sources({"api.py": old})
+    release.replace_sources({"api.py": old})
+    main.replace_sources({"api.py": new})  # main moves on, release stays at v1
+    assert base.count() == 2
+    assert [r.content for r in release.fetch(Filter(paths=("api.py",)))] == ["version one handler"]
+    assert [r.content for r in main.fetch(Filter(paths=("api.py",)))] == ["version two handler"]
+    release.replace_sources({"api.py": []})  # the release branch deletes the file
+    assert [r.file_hash for r in base.fetch(Filter())] == ["v2"]
+    assert base.fetch(Filter())[0].branches == ("main",)
+
+
+def test_retag_takes_over_a_stored_version_without_new_rows(base: Store) -> None:
+    main, feature = BranchView(base, "main"), BranchView(base, "feature")
+    main.replace_sources({"a.py": [rec("a.py", 0, "alpha words", vector=unit(3), file_hash="ha")]})
+    feature.replace_sources({"a.py": [rec("a.py", 0, "alpha changed", file_hash="hb")]})
+    assert feature.retag({"a.py": "ha", "b.py": "hz"}) == {"a.py"}  # b.py: nobody has it
+    rows = base.fetch(Filter())
+    assert [(r.file_hash, r.branches) for r in rows] == [("ha", ("feature", "main"))]
+    assert rows[0].vector is not None  # kept, never embedded again
+    assert feature.retag({"a.py": "ha"}) == {"a.py"} and base.count() == 1
+
+
+def test_merge_is_pure_and_takes_over_rows_written_before_branches() -> None:
+    legacy = dataclasses.replace(rec("x.py", 0, "old"), branches=())
+    fresh = rec("x.py", 0, "new", file_hash="h2")
+    out = merged([legacy], [fresh], "main")
+    assert [(r.content, r.branches) for r in out] == [("new", ("main",))]
+    assert merged([legacy], [], "main") == []
+
+
+# ---- an engine on a real git repository, both stores --------------------------------
+
+
+@pytest.fixture
+def server() -> Iterator[EmbedServer]:
+    yield from serve()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    (root / "pkg").mkdir(parents=True)
+    git(root, "init", "-q", "-b", "main")
+    for name in ("alpha", "bravo", "charlie"):
+        (root / "pkg" / f"{name}.py").write_text(f"def {name}_fn():\n    return '{name}'\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "first")
+    return root
+
+
+def embedded(server: EmbedServer) -> int:
+    return sum(len(r.body.get("input", [])) for r in server.requests)
+
+
+@pytest.mark.usefixtures("both_stores")
+def test_branches_of_one_checkout_share_rows_and_checkout_retags(
+    repo: Path, server: EmbedServer
+) -> None:
+    cfg: dict[str, Any] = {
+        "embed.provider": "ollama",
+        "embed.base_url": server.url,
+        "embed.model": "m1",
+    }
+    Engine.open(repo, config={**cfg, "store.branch": "main"}).index()  # tracks branches now
+    rows_main = Engine.open(repo, config=cfg).store.count()
+    git(repo, "checkout", "-q", "-b", "feature")
+    (repo / "pkg" / "zulu.py").write_text("def zulu_only():\n    return 'feature work'\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "feature")
+    eng = Engine.open(repo, config=cfg)
+    assert eng.branch == "feature"  # the checkout's branch, once the index tracks branches
+    summary = eng.index()
+    assert summary.indexed == 1  # zulu.py; the three shared files are only tagged
+    added = eng.parts.store.count() - rows_main
+    assert 0 < added <= 3, "only zulu.py's rows are new"
+    hit = eng.search("zulu_only", route=False).hits[0]
+    assert hit.record.path == "pkg/zulu.py" and hit.record.branches == ("feature",)
+    assert hit.to_json()["branches"] == ["feature"]
+    git(repo, "checkout", "-q", "main")  # zulu.py leaves the work tree
+    back = Engine.open(repo, config=cfg)
+    assert back.branch == "main"
+    assert "pkg/zulu.py" not in {h.record.path for h in back.search("zulu_only").hits}
+    (back.index_dir / "embed_cache.sqlite").unlink()  # what is embedded again would show
+    before = embedded(server)
+    git(repo, "checkout", "-q", "-b", "release")  # a new branch: every file already stored
+    rel = Engine.open(repo, config=cfg)
+    assert rel.index().indexed == 0
+    assert embedded(server) == before, "a checkout re-tags, it does not embed again"
+    assert rel.parts.store.count() == rows_main + added
+    shared = rel.search("alpha_fn", route=False).hits[0].record
+    assert shared.branches == ("feature", "main", "release")
+    named = Engine.open(repo, config={**cfg, "store.branch": "feature"})
+    assert "pkg/zulu.py" in {h.record.path for h in named.search("zulu_only").hits}
+    assert {m.record.path for m in named.symbols("zulu_only")} == {"pkg/zulu.py"}
+    assert not rel.symbols("zulu_only")  # lookups follow the branch too
