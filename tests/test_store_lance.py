@@ -86,7 +86,7 @@ def test_replace_is_one_commit_and_leaves_other_paths(tmp_path: Path) -> None:
 def test_duplicate_ids_or_wrong_path_are_refused_before_writing(tmp_path: Path) -> None:
     store = LanceStore(tmp_path, 4)
     with pytest.raises(StoreError, match="given twice"):
-        store.replace_sources({"a.py": [rec("a.py", 0, "x"), rec("a.py", 0, "y")]})
+        store.replace_sources({"a.py": [rec("a.py", 0, "x"), rec("a.py", 0, "x")]})
     with pytest.raises(StoreError, match="has path"):
         store.replace_sources({"a.py": [rec("b.py", 0, "x")]})
     with pytest.raises(StoreError, match="dimensions"):

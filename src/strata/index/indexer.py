@@ -243,9 +243,8 @@ class Indexer:
     ) -> tuple[SourceFile, ...]:
         """The files to read, once the branch took over the stored versions it can: a file
         whose bytes another branch already indexed is only tagged (a `git checkout`)."""
-        if not files or not (
-            isinstance(self._store, capabilities.Branching) and self._store.branch_aware
-        ):
+        store = self._store
+        if not files or not (isinstance(store, capabilities.Branching) and store.branch_aware):
             return files
         hashes = {f.rel: file_hash(f) for f in files}
         taken = store.retag({p: h for p, h in hashes.items() if h})
