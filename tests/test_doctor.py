@@ -81,8 +81,8 @@ def test_postgresql_refuses_a_duplicate_row(eng: Engine) -> None:
     with pytest.raises(psycopg.errors.UniqueViolation):
         damage(
             eng,
-            "INSERT INTO rag_chunks (repo_id, id, path, layer) "
-            f"SELECT repo_id, id, path, layer FROM rag_chunks WHERE id = '{victim.id}'",
+            "INSERT INTO rag_chunks (repo_id, id, file_hash, path, layer) "
+            f"SELECT repo_id, id, file_hash, path, layer FROM rag_chunks WHERE id = '{victim.id}'",
         )
 
 
