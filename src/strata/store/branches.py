@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from strata.store import capabilities
-from strata.store.capabilities import Maintenance, Metadata, Versioned, WarmReads
+from strata.store.capabilities import Metadata, SharedUpkeep
 from strata.store.core import Filter, Hits, PerSource, Store
 from strata.types import FileState, Record, Vector
 
@@ -84,7 +84,7 @@ def _tagged(r: Record, branches: set[str]) -> Record:
     return r if r.branches == names else dataclasses.replace(r, branches=names)
 
 
-class BranchView(PerSource):
+class BranchView(SharedUpkeep, PerSource):
     """The store as one branch sees it (see the module's docstring), with the capabilities
     a writer and a reader ask for, in terms of the shared store's own or of its core."""
 
@@ -97,11 +97,6 @@ class BranchView(PerSource):
     def branch_aware(self) -> bool:
         """A branch sees this store."""
         return True
-
-    @property
-    def version(self) -> object:
-        """The shared store's version token."""
-        return self.base.version if isinstance(self.base, Versioned) else None
 
     # -- writing --------------------------------------------------------------
     def replace_sources(
@@ -153,21 +148,6 @@ class BranchView(PerSource):
     def delete_all(self, *, repo: str | None = None) -> None:
         """This branch holds nothing any more (other branches keep their versions)."""
         self.replace_sources({p: [] for p in self.sources(repo=repo)}, repo=repo)
-
-    def optimize(self) -> None:
-        """The shared store's upkeep (if it keeps indexes)."""
-        if isinstance(self.base, Maintenance):
-            self.base.optimize()
-
-    def ensure_indexes(self) -> None:
-        """The shared store's indexes."""
-        if isinstance(self.base, Maintenance):
-            self.base.ensure_indexes()
-
-    def keep_warm(self) -> None:
-        """The shared store keeps warm (if it can)."""
-        if isinstance(self.base, WarmReads):
-            self.base.keep_warm()
 
     # -- reading --------------------------------------------------------------
     def sources(self, *, repo: str | None = None) -> dict[str, FileState]:

@@ -36,6 +36,7 @@ __all__ = [
     "PreparedWrites",
     "RepoLocking",
     "SessionListing",
+    "SharedUpkeep",
     "StatUpdates",
     "Versioned",
     "WarmReads",
@@ -188,6 +189,32 @@ class Branching(Protocol):
         """Make the branch hold the stored version of each path whose file hash is given,
         where one is stored; returns those paths."""
         ...
+
+
+class SharedUpkeep:
+    """A view's upkeep of the shared store under it (`base`): its own, where it has it."""
+
+    base: Store
+
+    @property
+    def version(self) -> object:
+        """The shared store's version token (changes with every commit of any repository)."""
+        return self.base.version if isinstance(self.base, Versioned) else None
+
+    def optimize(self) -> None:
+        """Fold new rows into the shared indexes (if the shared store keeps any)."""
+        if isinstance(self.base, Maintenance):
+            self.base.optimize()
+
+    def ensure_indexes(self) -> None:
+        """The shared store's indexes."""
+        if isinstance(self.base, Maintenance):
+            self.base.ensure_indexes()
+
+    def keep_warm(self) -> None:
+        """The shared store keeps warm (if it can)."""
+        if isinstance(self.base, WarmReads):
+            self.base.keep_warm()
 
 
 # ---- the same work through the core, where a store lacks the capability ------------------

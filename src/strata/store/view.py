@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from strata.store import Filter, Hits, PerSource, Store, capabilities
-from strata.store.capabilities import Branching, Maintenance, Versioned, WarmReads
+from strata.store.capabilities import Branching, SharedUpkeep
 from strata.types import FileState, Record, Vector
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["RepoView"]
 
 
-class RepoView(PerSource):
+class RepoView(SharedUpkeep, PerSource):
     """A `Store` restricted to one repository's rows, with ids local to it. It has the
     capabilities a writer and a reader ask for, in terms of the shared store's own or,
     where that lacks one, of its core (`strata.store.capabilities`)."""
@@ -39,11 +39,6 @@ class RepoView(PerSource):
         self.repo = repo
         self.prefix = prefix
         self.dim = base.dim
-
-    @property
-    def version(self) -> object:
-        """The shared store's version token (changes with every commit of any repository)."""
-        return self.base.version if isinstance(self.base, Versioned) else None
 
     # -- writing --------------------------------------------------------------
     def replace_sources(
@@ -88,21 +83,6 @@ class RepoView(PerSource):
         """Remove every row of this repository."""
         self._same(repo)
         capabilities.delete_all(self.base, repo=self.repo)
-
-    def optimize(self) -> None:
-        """Fold new rows into the shared indexes (if the shared store keeps any)."""
-        if isinstance(self.base, Maintenance):
-            self.base.optimize()
-
-    def ensure_indexes(self) -> None:
-        """The shared store's indexes."""
-        if isinstance(self.base, Maintenance):
-            self.base.ensure_indexes()
-
-    def keep_warm(self) -> None:
-        """The shared store keeps warm (if it can)."""
-        if isinstance(self.base, WarmReads):
-            self.base.keep_warm()
 
     # -- reading --------------------------------------------------------------
     def sources(self, *, repo: str | None = None) -> dict[str, FileState]:
