@@ -91,7 +91,7 @@ def main() -> None:
             for name, ms in page.evaluate(PARTS).items():
                 parts[name].append(ms)
         browser.close()
-    status = engines.served().status()
+    status = engines.served().status().to_json()
     out = {
         "queries": len(times),
         "p50_ms": round(statistics.median(times), 1),
