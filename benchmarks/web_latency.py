@@ -29,10 +29,22 @@ from strata.surfaces.http.pool import Engines
 from strata.surfaces.http.server import Server
 
 WORDS = (
-    "parse option value", "command line help", "context invoke", "default value",
-    "environment variable", "shell completion", "progress bar", "echo output",
-    "file path type", "choice validation", "prompt confirm", "group commands",
-    "exception usage error", "format help text", "decorator pass context", "terminal width",
+    "parse option value",
+    "command line help",
+    "context invoke",
+    "default value",
+    "environment variable",
+    "shell completion",
+    "progress bar",
+    "echo output",
+    "file path type",
+    "choice validation",
+    "prompt confirm",
+    "group commands",
+    "exception usage error",
+    "format help text",
+    "decorator pass context",
+    "terminal width",
 )
 
 # Installed in the page once: when the last key went down, when a hit list for a new query

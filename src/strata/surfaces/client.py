@@ -92,7 +92,6 @@ def remove_serve_file(index_dir: Path) -> None:
         path.unlink(missing_ok=True)
 
 
-
 def pid_alive(pid: int) -> bool:
     """Whether a process with this id exists (possibly another user's)."""
     if pid <= 0:

@@ -40,9 +40,7 @@ def analyze(path: str | None, as_json: bool, write: bool, opts: Common) -> None:
         if not as_json and not opts.quiet:
             for c in done:
                 opts.err.print(f"set {c.key}: {c.old!r} -> {c.new!r}", markup=False)
-            opts.err.print(
-                f"{'wrote' if done else 'nothing to change in'} {target}", markup=False
-            )
+            opts.err.print(f"{'wrote' if done else 'nothing to change in'} {target}", markup=False)
     if as_json:
         data = report.to_json()
         if write:
