@@ -58,7 +58,7 @@ def test_only_the_layers_searched_by_meaning_get_vectors(
     assert counts["C1_SYMBOL_CATALOG"]["rows"] > 0  # symbols are there, without vectors
     owed = sum(c["rows"] for layer, c in counts.items() if layer in EMBEDDED_LAYERS)
     status = eng.status()
-    assert status["vectors"] == {"done": owed, "total": owed}  # nothing else is pending
+    assert status.to_json()["vectors"] == {"done": owed, "total": owed}  # nothing else pending
     sent = [t for r in server.requests for t in r.body.get("input", [])]
     sent = [t for t in sent if t != "dimension probe"]  # the width check's one text
     assert 0 < len(sent) <= owed  # the embedder saw no symbol card
