@@ -57,8 +57,11 @@ KEEP_VERSIONS = timedelta(minutes=5)
 # How `lex_idx` analyses text, as recorded in meta.json: an index built another way (by an
 # older Strata) is rebuilt by the next `strata index`, a no-op run included.
 LEX_ANALYSIS = "whitespace tokens, English stems"
-# How long a version number read from LanceDB is taken as current (see `version`).
-VERSION_TTL = 0.05
+# How long a version number read from LanceDB is taken as current (see `version`). Zero:
+# queries read the latest commit, so a reused older number let a catalogue built at that
+# version answer beside a scan that already saw the next commit (a renamed function found
+# under its old name; tests/test_watch.py).
+VERSION_TTL = 0.0
 # `lex` is already split and lowercased by strata.text.tokens; the index adds English stems
 # (`entries` and `entry`, `logged` and `log` meet). Measured on the whole quality benchmark:
 # lexical MRR@10 up on every set, hybrid equal or better (docs/benchmarks.md).
@@ -274,10 +277,9 @@ class LanceStore(LanceSearch, PreparedWriter):
     def version(self) -> int:
         """The table's version: it changes with every commit (a cache key for readers).
 
-        Asking LanceDB costs a look at the version files (~0.2 ms, several per search), so
-        an answer is reused for `VERSION_TTL`: another process's commit is seen that much
-        later, like a LanceDB table opened with that consistency interval; this handle's
-        own commits are seen at once. Queries themselves always read the latest commit.
+        Asking LanceDB costs a look at the version files (~0.2 ms, several per search); an
+        answer may be reused for `VERSION_TTL` (now 0: queries always read the latest
+        commit, and what is built from the rows must be keyed by the same one).
         """
         now = time.monotonic()
         if now - self._version[0] >= VERSION_TTL:
