@@ -57,10 +57,7 @@ KEEP_VERSIONS = timedelta(minutes=5)
 # How `lex_idx` analyses text, as recorded in meta.json: an index built another way (by an
 # older Strata) is rebuilt by the next `strata index`, a no-op run included.
 LEX_ANALYSIS = "whitespace tokens, English stems"
-# How long a version number read from LanceDB is taken as current (see `version`). Zero:
-# queries read the latest commit, so a reused older number let a catalogue built at that
-# version answer beside a scan that already saw the next commit (a renamed function found
-# under its old name; tests/test_watch.py).
+# How long a version number is reused (see `version`): none, queries read the latest commit.
 VERSION_TTL = 0.0
 # `lex` is already split and lowercased by strata.text.tokens; the index adds English stems
 # (`entries` and `entry`, `logged` and `log` meet). Measured on the whole quality benchmark:
@@ -277,9 +274,8 @@ class LanceStore(LanceSearch, PreparedWriter):
     def version(self) -> int:
         """The table's version: it changes with every commit (a cache key for readers).
 
-        Asking LanceDB costs a look at the version files (~0.2 ms, several per search); an
-        answer may be reused for `VERSION_TTL` (now 0: queries always read the latest
-        commit, and what is built from the rows must be keyed by the same one).
+        Never reused (`VERSION_TTL`): what is built from the rows is keyed by the commit
+        the queries read (a reused number let a stale symbol catalogue answer).
         """
         now = time.monotonic()
         if now - self._version[0] >= VERSION_TTL:
