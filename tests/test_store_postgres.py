@@ -5,6 +5,7 @@ writers of one repository take turns while other repositories and readers go on.
 from __future__ import annotations
 
 import dataclasses
+import stat
 import subprocess
 import sys
 import threading
@@ -15,6 +16,8 @@ from typing import Any
 import psycopg
 import pytest
 
+from strata.config import load_config
+from strata.engine.parts import Parts
 from strata.errors import EmbedderMismatchError, LockError, NoIndexError, SchemaError, StoreError
 from strata.index.records import make_record
 from strata.layers import C0_SOURCE_CHUNKS
@@ -72,6 +75,17 @@ def test_passwords_are_redacted_everywhere() -> None:
         "postgresql://db/strata?password=***&sslmode=require"
     )
     assert redact("postgresql://me@db/strata") == "postgresql://me@db/strata"
+
+
+def test_a_locator_holding_a_password_is_its_owners_only(tmp_path: Path) -> None:
+    cfg = load_config(tmp_path, env={})
+    secret = Parts(tmp_path, tmp_path / "idx", cfg, "postgresql://me:s3cret@db.example/strata")
+    secret.write_locator(repo="home")
+    assert stat.S_IMODE((tmp_path / "idx" / "index.json").stat().st_mode) == 0o600
+    plain = Parts(tmp_path, tmp_path / "idx", cfg, "postgresql://me@db.example/strata")
+    plain.write_locator(repo="home")
+    assert stat.S_IMODE((tmp_path / "idx" / "index.json").stat().st_mode) == 0o644
+    assert plain.locator()["repo"] == "home"
 
 
 def test_a_server_that_is_down_is_one_line_and_exit_2(tmp_path: Path) -> None:

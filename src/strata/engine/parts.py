@@ -18,6 +18,7 @@ from strata.query.lookup.symbols import symbol_index
 from strata.store import Store, open_store
 from strata.store.branches import BranchView
 from strata.store.capabilities import WarmReads
+from strata.store.uri import redact
 from strata.store.view import RepoView
 from strata.workspace import memory
 from strata.workspace.git import current_branch
@@ -91,8 +92,11 @@ class Parts:
         return read_locator(self.index_dir)
 
     def write_locator(self, **values: Any) -> None:
-        """Merge `values` into the locator (root and store recorded every time)."""
-        write_locator(self.index_dir, root=str(self.root), store=self.store_uri, **values)
+        """Merge `values` into the locator (root and store recorded every time; a store URI
+        with a password keeps the file its owner's only)."""
+        uri = self.store_uri
+        private = uri != redact(uri)
+        write_locator(self.index_dir, private=private, root=str(self.root), store=uri, **values)
 
     def repo(self, name: str | None = None) -> Repo:
         """The repository called `name` (the home one for None); UserError if unknown."""

@@ -107,8 +107,9 @@ def read_locator(index_dir: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def write_locator(index_dir: Path, **values: Any) -> None:
-    """Update the locator file atomically (temp file + rename)."""
+def write_locator(index_dir: Path, *, private: bool = False, **values: Any) -> None:
+    """Update the locator file atomically (temp file + rename); `private` (a store URI with
+    a password in it) makes it readable by its owner only, as `~/.pgpass` must be."""
     data = read_locator(index_dir)
     data.update(values)
     index_dir.mkdir(parents=True, exist_ok=True)
@@ -116,5 +117,8 @@ def write_locator(index_dir: Path, **values: Any) -> None:
     if not ignore.exists():  # keep the index out of the user's commits, as .pytest_cache does
         ignore.write_text("# created by strata\n*\n", encoding="utf-8")
     tmp = index_dir / (META_NAME + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    tmp.unlink(missing_ok=True)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if private else 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(json.dumps(data, indent=2))
     os.replace(tmp, index_dir / META_NAME)
