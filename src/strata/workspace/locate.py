@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -117,8 +118,9 @@ def write_locator(index_dir: Path, *, private: bool = False, **values: Any) -> N
     if not ignore.exists():  # keep the index out of the user's commits, as .pytest_cache does
         ignore.write_text("# created by strata\n*\n", encoding="utf-8")
     tmp = index_dir / (META_NAME + ".tmp")
-    tmp.unlink(missing_ok=True)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if private else 0o644)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as out:
+        if stat.S_ISREG(os.fstat(fd).st_mode):  # the mode before the first byte is written
+            os.fchmod(fd, 0o600 if private else 0o644)
         out.write(json.dumps(data, indent=2))
     os.replace(tmp, index_dir / META_NAME)
