@@ -322,3 +322,31 @@ def test_callers_oracle_places_names_and_scores_call_sites() -> None:
         {"oracle": set(), "strata": set()},
     ]
     assert _scores(rows, "strata") == {"precision": 0.5, "recall": 0.5, "listed": 2, "correct": 1}
+
+
+def test_a_ranking_variant_reranks_the_lists_it_already_retrieved(minirepo: Path) -> None:
+    from benchmarks.quality.rerank import retrieval_kept
+
+    from strata import Engine
+    from strata.query import hybrid
+
+    eng = Engine.open(minirepo, config={"embed.provider": "none"})
+    eng.index(full=True)
+    calls: list[list[str]] = []
+    store = eng.store
+    searched = store.lexical_search
+
+    def counted(terms: list[str], *rest: object) -> object:
+        calls.append(terms)
+        return searched(terms, *rest)  # type: ignore[arg-type]
+
+    store.lexical_search = counted  # type: ignore[method-assign]
+    original = hybrid.Searcher._retrieve
+    with retrieval_kept():
+        first = [h.record.id for h in eng.search("load the configuration", mode="lexical")]
+        again = [h.record.id for h in eng.search("load the configuration", mode="lexical")]
+    after = [h.record.id for h in eng.search("load the configuration", mode="lexical")]
+    eng.close()
+    assert first and first == again == after
+    assert len(calls) == 2  # once inside (the repeat came from memory), once after it
+    assert hybrid.Searcher._retrieve is original

@@ -105,11 +105,30 @@ class Searcher:
             where = dataclasses.replace(where, layers=PASSAGE_LAYERS)
         mode = self._effective_mode(mode, where, notes)
         n = max(self._cfg.search.candidates, 3 * k)
+        q = ranking.shape(query, terms)
+        lists, mode = self._retrieve(query, terms, q, (n, k), mode, where, notes)
+        hits = self._rank(q, lists, k, include_tests)
+        plan = {"mode": mode, "layers": list(where.layers or ()), "candidates": n, "terms": terms}
+        return SearchResult(tuple(hits), mode, tuple(notes), plan)
+
+    def _retrieve(
+        self,
+        query: str,
+        terms: list[str],
+        q: ranking.QueryShape,
+        sizes: tuple[int, int],
+        mode: str,
+        where: Filter,
+        notes: list[str],
+    ) -> tuple[dict[str, list[tuple[Record, float]]], str]:
+        """Each retriever's candidates, best first, and the mode that ran (a hybrid search
+        whose query embedder did not answer runs lexical, with a note). `sizes`: the
+        candidates per retriever, and the hits asked for (the named definitions' limit)."""
+        n, k = sizes
         lists: dict[str, list[tuple[Record, float]]] = {}
         semantic = None
         if mode in ("semantic", "hybrid"):  # embedding and the vector scan overlap the BM25 query
             semantic = _pool().submit(self._semantic, query, n, where)
-        q = ranking.shape(query, terms)
         if mode in ("lexical", "hybrid"):
             lists["lexical"] = self._store.lexical_search(terms, n, where)
             if q.lookup and q.asked:  # exact names: lexical, kept out of a semantic search
@@ -122,9 +141,7 @@ class Searcher:
                     raise
                 notes.append(f"lexical only: the query embedder did not answer ({exc.message})")
                 mode = "lexical"
-        hits = self._rank(q, lists, k, include_tests)
-        plan = {"mode": mode, "layers": list(where.layers or ()), "candidates": n, "terms": terms}
-        return SearchResult(tuple(hits), mode, tuple(notes), plan)
+        return lists, mode
 
     def _semantic(self, query: str, n: int, where: Filter) -> list[tuple[Record, float]]:
         vec = self._get_embedder().embed_query(query)
