@@ -8,8 +8,9 @@ is named by its last path segment: `routes::api()` is `rust#api`).
 
 from __future__ import annotations
 
+from strata.index.code.entrypoints import parsed
 from strata.index.code.entrypoints.base import FileEntrypoints, Mount, Owner
-from strata.index.code.entrypoints.parsed import Node, ParsedFile, enclosing, entry, string_value
+from strata.index.code.entrypoints.parsed import Node, ParsedFile
 from strata.index.code.model import Entrypoint
 
 FRAMEWORK = "axum"
@@ -29,7 +30,7 @@ class _Scan:
         self.mounts: list[Mount] = []
 
     def fn_of(self, node: Node) -> tuple[str, Node | None]:
-        fn = enclosing(node, _FN)
+        fn = parsed.enclosing(node, _FN)
         return (self.f.text(fn.child_by_field_name("name")) if fn is not None else ""), fn
 
     def run(self) -> FileEntrypoints:
@@ -40,16 +41,7 @@ class _Scan:
                     self.call(caps["call"][0], method, caps["args"][0])
             elif "mainfunc" in caps:
                 self.entries.append(
-                    entry(
-                        self.f,
-                        framework="rust",
-                        entry_type="other",
-                        kind="main_func",
-                        local=self.f.path,
-                        method=None,
-                        at=caps["mainfunc"][0],
-                        handler="main",
-                    )
+                    parsed.main_entry(self.f, "rust", self.f.path, caps["mainfunc"][0])
                 )
         return FileEntrypoints(
             self.f.path, tuple(self.entries), tuple(self.owners.values()), tuple(self.mounts)
@@ -88,7 +80,7 @@ class _Scan:
 
     def call(self, call: Node, method: str, args: Node) -> None:
         items = args.named_children
-        path = string_value(self.f, items[0]) if items else None
+        path = parsed.string_value(self.f, items[0]) if items else None
         key = self.owner(call)
         if method == "route" and path is not None and len(items) == 2:
             for verb, handler in self.verbs(items[1]):
@@ -98,17 +90,7 @@ class _Scan:
                     else ""
                 )
                 self.entries.append(
-                    entry(
-                        self.f,
-                        framework=FRAMEWORK,
-                        entry_type="http",
-                        kind="route",
-                        local=path,
-                        method=verb,
-                        at=call,
-                        handler=name,
-                        owner=key,
-                    )
+                    parsed.route_entry(self.f, FRAMEWORK, verb, path, call, name, key)
                 )
         elif method in ("nest", "merge") and items:
             target = items[-1]

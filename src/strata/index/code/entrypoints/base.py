@@ -8,14 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from strata.index.code.model import Entrypoint, Symbol
-from strata.index.code.python.names import (
-    NO_CALLS,
-    assigned_names,
-    dotted,
-    flat_statements,
-    import_bindings,
-    import_statements,
-)
+from strata.index.code.python import names
 from strata.index.code.python.symbols import first_line, first_sentence
 
 FuncNode = ast.FunctionDef | ast.AsyncFunctionDef
@@ -85,11 +78,13 @@ class FileContext:
     _blocks: list[Block] | None = None
 
     def __post_init__(self) -> None:
-        imports = sorted(import_statements(self.tree.body), key=lambda n: n.lineno)
-        module_level = dict((n, t) for n, t, _ in import_bindings(self.tree.body, self.path))
-        self.bindings = {n: t for n, t, _ in import_bindings(imports, self.path)} | module_level
-        self.defined = {n: f"{self.module}.{n}" for n, _ in assigned_names(self.tree.body)}
-        for stmt in flat_statements(self.tree.body):
+        imports = sorted(names.import_statements(self.tree.body), key=lambda n: n.lineno)
+        module_level = dict((n, t) for n, t, _ in names.import_bindings(self.tree.body, self.path))
+        self.bindings = {
+            n: t for n, t, _ in names.import_bindings(imports, self.path)
+        } | module_level
+        self.defined = {n: f"{self.module}.{n}" for n, _ in names.assigned_names(self.tree.body)}
+        for stmt in names.flat_statements(self.tree.body):
             if isinstance(stmt, FuncNode | ast.ClassDef):
                 self.defined[stmt.name] = f"{self.module}.{stmt.name}"
 
@@ -113,7 +108,7 @@ class FileContext:
 
     def expr_name(self, expr: ast.expr, block: Block | None = None) -> str | None:
         """`name()` of a Name/Attribute expression, else None."""
-        ref = dotted(expr)
+        ref = names.dotted(expr)
         return self.name(ref, block) if ref else None
 
     def imports_root(self, root: str) -> bool:
@@ -138,12 +133,12 @@ class FileContext:
 
 
 def _function_blocks(stmts: list[ast.stmt], prefix: str) -> Iterator[Block]:
-    for stmt in flat_statements(stmts):
+    for stmt in names.flat_statements(stmts):
         if isinstance(stmt, FuncNode):
             qname = f"{prefix}.{stmt.name}"
             args = stmt.args
             params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
-            local = {n for n, _ in assigned_names(stmt.body)} | params
+            local = {n for n, _ in names.assigned_names(stmt.body)} | params
             yield Block(qname, stmt.body, frozenset(local))
             yield from _function_blocks(stmt.body, qname)
         elif isinstance(stmt, ast.ClassDef):
@@ -153,10 +148,19 @@ def _function_blocks(stmts: list[ast.stmt], prefix: str) -> Iterator[Block]:
 def decorated(ctx: FileContext) -> Iterator[tuple[FuncNode | ast.ClassDef, ast.expr, Block]]:
     """(definition, decorator, enclosing block) for every decorator in the file."""
     for block in ctx.blocks():
-        for stmt in flat_statements(block.stmts):
+        for stmt in names.flat_statements(block.stmts):
             if isinstance(stmt, FuncNode | ast.ClassDef):
                 for deco in stmt.decorator_list:
                     yield stmt, deco, block
+
+
+def method_decorators(
+    ctx: FileContext,
+) -> Iterator[tuple[FuncNode | ast.ClassDef, ast.Call, str, str | None]]:
+    """(definition, decorator, attribute, receiver's name) of each `@receiver.<attr>(...)`."""
+    for node, deco, block in decorated(ctx):
+        if isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute):
+            yield node, deco, deco.func.attr, ctx.expr_name(deco.func.value, block)
 
 
 def calls(block: Block) -> Iterator[ast.Call]:
@@ -168,17 +172,17 @@ def calls(block: Block) -> Iterator[ast.Call]:
 
 
 def _calls_in(stmts: list[ast.stmt]) -> Iterator[ast.Call]:
-    for stmt in flat_statements(stmts):
+    for stmt in names.flat_statements(stmts):
         if isinstance(stmt, FuncNode | ast.ClassDef):
             continue
         for node in ast.iter_child_nodes(stmt):
-            if isinstance(node, ast.expr) and not isinstance(node, NO_CALLS):
+            if isinstance(node, ast.expr) and not isinstance(node, names.NO_CALLS):
                 yield from (n for n in ast.walk(node) if isinstance(n, ast.Call))
 
 
 def assignments(block: Block) -> Iterator[tuple[str, ast.Call]]:
     """(target name, call) for each `name = call(...)` in a block."""
-    for stmt in flat_statements(block.stmts):
+    for stmt in names.flat_statements(block.stmts):
         if (
             isinstance(stmt, ast.Assign)
             and isinstance(stmt.value, ast.Call)
@@ -186,6 +190,36 @@ def assignments(block: Block) -> Iterator[tuple[str, ast.Call]]:
             and isinstance(stmt.targets[0], ast.Name)
         ):
             yield stmt.targets[0].id, stmt.value
+
+
+def method_calls(
+    ctx: FileContext, attrs: frozenset[str]
+) -> Iterator[tuple[Block, ast.Call, str, str | None]]:
+    """(block, call, attribute, receiver's name) of every `receiver.<attr>(...)` call."""
+    for block in ctx.blocks():
+        for call in calls(block):
+            if isinstance(call.func, ast.Attribute) and call.func.attr in attrs:
+                yield block, call, call.func.attr, ctx.expr_name(call.func.value, block)
+
+
+def constructed(ctx: FileContext, ctors: Mapping[str, str]) -> Iterator[tuple[str, ast.Call, str]]:
+    """(absolute name, call, kind) of each `name = Ctor(...)` whose callee `ctors` names."""
+    for block in ctx.blocks():
+        for name, call in assignments(block):
+            kind = ctors.get(ctx.expr_name(call.func, block) or "")
+            if kind:
+                yield ctx.name(name, block), call, kind
+
+
+def named_child(ctx: FileContext, block: Block, expr: ast.expr | None) -> str | None:
+    """The absolute name of the object a mount call is given (`include_router(child)`)."""
+    return ctx.expr_name(expr, block) if expr is not None else None
+
+
+def text_of(node: ast.expr | None) -> str:
+    """A literal string argument's value, else ``""``."""
+    value = literal(node)
+    return value if isinstance(value, str) else ""
 
 
 def literal(node: ast.expr | None) -> Any:
@@ -234,25 +268,59 @@ def make_entry(
     doc = first_sentence(ast.get_docstring(handler)) if handler is not None else ""
     start = first_line(handler) if handler is not None else line
     end = (handler.end_lineno or start) if handler is not None else line
-    return Entrypoint(
-        entry_id="",
-        entry_type=entry_type,
-        framework=framework,
-        route_or_command=local,
-        path=ctx.path,
-        start_line=start,
-        end_line=end,
-        handler_symbol=sym.qname if sym else handler_ref,
-        handler_symbol_id=sym.symbol_id if sym else None,
-        declaring_symbol=str(payload.get("owner") or payload.get("node") or ""),
-        entrypoint_kind=kind,
-        http_method=method,
-        route_path=local if entry_type == "http" else None,
-        decorator_text=decorator,
-        summary_text=summary or doc,
-        is_test=ctx.is_test,
-        lang_payload={"local": local, "def_line": handler.lineno if handler else line, **payload},
+    return draft_entry(
+        (framework, entry_type, kind, local, method),
+        (ctx.path, (start, end), ctx.is_test),
+        (sym.qname, sym.symbol_id) if sym else (handler_ref, None),
+        str(payload.get("owner") or payload.get("node") or ""),
+        (decorator, summary or doc),
+        {"def_line": handler.lineno if handler else line, **payload},
     )
+
+
+def call_routes(
+    ctx: FileContext,
+    call: ast.Call,
+    handler: tuple[FuncNode | ast.ClassDef | None, str],
+    where: tuple[str, str, str],
+    methods: list[str],
+    kind: str,
+) -> list[Entrypoint]:
+    """One entry a method for a route a call registers (`add_api_route`, `add_url_rule`).
+
+    `handler` is (its definition in this file or None, its absolute name); `where`
+    (framework, owner key, local route).
+    """
+    node, ref = handler
+    framework, owner, local = where
+    return [
+        make_entry(ctx, handler=node, framework=framework, entry_type="http", kind=kind,
+                   local=local, method=m, decorator=ast.unparse(call), payload={"owner": owner},
+                   line=call.lineno, handler_ref=ref)
+        for m in methods
+    ]  # fmt: skip
+
+
+def draft_entry(
+    what: tuple[str, str, str, str, str | None],
+    where: tuple[str, tuple[int, int], bool],
+    handler: tuple[str, str | None],
+    declared_by: str,
+    text: tuple[str, str],
+    payload: Mapping[str, Any],
+) -> Entrypoint:
+    """The one place an entry is built, for the Python and the tree-sitter detectors.
+
+    `what` is (framework, entry type, kind, local route or name, HTTP method); `where`
+    (path, (first line, last line), is_test); `handler` (qname or the text written,
+    symbol id); `text` (the registration's source text, summary).
+    """
+    framework, entry_type, kind, local, method = what
+    path, (start, end), is_test = where
+    return Entrypoint(
+        "", entry_type, framework, local, path, start, end, *handler, declared_by, kind, method,
+        local if entry_type == "http" else None, *text, is_test, {"local": local, **payload},
+    )  # fmt: skip
 
 
 def http_framework(
@@ -283,4 +351,4 @@ def view_ref(view: ast.expr) -> tuple[bool, str | None]:
         and view.func.attr == "as_view"
     )
     target = view.func.value if is_class else view  # type: ignore[attr-defined]
-    return is_class, dotted(target)
+    return is_class, names.dotted(target)

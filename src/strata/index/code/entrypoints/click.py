@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from strata.index.code.entrypoints import base
 from strata.index.code.entrypoints.base import (
     Block,
     FileContext,
@@ -11,13 +12,6 @@ from strata.index.code.entrypoints.base import (
     FuncNode,
     Mount,
     Owner,
-    arg,
-    assignments,
-    calls,
-    decorated,
-    kwarg,
-    literal,
-    make_entry,
 )
 from strata.index.code.model import Entrypoint
 
@@ -27,8 +21,9 @@ _CLICK_ROOTS = {
     "click.decorators.command": "command",
     "click.decorators.group": "group",
 }
-_CLICK_GROUPS = frozenset({"click.Group", "click.core.Group", "click.MultiCommand"})
-_TYPER_CTORS = frozenset({"typer.Typer", "typer.main.Typer"})
+_CLICK_GROUPS = {"click.Group": "group", "click.core.Group": "group", "click.MultiCommand": "group"}
+_TYPER_CTORS = {"typer.Typer": "app", "typer.main.Typer": "app"}
+_ADDERS = frozenset({"add_command", "add_typer"})
 _SUFFIXES = ("command", "cmd", "group", "grp")
 
 
@@ -55,7 +50,7 @@ def detect(ctx: FileContext) -> FileEntrypoints:
     known = {o.key: o for o in owners}
     entries: list[Entrypoint] = []
     mounts: list[Mount] = []
-    for node, deco, block in decorated(ctx):
+    for node, deco, block in base.decorated(ctx):
         if not isinstance(node, FuncNode):
             continue
         found = _command_decorator(ctx, deco, block, known)
@@ -63,16 +58,16 @@ def detect(ctx: FileContext) -> FileEntrypoints:
             continue
         framework, kind, parent = found
         call = deco if isinstance(deco, ast.Call) else None
-        given = literal(arg(call, 0, "name")) if call is not None else None
+        given = base.literal(base.arg(call, 0, "name")) if call is not None else None
         derive = typer_name if framework == "typer" else click_name
         name = given if isinstance(given, str) else derive(node.name)
         key = f"{block.qname}.{node.name}"
-        help_text = literal(kwarg(call, "help")) if call is not None else None
+        help_text = base.literal(base.kwarg(call, "help")) if call is not None else None
         owners.append(Owner(key, framework, kind, name))
         if parent:
             mounts.append(Mount(parent, key, framework, None, deco.lineno))
         entries.append(
-            make_entry(
+            base.make_entry(
                 ctx,
                 handler=node,
                 framework=framework,
@@ -85,7 +80,7 @@ def detect(ctx: FileContext) -> FileEntrypoints:
                 summary=help_text if isinstance(help_text, str) else "",
             )
         )
-    mounts += _added(ctx, known)
+    mounts += _added(ctx)
     return FileEntrypoints(ctx.path, tuple(entries), tuple(owners), tuple(mounts))
 
 
@@ -110,51 +105,32 @@ def _command_decorator(
 
 
 def _typer_apps(ctx: FileContext) -> dict[str, Owner]:
-    out = {}
-    for block in ctx.blocks():
-        for name, call in assignments(block):
-            if ctx.expr_name(call.func, block) in _TYPER_CTORS:
-                given = literal(kwarg(call, "name"))
-                key = ctx.name(name, block)
-                out[key] = Owner(key, "typer", "app", given if isinstance(given, str) else "")
-    return out
+    return {
+        key: Owner(key, "typer", kind, base.text_of(base.kwarg(call, "name")))
+        for key, call, kind in base.constructed(ctx, _TYPER_CTORS)
+    }
 
 
 def _click_group_objects(ctx: FileContext) -> list[Owner]:
-    out = []
-    for block in ctx.blocks():
-        for name, call in assignments(block):
-            if ctx.expr_name(call.func, block) in _CLICK_GROUPS:
-                given = literal(arg(call, 0, "name"))
-                out.append(
-                    Owner(
-                        ctx.name(name, block),
-                        "click",
-                        "group",
-                        given if isinstance(given, str) else "",
-                    )
-                )
-    return out
+    return [
+        Owner(key, "click", kind, base.text_of(base.arg(call, 0, "name")))
+        for key, call, kind in base.constructed(ctx, _CLICK_GROUPS)
+    ]
 
 
-def _added(ctx: FileContext, known: dict[str, Owner]) -> list[Mount]:
+def _added(ctx: FileContext) -> list[Mount]:
     """`group.add_command(cmd, name=...)` and `app.add_typer(sub, name=...)`."""
     out = []
-    for block in ctx.blocks():
-        for call in calls(block):
-            func = call.func
-            if not isinstance(func, ast.Attribute) or func.attr not in ("add_command", "add_typer"):
-                continue
-            parent = ctx.expr_name(func.value, block)
-            child_expr = arg(call, 0, "cmd" if func.attr == "add_command" else "typer_instance")
-            child = ctx.expr_name(child_expr, block) if child_expr is not None else None
-            if parent is None or child is None:
-                continue
-            name = literal(arg(call, 1, "name"))
-            framework = "typer" if func.attr == "add_typer" else "click"
-            out.append(
-                Mount(
-                    parent, child, framework, name if isinstance(name, str) else None, call.lineno
-                )
-            )
+    for block, call, attr, parent in base.method_calls(
+        ctx, frozenset({"add_command", "add_typer"})
+    ):
+        typer = attr == "add_typer"
+        child = base.named_child(
+            ctx, block, base.arg(call, 0, "typer_instance" if typer else "cmd")
+        )
+        if parent is None or child is None:
+            continue
+        name = base.literal(base.arg(call, 1, "name"))
+        segment = name if isinstance(name, str) else None
+        out.append(Mount(parent, child, "typer" if typer else "click", segment, call.lineno))
     return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 import posixpath
 
 from strata.index.code.entrypoints.base import FileEntrypoints, Mount, Owner
-from strata.index.code.entrypoints.parsed import Node, ParsedFile, entry, string_value
+from strata.index.code.entrypoints.parsed import Node, ParsedFile, route_entry, string_value
 from strata.index.code.model import Entrypoint
 
 FRAMEWORK = "express"
@@ -93,12 +93,7 @@ class _Scan:
     def run(self) -> FileEntrypoints:
         for caps in self.f.matches():
             if "call" in caps:
-                self.call(
-                    caps["call"][0],
-                    caps["recv"][0],
-                    self.f.text(caps["method"][0]),
-                    caps["args"][0],
-                )
+                self.call(*self.f.method_call(caps))
             elif "export" in caps:
                 var = self.f.text(caps["exported"][0])
                 if var in self.routers:
@@ -128,19 +123,8 @@ class _Scan:
         local = chained if chained is not None else path or "/"
         handler = items[-1] if items else None
         name = "" if handler is None or handler.type in _FUNCTIONS else self.f.text(handler)
-        self.entries.append(
-            entry(
-                self.f,
-                framework=FRAMEWORK,
-                entry_type="http",
-                kind="route",
-                local=local,
-                method=_VERBS[method],
-                at=call,
-                handler=name,
-                owner=self.key(base),
-            )
-        )
+        verb = _VERBS[method]
+        self.entries.append(route_entry(self.f, FRAMEWORK, verb, local, call, name, self.key(base)))
 
     def base(self, recv: Node) -> tuple[str | None, str | None]:
         """(router variable, path of a `route('/x')` chain) under a call's receiver."""

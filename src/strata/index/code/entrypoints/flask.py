@@ -4,22 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from strata.index.code.entrypoints.base import (
-    HTTP_DECORATORS,
-    FileContext,
-    FileEntrypoints,
-    Mount,
-    Owner,
-    arg,
-    assignments,
-    calls,
-    decorated,
-    http_framework,
-    kwarg,
-    literal,
-    make_entry,
-    view_ref,
-)
+from strata.index.code.entrypoints import base
+from strata.index.code.entrypoints.base import FileContext, FileEntrypoints, Mount, Owner
 from strata.index.code.model import Entrypoint
 
 FRAMEWORK = "flask"
@@ -37,21 +23,18 @@ def detect(ctx: FileContext) -> FileEntrypoints:
     owners = _owners(ctx)
     by_key = {o.key: o for o in owners}
     entries: list[Entrypoint] = []
-    for node, deco, block in decorated(ctx):
-        if not (isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute)):
+    for node, deco, attr, owner in base.method_decorators(ctx):
+        if attr not in base.HTTP_DECORATORS | {"route"} or owner is None:
             continue
-        attr, owner = deco.func.attr, ctx.expr_name(deco.func.value, block)
-        if attr not in HTTP_DECORATORS | {"route"} or owner is None:
+        if base.http_framework(ctx, owner, attr, by_key) != FRAMEWORK:
             continue
-        if http_framework(ctx, owner, attr, by_key) != FRAMEWORK:
-            continue
-        rule = literal(arg(deco, 0, "rule"))
+        rule = base.literal(base.arg(deco, 0, "rule"))
         if not isinstance(rule, str) or isinstance(node, ast.ClassDef):
             continue
-        methods = _methods(kwarg(deco, "methods")) if attr == "route" else [attr.upper()]
+        methods = _methods(base.kwarg(deco, "methods")) if attr == "route" else [attr.upper()]
         for method in methods:
             entries.append(
-                make_entry(
+                base.make_entry(
                     ctx,
                     handler=node,
                     framework=FRAMEWORK,
@@ -62,7 +45,7 @@ def detect(ctx: FileContext) -> FileEntrypoints:
                     decorator=f"@{ast.unparse(deco)}",
                     payload={
                         "owner": owner,
-                        "endpoint": literal(kwarg(deco, "endpoint")) or node.name,
+                        "endpoint": base.literal(base.kwarg(deco, "endpoint")) or node.name,
                     },
                 )
             )
@@ -71,78 +54,44 @@ def detect(ctx: FileContext) -> FileEntrypoints:
 
 
 def _owners(ctx: FileContext) -> list[Owner]:
-    out = []
-    for block in ctx.blocks():
-        for name, call in assignments(block):
-            kind = _CTORS.get(ctx.expr_name(call.func, block) or "")
-            if kind:
-                prefix = literal(kwarg(call, "url_prefix")) or ""
-                out.append(Owner(ctx.name(name, block), FRAMEWORK, kind, str(prefix)))
-    return out
+    return [
+        Owner(key, FRAMEWORK, kind, str(base.literal(base.kwarg(call, "url_prefix")) or ""))
+        for key, call, kind in base.constructed(ctx, _CTORS)
+    ]
 
 
 def _mounts(ctx: FileContext) -> list[Mount]:
     out = []
-    for block in ctx.blocks():
-        for call in calls(block):
-            func = call.func
-            if not isinstance(func, ast.Attribute) or func.attr != "register_blueprint":
-                continue
-            parent = ctx.expr_name(func.value, block)
-            child_expr = arg(call, 0, "blueprint")
-            child = ctx.expr_name(child_expr, block) if child_expr is not None else None
-            if parent and child:
-                prefix = literal(kwarg(call, "url_prefix"))
-                out.append(
-                    Mount(
-                        parent,
-                        child,
-                        FRAMEWORK,
-                        prefix if isinstance(prefix, str) else None,
-                        call.lineno,
-                    )
-                )
+    for block, call, _, parent in base.method_calls(ctx, frozenset({"register_blueprint"})):
+        child = base.named_child(ctx, block, base.arg(call, 0, "blueprint"))
+        if parent and child:
+            prefix = base.literal(base.kwarg(call, "url_prefix"))
+            segment = prefix if isinstance(prefix, str) else None
+            out.append(Mount(parent, child, FRAMEWORK, segment, call.lineno))
     return out
 
 
 def _url_rules(ctx: FileContext, owners: dict[str, Owner]) -> list[Entrypoint]:
     """`app.add_url_rule("/r", view_func=fn)` and `view_func=View.as_view("name")`."""
     out = []
-    for block in ctx.blocks():
-        for call in calls(block):
-            func = call.func
-            if not isinstance(func, ast.Attribute) or func.attr != "add_url_rule":
-                continue
-            owner = ctx.expr_name(func.value, block)
-            rule = literal(arg(call, 0, "rule"))
-            view = arg(call, 2, "view_func")
-            if owner is None or not isinstance(rule, str) or view is None:
-                continue
-            if http_framework(ctx, owner, "route", owners) != FRAMEWORK:
-                continue
-            is_class, ref = view_ref(view)
-            if ref is None:
-                continue
-            handler = ctx.find_def(ctx.name(ref, block))
-            methods = _methods(kwarg(call, "methods"))
-            if kwarg(call, "methods") is None and isinstance(handler, ast.ClassDef):
-                methods = _class_methods(handler)
-            for method in methods:
-                out.append(
-                    make_entry(
-                        ctx,
-                        handler=handler,
-                        framework=FRAMEWORK,
-                        entry_type="http",
-                        kind="view_class" if is_class else "route",
-                        local=rule,
-                        method=method,
-                        decorator=ast.unparse(call),
-                        payload={"owner": owner},
-                        line=call.lineno,
-                        handler_ref=ctx.name(ref, block),
-                    )
-                )
+    for block, call, _, owner in base.method_calls(ctx, frozenset({"add_url_rule"})):
+        rule = base.literal(base.arg(call, 0, "rule"))
+        view = base.arg(call, 2, "view_func")
+        if owner is None or not isinstance(rule, str) or view is None:
+            continue
+        if base.http_framework(ctx, owner, "route", owners) != FRAMEWORK:
+            continue
+        is_class, ref = base.view_ref(view)
+        if ref is None:
+            continue
+        handler = ctx.find_def(ctx.name(ref, block))
+        methods = _methods(base.kwarg(call, "methods"))
+        if base.kwarg(call, "methods") is None and isinstance(handler, ast.ClassDef):
+            methods = _class_methods(handler)
+        kind = "view_class" if is_class else "route"
+        out += base.call_routes(
+            ctx, call, (handler, ctx.name(ref, block)), (FRAMEWORK, owner, rule), methods, kind
+        )
     return out
 
 
@@ -159,7 +108,7 @@ def _class_methods(node: ast.ClassDef) -> list[str]:
 
 
 def _methods(node: ast.expr | None) -> list[str]:
-    value = literal(node)
+    value = base.literal(node)
     if isinstance(value, list | tuple | set) and value:
         return sorted({str(v).upper() for v in value} - {"HEAD", "OPTIONS"}) or ["GET"]
     return ["GET"]

@@ -1,29 +1,27 @@
-"""Go entry points: net/http, chi and gin routes, cobra commands, `func main`.
+"""Go entry points: net/http, chi and gin routes and `func main` (cobra commands: `cobra`).
 
 Routes hang from the function that registers them (owner key `<dir>#<func>`: a Go
 package is a directory); prefixes inside one function come from gin groups
 (`v1 := r.Group("/v1")`) and chi `Route("/x", func(r chi.Router) {...})` callbacks;
 across functions from `r.Mount("/admin", adminRouter())`, `r.Route("/x", articles)` and
 calls that hand a router to a function (`routes.Register(v1)`), which become `Mount`s.
-Cobra commands are `&cobra.Command{Use: ...}` values joined by `AddCommand`.
 """
 
 from __future__ import annotations
 
-import posixpath
-
 from strata.index.code.entrypoints.base import FileEntrypoints, Mount, Owner
+from strata.index.code.entrypoints.cobra import Commands
+from strata.index.code.entrypoints.gofile import FUNCS, GoFile
 from strata.index.code.entrypoints.parsed import (
     HTTP_VERBS,
     Node,
     ParsedFile,
     enclosing,
-    entry,
+    main_entry,
+    route_entry,
     string_value,
 )
-from strata.index.code.model import Entrypoint
 
-_FUNCS = frozenset({"function_declaration", "method_declaration"})
 _CHI_VERBS = {v.capitalize(): v for v in HTTP_VERBS | {"CONNECT"}}
 _GIN_VERBS = {v: v for v in HTTP_VERBS} | {"Any": "ANY"}
 _CTORS = {
@@ -35,57 +33,14 @@ _CTORS = {
 }
 
 
-class _Scan:
+class _Routes(GoFile):
+    """The routers of one Go file: variables bound to a router, and what they register."""
+
     def __init__(self, f: ParsedFile) -> None:
-        self.f = f
-        self.dir = posixpath.dirname(f.path) or "."
-        self.package = _package(f)
-        self.entries: list[Entrypoint] = []
-        self.owners: list[Owner] = []
-        self.mounts: list[Mount] = []
+        super().__init__(f)
         self.vars: dict[tuple[str, str], tuple[str, str]] = {}  # (func, var) -> (framework, prefix)
         self.aliased: set[str] = set()
-        imports = f.text(f.tree.root_node)[:4000]
-        self.default = (
-            "gin" if "gin-gonic/gin" in imports else "chi" if "go-chi/chi" in imports else ""
-        )
 
-    def key(self, func: str, package: str | None = None) -> str:
-        """`pkg:<package>#<func>` (what `package.Func` names from elsewhere); a `main`
-        package is one program per directory, so `<dir>#<func>` there."""
-        package = self.package if package is None else package
-        return f"pkg:{package}#{func}" if package != "main" else f"{self.dir}#{func}"
-
-    def func_of(self, node: Node) -> str:
-        """The enclosing function's name; a method's is `Type.Method`."""
-        fn = enclosing(node, _FUNCS)
-        name = fn.child_by_field_name("name") if fn is not None else None
-        if fn is None or name is None:
-            return ""
-        receiver = fn.child_by_field_name("receiver") if fn.type == "method_declaration" else None
-        words = self.f.text(receiver).strip("()").replace("*", " ").split()
-        return f"{words[-1]}.{self.f.text(name)}" if words else self.f.text(name)
-
-    def run(self) -> FileEntrypoints:
-        for caps in self.f.matches("go"):
-            if "call" in caps:
-                self.call(
-                    caps["call"][0],
-                    caps["recv"][0],
-                    self.f.text(caps["method"][0]),
-                    caps["args"][0],
-                )
-            elif "plaincall" in caps:
-                self.plain_call(caps["plaincall"][0], self.f.text(caps["fn"][0]), caps["args"][0])
-            elif "command" in caps:
-                self.command(caps["command"][0], caps["body"][0])
-            elif "mainfunc" in caps and self.package == "main":
-                self.main(caps["mainfunc"][0])
-        return FileEntrypoints(
-            self.f.path, tuple(self.entries), tuple(self.owners), tuple(self.mounts)
-        )
-
-    # ---- routers ---------------------------------------------------------------------
     def router(self, recv: Node, func: str) -> tuple[str, str] | None:
         """(framework, prefix) of a receiver: a known variable (through `.With(...)`)."""
         while recv.type == "call_expression":  # r.With(mw).Get(...), r.Group(...).GET(...)
@@ -105,7 +60,7 @@ class _Scan:
 
     def param_framework(self, node: Node, name: str) -> str:
         """The framework of a parameter `name` typed `chi.Router`, `*gin.RouterGroup`, ..."""
-        fn = enclosing(node, frozenset({"func_literal", *_FUNCS}))
+        fn = enclosing(node, frozenset({"func_literal", *FUNCS}))
         while fn is not None:
             params = self.f.text(fn.child_by_field_name("parameters"))
             for part in params.strip("()").split(","):
@@ -118,7 +73,7 @@ class _Scan:
                         return "gin"
                     if typ.startswith("http.ServeMux"):
                         return "net/http"
-            fn = enclosing(fn, frozenset({"func_literal", *_FUNCS}))
+            fn = enclosing(fn, frozenset({"func_literal", *FUNCS}))
         return ""
 
     def callback_prefix(self, node: Node) -> str:
@@ -151,10 +106,6 @@ class _Scan:
         ctor = _CTORS.get(f"{self.f.text(recv)}.{method}")
         if ctor:
             self.assign(call, func, ctor, "")
-            return
-        if method == "AddCommand":
-            for child in args.named_children:
-                self.command_mount(call, recv, child)
             return
         found = self.router(recv, func)
         if found is None:
@@ -209,20 +160,8 @@ class _Scan:
     ) -> None:
         owner = self.key(func)
         self.own(owner, framework)
-        name = "" if handler.type == "func_literal" else _handler_name(self.f, handler)
-        self.entries.append(
-            entry(
-                self.f,
-                framework=framework,
-                entry_type="http",
-                kind="route",
-                local=local or "/",
-                method=verb,
-                at=call,
-                handler=name,
-                owner=owner,
-            )
-        )
+        name = "" if handler.type == "func_literal" else self.handler_name(handler)
+        self.entries.append(route_entry(self.f, framework, verb, local or "/", call, name, owner))
 
     def own(self, key: str, framework: str) -> None:
         if key not in self.aliased:
@@ -235,24 +174,6 @@ class _Scan:
             self.mounts.append(
                 Mount(self.key(func), child, framework, segment, target.start_point.row + 1)
             )
-
-    def callee_key(self, target: Node) -> str:
-        """The key of what a mount names: `adminRouter()`, `routes.Admin()`, `articles`."""
-        node = (
-            target.child_by_field_name("function") if target.type == "call_expression" else target
-        )
-        if node is None:
-            return ""
-        if node.type == "identifier":
-            return self.key(self.f.text(node))
-        if node.type == "selector_expression":
-            operand, field = node.child_by_field_name("operand"), node.child_by_field_name("field")
-            name = self.f.text(field)
-            if operand is not None and operand.type == "composite_literal":  # T{}.Routes()
-                return self.key(f"{self.f.text(operand.child_by_field_name('type'))}.{name}")
-            if operand is not None and operand.type == "identifier":
-                return self.key(name, self.f.text(operand))  # routes.Admin()
-        return ""
 
     def plain_call(self, call: Node, fn: str, args: Node) -> None:
         """`register(r)`: a function given a router registers its routes under it."""
@@ -268,135 +189,28 @@ class _Scan:
                 )
                 return
 
-    # ---- cobra and main --------------------------------------------------------------
-    def command(self, lit: Node, body: Node) -> None:
-        fields = _keyed(self.f, body)
-        use = string_value(self.f, fields.get("Use"))
-        if not use:
-            return
-        key = self.command_key(lit)
-        name = use.split()[0]
-        self.owners.append(Owner(key, "cobra", "command", name))
-        run = fields.get("RunE") or fields.get("Run")
-        handler = (
-            _handler_name(self.f, run) if run is not None and run.type != "func_literal" else ""
-        )
-        summary = string_value(self.f, fields.get("Short")) or ""
-        self.entries.append(
-            entry(
-                self.f,
-                framework="cobra",
-                entry_type="cli",
-                kind="command",
-                local=name,
-                method=None,
-                at=lit,
-                handler=handler,
-                node=key,
-                summary=summary,
-                extra={"use": use},
-            )
-        )
-
-    def command_key(self, lit: Node) -> str:
-        up = (
-            lit.parent.parent
-            if lit.parent is not None and lit.parent.type == "unary_expression"
-            else lit.parent
-        )
-        while up is not None and up.type in ("expression_list", "unary_expression"):
-            up = up.parent
-        if up is not None and up.type == "var_spec":
-            return self.key(self.f.text(up.child_by_field_name("name")))
-        if up is not None and up.type in ("short_var_declaration", "assignment_statement"):
-            left = up.child_by_field_name("left")
-            var = (
-                self.f.text(left.named_children[0])
-                if left is not None and left.named_children
-                else ""
-            )
-            return self.key(f"{self.func_of(lit)}.{var}" if self.func_of(lit) else var)
-        return self.key(self.func_of(lit))  # `return &cobra.Command{...}`
-
-    def command_mount(self, call: Node, recv: Node, child: Node) -> None:
-        func = self.func_of(call)
-        parent = self.f.text(recv)
-        parent_key = (
-            self.key(f"{func}.{parent}")
-            if (func, parent) in self.local_commands()
-            else self.key(parent)
-        )
-        if child.type == "identifier":
-            name = self.f.text(child)
-            child_key = (
-                self.key(f"{func}.{name}")
-                if (func, name) in self.local_commands()
-                else self.key(name)
-            )
-        else:
-            child_key = self.callee_key(child)
-        if child_key:
-            self.mounts.append(
-                Mount(parent_key, child_key, "cobra", None, call.start_point.row + 1)
-            )
-
-    def local_commands(self) -> set[tuple[str, str]]:
-        """(function, variable) of the commands made in a function's local variables."""
-        names = (o.key.rsplit("#", 1)[1] for o in self.owners if o.framework == "cobra")
-        return {(n.split(".", 1)[0], n.split(".", 1)[1]) for n in names if "." in n}
-
-    def main(self, fn: Node) -> None:
-        self.entries.append(
-            entry(
-                self.f,
-                framework="go",
-                entry_type="other",
-                kind="main_func",
-                local=self.dir,
-                method=None,
-                at=fn,
-                handler="main",
-            )
-        )
-
 
 def detect(f: ParsedFile) -> FileEntrypoints:
-    """Go entries, owners and mounts of one file."""
-    return _Scan(f).run()
+    """Go entries, owners and mounts of one file: routes, cobra commands, `func main`."""
+    routes = _Routes(f)
+    commands = Commands(routes)
+    for caps in f.matches("go"):
+        if "call" in caps:
+            call, recv, method, args = f.method_call(caps)
+            if method == "AddCommand":
+                commands.add(call, recv, args)
+            else:
+                routes.call(call, recv, method, args)
+        elif "plaincall" in caps:
+            routes.plain_call(caps["plaincall"][0], f.text(caps["fn"][0]), caps["args"][0])
+        elif "command" in caps:
+            commands.command(caps["command"][0], caps["body"][0])
+        elif "mainfunc" in caps and routes.package == "main":
+            routes.entries.append(main_entry(f, "go", routes.dir, caps["mainfunc"][0]))
+    return routes.found()
 
 
 def _join(prefix: str, path: str) -> str:
     if not prefix:
         return path
     return prefix.rstrip("/") + "/" + path.lstrip("/") if path not in ("", "/") else prefix
-
-
-def _package(f: ParsedFile) -> str:
-    for child in f.tree.root_node.named_children:
-        if child.type == "package_clause":
-            return f.text(child).split()[-1]
-    return ""
-
-
-def _keyed(f: ParsedFile, body: Node) -> dict[str, Node]:
-    out: dict[str, Node] = {}
-    for el in body.named_children:
-        if el.type == "keyed_element" and len(el.named_children) == 2:
-            key, value = el.named_children
-            out[f.text(key)] = (
-                value.named_children[0]
-                if value.type == "literal_element" and value.named_children
-                else value
-            )
-    return out
-
-
-def _handler_name(f: ParsedFile, node: Node) -> str:
-    """`listArticles`, `h.List`, `http.HandlerFunc(index)` -> the handler's name."""
-    if node.type == "call_expression":  # http.HandlerFunc(x), handler(deps)
-        args = node.child_by_field_name("arguments")
-        inner = args.named_children if args is not None else []
-        if len(inner) == 1 and inner[0].type in ("identifier", "selector_expression"):
-            return _handler_name(f, inner[0])
-        return f.text(node.child_by_field_name("function"))
-    return f.text(node)

@@ -17,6 +17,7 @@ from typing import Any
 
 import tree_sitter
 
+from strata.index.code.entrypoints.base import draft_entry
 from strata.index.code.model import Entrypoint, Symbol
 from strata.index.code.treesitter.grammars import language
 
@@ -71,6 +72,10 @@ class ParsedFile:
         found = [caps for _, caps in cursor.matches(self.tree.root_node)]
         found.sort(key=lambda caps: min(n[0].start_byte for n in caps.values()))
         yield from found
+
+    def method_call(self, caps: dict[str, list[Node]]) -> tuple[Node, Node, str, Node]:
+        """(call, receiver, method name, arguments) of a `@call` match (`recv.method(args)`)."""
+        return caps["call"][0], caps["recv"][0], self.text(caps["method"][0]), caps["args"][0]
 
     def symbol(self, name: str) -> Symbol | None:
         """The symbol a handler reference names: `name`, `Type.name` or its last part."""
@@ -134,28 +139,47 @@ def entry(
     from (an HTTP route), `node` a command's own key; the handler resolves in this file."""
     sym = f.symbol(handler) if handler else None
     line = at.start_point.row + 1
-    return Entrypoint(
-        entry_id="",
-        entry_type=entry_type,
-        framework=framework,
-        route_or_command=local,
-        path=f.path,
-        start_line=sym.start_line if sym else line,
-        end_line=sym.end_line if sym else at.end_point.row + 1,
-        handler_symbol=sym.qname if sym else handler,
-        handler_symbol_id=sym.symbol_id if sym else None,
-        declaring_symbol=owner or node,
-        entrypoint_kind=kind,
-        http_method=method,
-        route_path=local if entry_type == "http" else None,
-        decorator_text=" ".join(f.text(at).split())[:300],
-        summary_text=summary or (sym.summary if sym else ""),
-        is_test=f.is_test,
-        lang_payload={
-            "local": local,
-            "def_line": line,
-            **({"owner": owner} if owner else {}),
-            **({"node": node} if node else {}),
-            **(extra or {}),
-        },
+    span = (sym.start_line, sym.end_line) if sym else (line, at.end_point.row + 1)
+    payload = {
+        "def_line": line,
+        **({"owner": owner} if owner else {}),
+        **({"node": node} if node else {}),
+        **(extra or {}),
+    }
+    return draft_entry(
+        (framework, entry_type, kind, local, method),
+        (f.path, span, f.is_test),
+        (sym.qname, sym.symbol_id) if sym else (handler, None),
+        owner or node,
+        (" ".join(f.text(at).split())[:300], summary or (sym.summary if sym else "")),
+        payload,
     )
+
+
+def route_entry(
+    f: ParsedFile, framework: str, verb: str, local: str, at: Node, handler: str, owner: str
+) -> Entrypoint:
+    """An HTTP route registered at `at`, hanging from the owner key `owner`."""
+    return entry(f, framework=framework, entry_type="http", kind="route", local=local,
+                 method=verb, at=at, handler=handler, owner=owner)  # fmt: skip
+
+
+def command_entry(
+    f: ParsedFile,
+    framework: str,
+    name: str,
+    at: Node,
+    handler: str,
+    key: str,
+    summary: str,
+    extra: dict[str, Any],
+) -> Entrypoint:
+    """A CLI command named `name` whose own key (what subcommands mount under) is `key`."""
+    return entry(f, framework=framework, entry_type="cli", kind="command", local=name, method=None,
+                 at=at, handler=handler, node=key, summary=summary, extra=extra)  # fmt: skip
+
+
+def main_entry(f: ParsedFile, framework: str, local: str, at: Node) -> Entrypoint:
+    """A program's `main` function (`local` names the program: its file or directory)."""
+    return entry(f, framework=framework, entry_type="other", kind="main_func", local=local,
+                 method=None, at=at, handler="main")  # fmt: skip

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from strata.index.code.entrypoints.base import FileEntrypoints
 from strata.index.code.entrypoints.compose import join_route
-from strata.index.code.entrypoints.parsed import Node, ParsedFile, entry, string_value
+from strata.index.code.entrypoints.parsed import Node, ParsedFile, route_entry, string_value
 from strata.index.code.model import Entrypoint
 
 FRAMEWORK = "spring"
@@ -47,20 +47,8 @@ def _routes(f: ParsedFile, method: Node, cls: str, prefixes: list[str]) -> list[
         for prefix in prefixes:
             for path in _paths(f, args) or [""]:
                 local = join_route(prefix, path) or "/"
-                for verb in verbs:
-                    out.append(
-                        entry(
-                            f,
-                            framework=FRAMEWORK,
-                            entry_type="http",
-                            kind="route",
-                            local=local,
-                            method=verb,
-                            at=method,
-                            handler=f"{cls}.{name}",
-                            owner=f.key(cls),
-                        )
-                    )
+                handler, owner = f"{cls}.{name}", f.key(cls)
+                out += [route_entry(f, FRAMEWORK, v, local, method, handler, owner) for v in verbs]
     return out
 
 
