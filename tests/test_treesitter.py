@@ -247,6 +247,17 @@ def test_chunks_of_each_sample_keep_the_invariants(name: str, cfg: ChunkConfig) 
     assert any(c.kind in ("function", "method") for c in chunks)
 
 
+@pytest.mark.parametrize("name", ["app.js", "app.ts", "app.tsx"])
+def test_var_let_and_const_functions_are_functions_in_every_ecmascript_dialect(name: str) -> None:
+    text = "var f = function () { return 1 }\nlet g = () => 2\nconst h = () => 3\nvar n = 4\n"
+    symbols, _ = extract(text, language_of(name), name)
+    assert {(s.qname.rsplit(".", 1)[-1], s.kind) for s in symbols} == {
+        ("f", "function"),
+        ("g", "function"),
+        ("h", "function"),
+    }
+
+
 def test_class_is_a_header_with_an_outline_and_members_are_chunks() -> None:
     text, lang = _read("server.go")
     chunks = {c.title: c for c in chunk(text, lang, DEFAULT)}

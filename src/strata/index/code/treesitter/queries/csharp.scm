@@ -1,22 +1,11 @@
 ; C# tags.
-
-(class_declaration name: (identifier) @name) @definition.class
-
-(record_declaration name: (identifier) @name) @definition.class
+; inherits: java_csharp
 
 (struct_declaration name: (identifier) @name) @definition.struct
-
-(interface_declaration name: (identifier) @name) @definition.interface
-
-(enum_declaration name: (identifier) @name) @definition.enum
 
 (namespace_declaration name: [(identifier) (qualified_name)] @name) @definition.module
 
 (file_scoped_namespace_declaration name: [(identifier) (qualified_name)] @name) @definition.module
-
-(method_declaration name: (identifier) @name) @definition.method
-
-(constructor_declaration name: (identifier) @name) @definition.method
 
 (local_function_statement name: (identifier) @name) @definition.function
 

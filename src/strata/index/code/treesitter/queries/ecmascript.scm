@@ -8,7 +8,9 @@
   (generator_function_declaration name: (identifier) @name)
 ] @definition.function
 
-(lexical_declaration
+; `const f = () => ...`, `let f = function ...` and `var f = ...`: the declarator's parent is
+; the declaration (`lexical_declaration` or `variable_declaration`, the only two that hold one).
+(_
   (variable_declarator
     name: (identifier) @name
     value: [

@@ -1,18 +1,7 @@
 ; Java tags.
-
-(class_declaration name: (identifier) @name) @definition.class
-
-(record_declaration name: (identifier) @name) @definition.class
-
-(interface_declaration name: (identifier) @name) @definition.interface
+; inherits: java_csharp
 
 (annotation_type_declaration name: (identifier) @name) @definition.interface
-
-(enum_declaration name: (identifier) @name) @definition.enum
-
-(method_declaration name: (identifier) @name) @definition.method
-
-(constructor_declaration name: (identifier) @name) @definition.method
 
 (field_declaration
   (modifiers "static" "final")

@@ -4,14 +4,6 @@
 (class_declaration
   name: (identifier) @name) @definition.class
 
-(variable_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [
-      (arrow_function body: (_) @body)
-      (function_expression body: (_) @body)
-    ])) @definition.function
-
 (class_heritage (identifier) @name @reference.inherits)
 
 (call_expression
