@@ -1,13 +1,18 @@
 """Callers against an oracle: jedi's references, restricted to call sites, per package.
 
 For a fixed-seed sample of the functions and methods of each package's library code
-(the sdists of the quality benchmark), the oracle is every place jedi's
-`Script.get_references` finds for the definition's name that is a call (the name is
-followed by `(`), inside the library code, the definition itself left out. Strata's
+(the sdists of the quality benchmark), the oracle is every call site (the name followed
+by `(`) inside the library code, the definition itself left out, that jedi ties to the
+definition in either of two ways: `Script.get_references` of the definition's name, or
+`Script.goto` at the site itself (every `name(` of the library is asked). The second is
+jedi's own inference of each call, as Python runs it: `self.visit(...)` in a subclass
+goes to the nearest `visit` along the class's MRO, which `get_references` alone does not
+report (it misses 40 of jinja2's calls of `NodeVisitor.visit` from its subclasses). Strata's
 answer is `callers(symbol)` at depth 1 on an index of the same tree, as call sites
-(path, line): the default (resolved and qualified-name edges only) and with
-`name_matches=True` (bare-name guesses added). Precision and recall are micro-averaged
-over the sampled symbols; every symbol's sets are in the JSON for checking by hand.
+(path, line; every line of an edge): the default (resolved and qualified-name edges
+only) and with `name_matches=True` (bare-name guesses added). Precision and recall are
+micro-averaged over the sampled symbols; every symbol's sets are in the JSON (with what
+each jedi query found) for checking by hand.
 
     python -m benchmarks.callers_oracle [--per-package 40] [--packages sqlparse,...]
 
@@ -41,26 +46,63 @@ RESULTS = Path(__file__).resolve().parent / "results" / "callers_oracle.json"
 Site = tuple[str, int]
 
 
-def oracle_calls(project: Any, root: Path, code_dir: str, d: Definition) -> set[Site] | None:
-    """jedi's call sites of `d` inside `code_dir` (None when jedi cannot place the name)."""
-    import jedi
+class Jedi:
+    """jedi over one package's library code: a `Script` per file, asked many times."""
 
-    lines = (root / d.path).read_text(encoding="utf-8").split("\n")
-    spot = _name_position(lines, d)
+    def __init__(self, root: Path, code_dir: str) -> None:
+        import jedi
+
+        self.root, self.code_dir = root.resolve(), code_dir
+        self.project = jedi.Project(path=str(root))
+        self.scripts: dict[str, Any] = {}
+        self.lines = {
+            rel: (root / rel).read_text(encoding="utf-8").split("\n")
+            for rel in (f"{code_dir}/{r}" for r in python_files(root / code_dir))
+        }
+
+    def script(self, rel: str) -> Any:
+        import jedi
+
+        if rel not in self.scripts:
+            self.scripts[rel] = jedi.Script(path=str(self.root / rel), project=self.project)
+        return self.scripts[rel]
+
+    def rel(self, module_path: Any) -> str | None:
+        """The path of a jedi module inside the library code, else None."""
+        try:
+            rel = Path(module_path).resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return None
+        return rel if rel in self.lines else None
+
+
+def oracle_calls(jd: Jedi, d: Definition) -> dict[str, set[Site]] | None:
+    """jedi's call sites of `d`, by how they were found (None when jedi cannot place it)."""
+    spot = _name_position(jd.lines[d.path], d)
     if spot is None:
         return None
-    script = jedi.Script(path=str(root / d.path), project=project)
-    out: set[Site] = set()
-    for ref in script.get_references(*spot, include_builtins=False):
-        if ref.module_path is None or ref.line is None or ref.is_definition():
+    refs: set[Site] = set()
+    for ref in jd.script(d.path).get_references(*spot, include_builtins=False):
+        rel = jd.rel(ref.module_path) if ref.module_path is not None else None
+        if rel is None or ref.line is None or ref.is_definition():
             continue
-        rel = Path(ref.module_path).resolve().relative_to(root.resolve()).as_posix()
-        if not rel.startswith(code_dir + "/"):
-            continue
-        text = (root / rel).read_text(encoding="utf-8").split("\n")[ref.line - 1]
-        if text[ref.column + len(d.name) :].lstrip().startswith("("):
-            out.add((rel, ref.line))
-    return out
+        if _is_call(jd.lines[rel][ref.line - 1], ref.column, d.name):
+            refs.add((rel, ref.line))
+    goto: set[Site] = set()
+    pattern = re.compile(rf"\b({re.escape(d.name)})\s*\(")
+    for rel, lines in jd.lines.items():
+        for n, text in enumerate(lines, 1):
+            for m in pattern.finditer(text):
+                if (rel, n) == (d.path, spot[0]) or re.match(r"\s*(def|class)\s", text):
+                    continue
+                names = jd.script(rel).goto(n, m.start(1), follow_imports=True)
+                if any(jd.rel(g.module_path) == d.path and g.line == spot[0] for g in names):
+                    goto.add((rel, n))
+    return {"refs": refs, "goto": goto}
+
+
+def _is_call(text: str, column: int, name: str) -> bool:
+    return text[column + len(name) :].lstrip().startswith("(")
 
 
 def strata_calls(eng: Engine, d: Definition, *, name_matches: bool) -> set[Site] | None:
@@ -73,13 +115,11 @@ def strata_calls(eng: Engine, d: Definition, *, name_matches: bool) -> set[Site]
     if not found:
         return None
     walk = eng.callers(found[0].qname, name_matches=name_matches)
-    return {(x.edge.path, x.edge.span_start or 0) for x in walk.links if x.depth == 1}
+    return {(x.edge.path, n) for x in walk.links if x.depth == 1 for n in x.lines}
 
 
 def measure(pkg: Package, per_package: int) -> dict[str, Any]:
     """Index one package, sample its functions and methods, and compare both answers."""
-    import jedi
-
     src = fetch_sdist(pkg.name, pkg.version)
     work = Path(tempfile.mkdtemp(prefix=f"oracle-{pkg.name}-"))
     try:
@@ -91,20 +131,22 @@ def measure(pkg: Package, per_package: int) -> dict[str, Any]:
         chosen = sorted(rng.sample(defs, min(per_package, len(defs))), key=lambda d: d.start)
         eng = Engine.open(root, index_dir=work / "index", config={"embed.provider": "none"})
         eng.index(full=True)
-        project = jedi.Project(path=str(root))
+        jd = Jedi(root, pkg.code_dir)
         rows = []
         for d in chosen:
-            want = oracle_calls(project, root, pkg.code_dir, d)
+            found = oracle_calls(jd, d)
             got = strata_calls(eng, d, name_matches=False)
             guessed = strata_calls(eng, d, name_matches=True)
-            if want is None or got is None or guessed is None:
+            if found is None or got is None or guessed is None:
                 continue
             rows.append(
                 {
                     "symbol": f"{d.path}:{d.qualname}",
-                    "oracle": want,
+                    "oracle": found["refs"] | found["goto"],
                     "strata": got,
                     "with_name_matches": guessed,
+                    "jedi_references": found["refs"],
+                    "jedi_goto": found["goto"],
                 }
             )
         eng.close()

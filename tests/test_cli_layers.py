@@ -88,13 +88,45 @@ def test_callers_terminal_shows_the_calling_code(cli: click.Group, mini: str) ->
     assert "parse_header(line)" in res.stdout
 
 
-def test_callees_json(cli: click.Group, mini: str) -> None:
-    args = ("callees", "minihttp.client.Client.send", "--json", "--index-dir", mini)
+def test_callers_terminal_names_every_line_of_a_call(cli: click.Group, tmp_path: Path) -> None:
+    root = tmp_path / "untyped"
+    root.mkdir()
+    (root / "m.py").write_text(UNTYPED, encoding="utf-8")
+    res = run(cli, "callers", "m.Client._transmit", "--index-dir", str(build(root).index_dir))
+    assert "m.py:11 (also 14)" in res.stdout
+
+
+UNTYPED = """import time
+
+
+class Policy:
+    def delay(self):
+        return 1
+
+
+class Client:
+    def send(self, policy):
+        self._transmit()
+        wait = policy.delay()
+        time.sleep(wait)
+        self._transmit()
+
+    def _transmit(self):
+        pass
+"""
+
+
+def test_callees_json(cli: click.Group, tmp_path: Path) -> None:
+    root = tmp_path / "untyped"
+    root.mkdir()
+    (root / "m.py").write_text(UNTYPED, encoding="utf-8")
+    index_dir = str(build(root).index_dir)
+    args = ("callees", "m.Client.send", "--json", "--index-dir", index_dir)
     rows = json.loads(run(cli, *args, "--name-matches").stdout)
-    assert [(r["symbol"]["qname"], r["match"], r["resolved"]) for r in rows] == [
-        ("minihttp.client.Client._transmit", "resolved", True),
-        ("minihttp.client.RetryPolicy.delay", "name", False),
-        ("time.sleep", "unresolved", False),
+    assert [(r["symbol"]["qname"], r["match"], r["resolved"], r["lines"]) for r in rows] == [
+        ("m.Client._transmit", "resolved", True, [11, 14]),
+        ("m.Policy.delay", "name", False, [12]),  # `policy` has no stated class
+        ("time.sleep", "unresolved", False, [13]),
     ]
     assert rows[2]["chunk"] is None
     res = run(cli, *args)  # by default a bare-name guess is not shown as the callee

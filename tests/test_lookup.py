@@ -362,15 +362,15 @@ def test_callers_through_the_class_hierarchy(shop: Store) -> None:
     ]
 
 
-def test_calls_tied_by_the_bare_name_only_come_when_asked_for_and_say_so(mini: Store) -> None:
+def test_calls_on_values_of_a_stated_class_are_resolved(mini: Store) -> None:
+    # `self.retries = retries or RetryPolicy()` with `retries: RetryPolicy | None`, and
+    # `policy = RetryPolicy(...)`: no bare-name guess (tests/test_py_receivers.py has those)
     walk = callers(mini, "RetryPolicy.delay")
-    assert links(walk) == [] and walk.name_only_hidden == 2  # guesses: left out by default
-    walk = callers(mini, "RetryPolicy.delay", name_matches=True)
     assert links(walk) == [
-        (1, "minihttp.client.Client.send", "name"),  # self.retries.delay(...)
-        (1, "tests.test_client.test_retry_delay_grows", "name"),  # policy.delay(...)
+        (1, "minihttp.client.Client.send", "resolved"),  # self.retries.delay(...)
+        (1, "tests.test_client.test_retry_delay_grows", "resolved"),  # policy.delay(...)
     ]
-    assert walk.name_only_hidden == 0 and not any(x.resolved for x in walk.links)
+    assert walk.name_only_hidden == 0
     assert all(x.resolved for x in callers(mini, "Client.send").links)
 
 
@@ -394,7 +394,7 @@ def test_callees_with_the_callees_definition(shop: Store) -> None:
         (1, "shop.payments.charge_card", "resolved"),
         (2, "shop.payments.validate", "resolved"),
         (2, "shop.gateway.Gateway", "resolved"),
-        (2, "gateway.submit", "unresolved"),  # a local's method: Gateway's or SandboxGateway's
+        (2, "shop.gateway.Gateway.submit", "resolved"),  # `gateway = Gateway()`: a Gateway
     ]
     by_name = {x.symbol.qname: x for x in walk.links}
     assert by_name["shop.api.app.post"].chunk is None
@@ -403,15 +403,12 @@ def test_callees_with_the_callees_definition(shop: Store) -> None:
     assert by_name["shop.gateway.Gateway"].chunk.title == "Gateway"  # type: ignore[union-attr]
 
 
-def test_callees_guess_by_unique_name_and_resolve_inherited(mini: Store, shop: Store) -> None:
-    assert links(callees(mini, "Client.send", name_matches=True)) == [
+def test_callees_resolve_stated_receivers_and_inherited(mini: Store, shop: Store) -> None:
+    assert links(callees(mini, "Client.send")) == [
         (1, "minihttp.client.Client._transmit", "resolved"),
-        (1, "minihttp.client.RetryPolicy.delay", "name"),  # self.retries.delay: ambiguous
+        (1, "minihttp.client.RetryPolicy.delay", "resolved"),  # self.retries: a RetryPolicy
         (1, "time.sleep", "unresolved"),
-    ]
-    plain = callees(mini, "Client.send")  # without the guess: an unresolved call
-    assert links(plain)[1] == (1, "self.retries.delay", "unresolved")
-    assert plain.name_only_hidden == 1
+    ]  # callees guessed by a unique name: tests/test_py_receivers.py
     assert links(callees(shop, "SandboxGateway.submit")) == [
         (1, "shop.gateway.Gateway.sign", "resolved")
     ]

@@ -35,7 +35,7 @@ class Client(Base):
     def prepare(self):
         len([])
 """,
-    "src/app.py": "from shop import Client\n\n\ndef main():\n    c = Client()\n    c.send(2)\n",
+    "src/app.py": "from shop import Client\n\n\ndef main(c):\n    Client()\n    c.send(2)\n",
 }
 
 
@@ -81,7 +81,13 @@ def test_external_unknown_and_builtin_targets() -> None:
     assert edges[("shop.client", "imports", "requests")].resolution == "external"
 
 
-def test_one_edge_per_source_target_pair_keeps_first_line() -> None:
-    text = "def a():\n    b()\n    b()\n\ndef b():\n    pass\n"
+def test_one_edge_per_source_target_pair_keeps_every_line() -> None:
+    text = (
+        "class K:\n    def a(self):\n        self.b()\n        (self\n         .b)()\n"
+        "        self.b()\n\n    def b(self):\n        self.b()\n"
+    )
     edges = extract_edges(text, "m.py", extract_symbols(text, "m.py"))
-    assert [(e.src_qname, e.dst_ref, e.line) for e in edges] == [("m.a", "m.b", 2)]
+    assert [(e.src_qname, e.dst_ref, e.line, e.lines) for e in edges] == [
+        ("m.K.a", "m.K.b", 3, (3, 5, 6)),  # the line of the name: `(self\n .b)()` calls on 5
+        ("m.K.b", "m.K.b", 9, ()),  # recursion; one call: `line` alone
+    ]

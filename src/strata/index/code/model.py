@@ -38,7 +38,9 @@ class Edge:
     """One dependency: `calls`, `imports` or `inherits`, from a symbol (or module) to a target.
 
     `dst_ref` is the target as written; `dst_symbol_id`/`dst_qname` are set when resolved.
-    `resolution` is `resolved`, `ambiguous`, `external` or `unresolved`.
+    `resolution` is `resolved`, `ambiguous`, `external` or `unresolved`. `line` is the
+    first line of the reference; `lines`, when set, every line the source makes it on
+    (one edge stands for all of a function's calls of one target).
     """
 
     edge_id: str
@@ -53,6 +55,7 @@ class Edge:
     dst_qname: str | None = None
     candidates: tuple[str, ...] = ()
     is_test: bool = False
+    lines: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

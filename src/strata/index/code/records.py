@@ -56,7 +56,7 @@ def edge_records(edges: Iterable[Edge], file_hash: FileHashes) -> list[Record]:
     """C2 records, one per edge; content reads `src --calls--> dst`."""
     out = []
     for e in edges:
-        meta = {
+        meta: dict[str, object] = {
             "edge_id": e.edge_id,
             "edge_type": e.edge_type,
             "src_symbol_id": e.src_symbol_id,
@@ -66,6 +66,8 @@ def edge_records(edges: Iterable[Edge], file_hash: FileHashes) -> list[Record]:
             "resolution": e.resolution,
             "is_test": e.is_test,
         }
+        if len(e.lines) > 1:
+            meta["lines"] = list(e.lines)
         target = e.dst_qname or e.dst_ref
         out.append(
             _record(

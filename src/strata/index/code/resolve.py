@@ -17,6 +17,8 @@ from typing import Any
 
 from strata.index.code.model import Edge, Symbol
 
+INSTANCE = "()"  # a ref's `pkg.Foo()`: an instance of `pkg.Foo` (python/receivers.py)
+
 MAX_HOPS = 64  # a chain of lookups deeper than this answers None (keeps recursion bounded)
 MAX_GUESSES = 8  # a method name shared by more classes than this is not worth listing
 
@@ -29,7 +31,9 @@ class ModuleScope:
     (imports, `X = other.Y` aliases); `stars` are modules star-imported at module
     level; `imported` is every absolute name any import in the file names (for
     telling external targets apart); `bases` maps each class qname to its bases,
-    normalised like edge refs. Store it per file (`to_json`) and rebuild the table.
+    normalised like edge refs; `attributes` maps a class qname to what its attributes
+    hold where the class states it (`{"stack": "pkg.engine.FilterStack()"}`). Store it
+    per file (`to_json`) and rebuild the table.
     """
 
     path: str
@@ -38,6 +42,7 @@ class ModuleScope:
     stars: tuple[str, ...] = ()
     imported: frozenset[str] = frozenset()
     bases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    attributes: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (the inverse of `ModuleScope.from_json`)."""
@@ -48,6 +53,7 @@ class ModuleScope:
             "stars": list(self.stars),
             "imported": sorted(self.imported),
             "bases": {k: list(v) for k, v in self.bases.items()},
+            "attributes": {k: dict(v) for k, v in self.attributes.items()},
         }
 
     @classmethod
@@ -60,6 +66,7 @@ class ModuleScope:
             stars=tuple(data["stars"]),
             imported=frozenset(data["imported"]),
             bases={k: tuple(v) for k, v in data["bases"].items()},
+            attributes={k: dict(v) for k, v in data.get("attributes", {}).items()},
         )
 
 
@@ -157,6 +164,8 @@ class _Lookup:
         parts = ref.split(".")
         for cut in range(len(parts) - 1, 0, -1):
             head, rest = ".".join(parts[:cut]), parts[cut:]
+            if head.endswith(INSTANCE):
+                return self._member(head[: -len(INSTANCE)], rest)
             if head in table.ids_by_qname:
                 if table.kind_by_qname[head] != "class" or len(rest) != 1:
                     return None, _FINAL
@@ -164,6 +173,41 @@ class _Lookup:
             if head in table.scopes:
                 return self._through_module(table.scopes[head], rest)
         return None, _FINAL
+
+    def _member(self, cls_ref: str, rest: list[str]) -> tuple[str | None, int]:
+        """`rest` of an instance of `cls_ref`: `pkg.Foo().run` is a method of the class or
+        of its bases when `cls_ref` names a class of the repository; `pkg.Foo().x.run`
+        the method of what the class says its attribute `x` holds."""
+        cls, waits_on = self._find(cls_ref)
+        if cls is None or self.table.kind_by_qname.get(cls) != "class":
+            return None, waits_on
+        if len(rest) == 1:
+            found, waited = self._find(f"{cls}.{rest[0]}")
+            return found, min(waits_on, waited)
+        held, waited = self._attribute(cls, rest[0], MAX_HOPS // 8)
+        if held is None:
+            return None, min(waits_on, waited)
+        found, deeper = self._find(".".join([held, *rest[1:]]))
+        return found, min(waits_on, waited, deeper)
+
+    def _attribute(self, cls: str, attr: str, hops: int) -> tuple[str | None, int]:
+        """What attribute `attr` of `cls` holds (`pkg.Foo()`), the class's bases asked next."""
+        scope = self.table.scopes.get(_module_of(cls, self.table))
+        if scope is None or hops <= 0:
+            return None, _FINAL
+        held = scope.attributes.get(cls, {}).get(attr)
+        if held is not None:
+            return held, _FINAL
+        waits_on = _FINAL
+        for base in scope.bases.get(cls, ()):
+            found, waited = self._find(base)
+            waits_on = min(waits_on, waited)
+            if found is not None and self.table.kind_by_qname.get(found) == "class":
+                held, waited = self._attribute(found, attr, hops - 1)
+                waits_on = min(waits_on, waited)
+                if held is not None:
+                    return held, waits_on
+        return None, waits_on
 
     def _through_module(self, scope: ModuleScope, rest: list[str]) -> tuple[str | None, int]:
         bound = scope.bindings.get(rest[0])
@@ -267,7 +311,11 @@ def _guesses(ref: str, scope: ModuleScope | None, table: SymbolTable) -> list[st
         stars = scope.stars if scope else ()
         return sorted({q for s in stars if (q := lookup(f"{s}.{ref}", table))})
     head, _, name = ref.rpartition(".")
-    if head.split(".")[0] in table.roots or head in ("self", "cls"):
+    if head.endswith(INSTANCE):  # an instance of what a call returns: a class's is known
+        cls = lookup(head[: -len(INSTANCE)], table)
+        if cls is not None and table.kind_by_qname.get(cls) == "class":
+            return []
+    elif head.split(".")[0] in table.roots or head in ("self", "cls"):
         return []
     methods = table.methods_by_name.get(name, ())
     return list(methods) if len(methods) <= MAX_GUESSES else []

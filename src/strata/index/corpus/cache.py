@@ -20,7 +20,7 @@ from strata.workspace.sqlite import SqliteFile
 log = logging.getLogger(__name__)
 
 # Bump when an extractor's output or the payload layout changes: old entries become misses.
-FORMAT_VERSION: Final = 2  # 2: tree-sitter files carry their entry-point scan
+FORMAT_VERSION: Final = 3  # 2: tree-sitter scans; 3: every call line, class attributes
 FILE_NAME: Final = "artifacts.sqlite"
 PENDING_SUFFIX: Final = ".pending"  # `<artifacts file>.pending`: a corpus pass left unfinished
 

@@ -62,6 +62,14 @@ class CallLink:
     chunk: Record | None = None
 
     @property
+    def lines(self) -> tuple[int, ...]:
+        """Every line the caller makes this call on (an edge stands for all of them)."""
+        many = self.edge.metadata.get("lines")
+        if isinstance(many, list) and many:
+            return tuple(int(n) for n in many)
+        return (self.edge.span_start,) if self.edge.span_start else ()
+
+    @property
     def resolved(self) -> bool:
         """Whether the edge is tied to the symbol by resolution or qualified name (not a
         bare-name guess, nor unresolved)."""
@@ -71,6 +79,7 @@ class CallLink:
         """The edge's record JSON plus depth, match, the other symbol and its chunk."""
         extra = {
             "depth": self.depth,
+            "lines": list(self.lines),
             "match": self.match,
             "resolved": self.resolved,
             "via": self.via,

@@ -116,9 +116,11 @@ def _show_walk(opts: Common, result: CallWalk, name: str) -> None:
     for link in result.links:
         edge, other = link.edge, link.symbol
         guess = "" if link.match in ("resolved", "qname") else f"  [yellow]({link.match})[/]"
+        more = link.lines[1:] if name == "callers" else ()
+        also = f" [dim](also {', '.join(map(str, more))})[/]" if more else ""
         opts.out.print(
             f"[dim]{'  ' * (link.depth - 1)}{link.depth}[/] [bold]{other.qname}[/]"
-            f"  [cyan]{edge.path}:{edge.span_start}[/]{guess}"
+            f"  [cyan]{edge.path}:{edge.span_start}[/]{also}{guess}"
         )
         if link.chunk is not None:
             _snippet(opts.out, link.chunk)

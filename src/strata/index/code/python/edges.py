@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import builtins
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from strata.index.code.model import Edge, Symbol
 from strata.index.code.python.names import (
@@ -17,6 +17,7 @@ from strata.index.code.python.names import (
     import_statements,
     imported_modules,
 )
+from strata.index.code.python.receivers import INSTANCE, attribute_classes, local_classes
 from strata.index.code.python.symbols import parse_python
 from strata.index.code.resolve import ModuleScope
 from strata.text.langs import is_test_path, module_from_path
@@ -79,6 +80,14 @@ def scope_of_tree(tree: ast.Module, path: str) -> ModuleScope:
         q: tuple(b for b in (_normalise_head(x, bindings, defined) for x in refs) if b)
         for q, refs in _class_bases(tree.body, module).items()
     }
+    attributes = {
+        q: {
+            a: f"{t}{INSTANCE}"
+            for a, r in held.items()
+            if (t := _normalise_head(r, bindings, defined))
+        }
+        for q, held in _class_attributes(tree.body, module).items()
+    }
     return ModuleScope(
         path=path,
         module=module,
@@ -86,6 +95,7 @@ def scope_of_tree(tree: ast.Module, path: str) -> ModuleScope:
         stars=tuple(stars),
         imported=frozenset(imported),
         bases=bases,
+        attributes={q: held for q, held in attributes.items() if held},
     )
 
 
@@ -105,6 +115,17 @@ def _class_bases(stmts: list[ast.stmt], prefix: str) -> dict[str, list[str]]:
             qname = f"{prefix}.{stmt.name}"
             out[qname] = [r for b in stmt.bases if (r := dotted(b))]
             out.update(_class_bases(stmt.body, qname))
+    return out
+
+
+def _class_attributes(stmts: list[ast.stmt], prefix: str) -> dict[str, dict[str, str]]:
+    """Class qname -> (attribute -> the class it holds, as written), nested classes too."""
+    out: dict[str, dict[str, str]] = {}
+    for stmt in flat_statements(stmts):
+        if isinstance(stmt, ast.ClassDef):
+            qname = f"{prefix}.{stmt.name}"
+            out[qname] = attribute_classes(stmt)
+            out.update(_class_attributes(stmt.body, qname))
     return out
 
 
@@ -143,13 +164,22 @@ class _Collector:
         self.path, self.scope, self.ids, self.defined = path, scope, ids, defined
         self.is_test = is_test_path(path)
         self.found: dict[tuple[str, str, str], Edge] = {}
+        self.lines: dict[tuple[str, str, str], set[int]] = {}
 
     def edges(self) -> list[Edge]:
-        return sorted(self.found.values(), key=lambda e: (e.line, e.edge_type, e.dst_ref))
+        out = []
+        for key, edge in self.found.items():
+            lines = sorted(self.lines[key])
+            many = len(lines) > 1
+            out.append(replace(edge, line=lines[0], lines=tuple(lines)) if many else edge)
+        return sorted(out, key=lambda e: (e.line, e.edge_type, e.dst_ref))
 
     def add(self, frame: _Frame, edge_type: str, ref: str, line: int) -> None:
         key = (frame.symbol_id, edge_type, ref)
-        if key not in self.found:
+        if key in self.found:
+            self.lines[key].add(line)
+        else:
+            self.lines[key] = {line}
             self.found[key] = Edge(
                 edge_id=f"{frame.symbol_id}->{edge_type}:{ref}",
                 edge_type=edge_type,
@@ -218,8 +248,8 @@ class _Collector:
         for sub in ast.walk(node):
             if isinstance(sub, ast.Call):
                 target = self.call_target(sub.func, frame)
-                if target:
-                    self.add(frame, "calls", target, sub.lineno)
+                if target:  # the line of the name called (`obj\n.method()`: the second)
+                    self.add(frame, "calls", target, sub.func.end_lineno or sub.lineno)
 
     def call_target(self, func: ast.expr, frame: _Frame) -> str | None:
         if (
@@ -236,14 +266,36 @@ class _Collector:
         """The absolute name of `ref` from `frame`; its text when unknown; None for builtins."""
         head, _, rest = ref.partition(".")
         if frame.self_name and head == frame.self_name and frame.cls:
-            return f"{frame.cls}.{rest}" if rest and "." not in rest else ref
+            return self.through_self(ref, rest, frame.cls)
         if head in frame.locals:
             base = frame.locals[head]
-            return ref if base is None else (f"{base}.{rest}" if rest else base)
+            if base is None or (base.endswith(INSTANCE) and not rest):
+                return ref  # an unknown value, or an instance called
+            return f"{base}.{rest}" if rest else base
         base = self.defined.get(head) or self.scope.bindings.get(head)
         if base is not None:
             return f"{base}.{rest}" if rest else base
         return None if head in _BUILTINS else ref
+
+    def through_self(self, ref: str, rest: str, cls: str) -> str:
+        """`self.m` -> `Cls.m`; `self.x.m` -> `Cls().x.m` (the lookup reads what `x` holds)."""
+        if not rest:
+            return ref
+        return f"{cls}.{rest}" if "." not in rest else f"{cls}{INSTANCE}.{rest}"
+
+    def instances(self, classes: Mapping[str, str], frame: _Frame) -> dict[str, str]:
+        """Name -> `pkg.Foo()` for each name whose stated class `frame` can name absolutely."""
+        out = {}
+        for name, written in classes.items():
+            head = written.partition(".")[0]
+            if head in frame.locals:
+                known = frame.locals[head] is not None  # not a local of unknown value
+            else:
+                known = head in self.defined or head in self.scope.bindings
+            target = self.normalise(written, frame) if known else None
+            if target:
+                out[name] = f"{target}{INSTANCE}"
+        return out
 
     def child_frame(self, node: FuncNode, outer: _Frame) -> _Frame:
         qname = f"{outer.qname}.{node.name}"
@@ -261,6 +313,8 @@ class _Collector:
         for name, target, _ in import_bindings(node.body, self.path):
             if name != "*":
                 locals_[name] = target
+        known = _Frame(qname, "", locals_, None, None)
+        locals_.update(self.instances(local_classes(node), known))
         self_name = outer.self_name
         if in_class:
             positional = [*args.posonlyargs, *args.args]

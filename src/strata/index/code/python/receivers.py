@@ -1,0 +1,171 @@
+"""What a name holds when the file says so: the class of a local, a parameter or an attribute.
+
+A call on a value whose class the code states (`stack = FilterStack()`, `def f(s:
+Stack)`, `self.stack = FilterStack()` in a method, `stack: FilterStack` in the class
+body) is a call of that class's method. The class is written as a ref with the
+`INSTANCE` suffix (`sqlparse.engine.FilterStack()`: "an instance of"), which the
+cross-file lookup (`strata.index.code.resolve`) follows to the method, through the
+class's bases, only when the ref names a class. A name bound more than one way (two
+classes, or a constructor and anything else) has no stated class; `None` assigned
+beside one constructor does not count (`self.x = None` then `self.x = X()`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator, Mapping
+
+from strata.index.code.python.names import assigned_names, dotted, flat_statements
+from strata.index.code.resolve import INSTANCE
+
+__all__ = ["INSTANCE", "annotation_ref", "attribute_classes", "constructed", "local_classes"]
+
+# Wrappers whose only argument is the class: `Optional[Foo]`, `Final[Foo]`, `ClassVar[Foo]`.
+_WRAPPERS = frozenset({"Optional", "Final", "ClassVar", "Annotated"})
+_UNKNOWN = ""  # a binding that states no class
+Matcher = Callable[[ast.expr], bool]
+
+
+def annotation_ref(node: ast.expr | None) -> str | None:
+    """The dotted class an annotation names, as written: `Foo`, `m.Foo`, `"Foo"`,
+    `Foo | None`, `Optional[Foo]`; None for anything else (`list[Foo]`, `Foo | Bar`)."""
+    if node is None:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value.strip(), mode="eval").body
+        except SyntaxError:
+            return None
+        return annotation_ref(node)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        sides = [s for s in (node.left, node.right) if not _is_none(s)]
+        return annotation_ref(sides[0]) if len(sides) == 1 else None
+    if isinstance(node, ast.Subscript):
+        wrapper = dotted(node.value)
+        if wrapper is None or wrapper.rpartition(".")[2] not in _WRAPPERS:
+            return None
+        inner = node.slice
+        if isinstance(inner, ast.Tuple):  # `Annotated[Foo, ...]`
+            inner = inner.elts[0] if inner.elts else inner
+        return annotation_ref(inner)
+    return dotted(node)
+
+
+def constructed(value: ast.expr | None) -> str | None:
+    """`m.Foo` for the value `m.Foo(...)`, else None."""
+    if isinstance(value, ast.Call):
+        return dotted(value.func)
+    return None
+
+
+def local_classes(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+    """Name -> class (as written) of the function's parameters and locals that state one."""
+    params = _parameters(node.args)
+    found = {name: {ref or _UNKNOWN} for name, ref in params.items()}
+    for name, stmt in assigned_names(node.body):
+        found.setdefault(name, set()).update(_stated(stmt, _name_target(name), params))
+    return _agreed(found)
+
+
+def attribute_classes(node: ast.ClassDef) -> dict[str, str]:
+    """Attribute -> class (as written) that the class body and its methods state.
+
+    `x: Foo` in the class body; `self.x = Foo(...)` or `self.x: Foo = ...` in any of
+    its methods (`self` being the method's first parameter), and `self.x = x` (or
+    `x or Foo()`) where the method's parameter `x` is annotated.
+    """
+    found: dict[str, set[str]] = {}
+    for stmt in flat_statements(node.body):
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            found.setdefault(stmt.target.id, set()).add(annotation_ref(stmt.annotation) or "")
+        elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            positional = [*stmt.args.posonlyargs, *stmt.args.args]
+            if positional:
+                params = _parameters(stmt.args)
+                for attr, ref in _self_assignments(stmt.body, positional[0].arg, params):
+                    found.setdefault(attr, set()).add(ref)
+    return _agreed(found)
+
+
+def _parameters(args: ast.arguments) -> dict[str, str | None]:
+    """Each parameter and the class its annotation names (None: none, or `*args`)."""
+    out: dict[str, str | None] = {
+        a.arg: annotation_ref(a.annotation)
+        for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]
+    }
+    for star in (args.vararg, args.kwarg):  # annotated with the element's class, not theirs
+        if star is not None:
+            out[star.arg] = None
+    return out
+
+
+def _self_assignments(
+    body: list[ast.stmt], self_name: str, params: Mapping[str, str | None]
+) -> Iterator[tuple[str, str]]:
+    """(attribute, class or `_UNKNOWN`) for each `self.attr = ...` among the statements."""
+    for stmt in _statements(body):
+        targets: list[ast.expr] = []
+        if isinstance(stmt, ast.Assign):
+            targets = list(stmt.targets)
+        elif isinstance(stmt, ast.AnnAssign | ast.AugAssign):
+            targets = [stmt.target]
+        for target in targets:
+            if (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == self_name
+            ):
+                yield from ((target.attr, r) for r in _stated(stmt, _attr_target, params))
+
+
+def _stated(stmt: ast.stmt, is_target: Matcher, params: Mapping[str, str | None]) -> set[str]:
+    """The classes one binding statement states for its target (`{""}`: none).
+
+    `params` are the function's parameters: one assigned as it is (`self.x = x`)
+    states the class its annotation names.
+    """
+    if isinstance(stmt, ast.AnnAssign):
+        return {annotation_ref(stmt.annotation) or _UNKNOWN}
+    if isinstance(stmt, ast.Assign) and all(is_target(t) for t in stmt.targets):
+        return _value_classes(stmt.value, params)
+    return {_UNKNOWN}
+
+
+def _value_classes(value: ast.expr, params: Mapping[str, str | None]) -> set[str]:
+    """The classes a value may be: `Foo()`, an annotated parameter, `x or Foo()`,
+    `a if c else b` (each side), `None` (none)."""
+    if _is_none(value):
+        return set()
+    if isinstance(value, ast.Name) and value.id in params:
+        return {params[value.id] or _UNKNOWN}
+    if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
+        return set().union(*(_value_classes(v, params) for v in value.values))
+    if isinstance(value, ast.IfExp):
+        return _value_classes(value.body, params) | _value_classes(value.orelse, params)
+    return {constructed(value) or _UNKNOWN}
+
+
+def _name_target(name: str) -> Matcher:
+    return lambda t: isinstance(t, ast.Name) and t.id == name
+
+
+def _attr_target(target: ast.expr) -> bool:
+    return isinstance(target, ast.Attribute)
+
+
+def _agreed(found: dict[str, set[str]]) -> dict[str, str]:
+    """The names bound to exactly one class and nothing else."""
+    return {n: r.pop() for n, r in found.items() if len(r) == 1 and _UNKNOWN not in r}
+
+
+def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement of a function body, nested blocks included, nested defs not."""
+    for stmt in flat_statements(body):
+        yield stmt
+        if isinstance(stmt, ast.Match):
+            for case in stmt.cases:
+                yield from _statements(case.body)
+
+
+def _is_none(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None

@@ -1,0 +1,203 @@
+"""Calls on values whose class the code states: each rule, where its edge must and must not be.
+
+A small real package (three modules) goes through C1, C2 and the cross-file resolution;
+then one index of it answers `callers` with every line of each call.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from textwrap import dedent
+
+import pytest
+
+from strata import Engine
+from strata.index.code.model import Edge
+from strata.index.code.python.edges import extract_edges, module_scope
+from strata.index.code.python.receivers import annotation_ref
+from strata.index.code.python.symbols import extract_symbols
+from strata.index.code.resolve import ModuleScope, build_table, resolve_edges
+
+FILES = {
+    "eng/__init__.py": "from .stack import Stack as Stack\n",
+    "eng/stack.py": """
+        class Base:
+            def run(self):
+                return self.run()
+
+
+        class Stack(Base):
+            def push(self, x):
+                pass
+
+
+        class Frame:
+            stack: "Stack"
+
+            def __init__(self, parent: "Frame | None" = None) -> None:
+                self.parent = parent
+                self.other = None
+                self.other = Stack()
+
+
+        def make():
+            return Stack()
+        """,
+    "eng/use.py": """
+        import typing as t
+        from typing import Optional
+
+        import requests
+
+        from eng import Stack
+        from eng import stack as st
+        from eng.stack import Base, Frame, make
+
+
+        class Holder(Frame):
+            def __init__(self, given: Stack) -> None:
+                super().__init__()
+                self.given = given
+                self.pair = Stack() if given else Base()
+
+            def go(self, a: Stack, b: Optional[st.Stack], c: "t.Optional[Stack]", *d: Stack):
+                x = st.Stack()
+                x.push(1)
+                x.push(2)
+                a.push(3)
+                b.push(4)
+                c.push(5)
+                d.push(6)
+                self.given.push(7)
+                self.stack.push(8)
+                self.other.push(9)
+                self.parent.stack.push(10)
+                self.pair.run()
+                y = make()
+                y.push(11)
+                z = Stack()
+                z = Base()
+                z.run()
+                w = Stack()
+                w = w.push(12)
+                s = requests.Session()
+                s.get("u")
+
+            def again(self, a: Stack, b: Stack | None):
+                a = a or Base()
+                a.push(13)
+                b = b or Stack()
+                b.push(14)
+        """,
+}
+GO = "eng.use.Holder.go"
+
+
+@pytest.fixture(scope="module")
+def edges() -> list[Edge]:
+    syms, scopes, found = [], [], []
+    for path, text in FILES.items():
+        text = dedent(text).lstrip()
+        here = extract_symbols(text, path)
+        syms += here
+        scopes.append(module_scope(text, path))
+        found += extract_edges(text, path, here)
+    return [e for e in resolve_edges(found, build_table(syms, scopes)) if e.edge_type == "calls"]
+
+
+def _lines_to(edges: list[Edge], src: str, dst: str) -> list[int]:
+    """Every line `src` calls the symbol `dst` on, over all its edges."""
+    out = [
+        n for e in edges if e.src_qname == src and e.dst_qname == dst for n in e.lines or (e.line,)
+    ]
+    return sorted(out)
+
+
+def test_calls_on_values_of_a_stated_class_resolve_to_its_method(edges: list[Edge]) -> None:
+    # constructor locals (two calls, one edge), annotated parameters in every spelling,
+    # `self.x = param`, a class-body annotation inherited from a base in another module,
+    # and an attribute of an attribute
+    assert _lines_to(edges, GO, "eng.stack.Stack.push") == [19, 20, 21, 22, 23, 25, 26, 27, 28]
+
+
+def test_a_stated_class_finds_inherited_methods_and_recursion(edges: list[Edge]) -> None:
+    assert _lines_to(edges, "eng.stack.Base.run", "eng.stack.Base.run") == [3]
+    assert _lines_to(edges, "eng.use.Holder.__init__", "eng.stack.Frame.__init__") == [13]
+
+
+def test_no_edge_where_the_class_is_not_stated(edges: list[Edge]) -> None:
+    by_line = {n: e for e in edges if e.src_qname == GO for n in e.lines or (e.line,)}
+    # `*d: Stack` is a tuple; `self.pair` holds one of two classes; `make()` is a function;
+    # `z` is bound to two classes; `w` to a constructor and something else
+    for line in (24, 29, 31, 34, 36):
+        assert by_line[line].resolution != "resolved", by_line[line]
+    # an instance of an external class is external, not a guess among the repo's `get`s
+    assert by_line[38].resolution == "external"
+    assert by_line[38].dst_qname == "requests.Session().get"
+    # a parameter rebound to another class has none; `b or Stack()` keeps its class
+    again = "eng.use.Holder.again"
+    [rebound] = [e for e in edges if e.src_qname == again and e.dst_ref == "a.push"]
+    assert rebound.resolution != "resolved"
+    assert _lines_to(edges, again, "eng.stack.Stack.push") == [44]
+
+
+@pytest.mark.parametrize(
+    ("annotation", "ref"),
+    [
+        ("Foo", "Foo"),
+        ("m.Foo", "m.Foo"),
+        ("'m.Foo'", "m.Foo"),
+        ("Foo | None", "Foo"),
+        ("None | Foo", "Foo"),
+        ("t.Optional[Foo]", "Foo"),
+        ("Annotated[Foo, 1]", "Foo"),
+        ("list[Foo]", None),
+        ("Foo | Bar", None),
+        ("'not python('", None),
+    ],
+)
+def test_annotation_ref(annotation: str, ref: str | None) -> None:
+    import ast
+
+    assert annotation_ref(ast.parse(annotation, mode="eval").body) == ref
+
+
+def test_scope_keeps_attribute_classes_through_json() -> None:
+    text = dedent(FILES["eng/stack.py"]).lstrip()
+    scope = module_scope(text, "eng/stack.py")
+    assert scope.attributes["eng.stack.Frame"] == {
+        "stack": "eng.stack.Stack()",
+        "parent": "eng.stack.Frame()",
+        "other": "eng.stack.Stack()",
+    }
+    assert ModuleScope.from_json(json.loads(json.dumps(scope.to_json()))) == scope
+
+
+def test_callers_list_every_line_of_each_call(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    for rel, text in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(dedent(text).lstrip(), encoding="utf-8")
+    eng = Engine.open(root, config={"embed.provider": "none"})
+    eng.index()
+    walk = eng.callers("eng.stack.Stack.push")
+    sites = sorted((x.edge.path, n) for x in walk.links for n in x.lines)
+    assert sites == [("eng/use.py", n) for n in (19, 20, 21, 22, 23, 25, 26, 27, 28, 44)]
+    [local] = [j for j in walk.to_json() if j["start_line"] == 19]
+    assert local["lines"] == [19, 20, 22] and local["resolved"] is True  # one ref: one edge
+    assert walk.name_only_hidden == 4  # `d.push`, `y.push`, `w.push`, `a.push`: by name only
+    guessed = eng.callers("eng.stack.Stack.push", name_matches=True)
+    guesses = [(x.edge.span_start, x.match) for x in guessed.links if not x.resolved]
+    assert guesses == [(24, "name"), (31, "name"), (36, "name"), (42, "name")]
+    plain = eng.callees("eng.use.Holder.again")  # `a.push` unresolved; `b.push` a Stack's
+    assert [(x.symbol.qname, x.match) for x in plain.links] == [
+        ("eng.stack.Base", "resolved"),
+        ("a.push", "unresolved"),
+        ("eng.stack.Stack", "resolved"),
+        ("eng.stack.Stack.push", "resolved"),
+    ]
+    assert plain.name_only_hidden == 1
+    named = eng.callees("eng.use.Holder.again", name_matches=True)  # the one `push` there is
+    assert [x.match for x in named.links if x.edge.span_start == 42] == ["name"]
+    eng.close()
