@@ -193,22 +193,9 @@ def classify(query: str) -> Classification:
     entry = _entrypoint(query)
     if entry is not None:
         return entry
-    if _any(_INTEGRATIONS, query):
-        src, tgt = _subject(query, _SOURCE_SUBJECT), _subject(query, _TARGET_SUBJECT)
-        return Classification(
-            "integrations",
-            subject=src,
-            target="" if src else tgt,
-            reason="integrations: the question asks what a component integrates with",
-        )
-    if _any(_RELATIONS, query):
-        src, tgt = _subject(query, _SOURCE_SUBJECT), _subject(query, _TARGET_SUBJECT)
-        return Classification(
-            "relations",
-            subject=src,
-            target="" if src else tgt,
-            reason="relations: the question asks what depends on or relates to what",
-        )
+    linked = _linked(query)
+    if linked is not None:
+        return linked
     if _any(_WORKFLOW, query):
         return Classification(
             "workflow", names=_identifiers(query), reason="workflow: a how/what-happens question"
@@ -270,6 +257,20 @@ def filters_of(query: str, facts: KnownNames) -> tuple[SearchFilters, list[str]]
         why.append(f"repo filter {repo}: the repository is named")
     lang_of = (lang,) if lang else ()
     return SearchFilters(paths, lang_of, (), tests, repo or None, domain), why
+
+
+def _linked(query: str) -> Classification | None:
+    """An `integrations` or `relations` question, its subject (or target) document."""
+    for intent, patterns, why in (
+        ("integrations", _INTEGRATIONS, "the question asks what a component integrates with"),
+        ("relations", _RELATIONS, "the question asks what depends on or relates to what"),
+    ):
+        if _any(patterns, query):
+            src, tgt = _subject(query, _SOURCE_SUBJECT), _subject(query, _TARGET_SUBJECT)
+            return Classification(
+                intent, subject=src, target="" if src else tgt, reason=f"{intent}: {why}"
+            )
+    return None
 
 
 def _entrypoint(query: str) -> Classification | None:

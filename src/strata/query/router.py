@@ -311,35 +311,35 @@ def _workflow_steps(query: str, c: Classification, k: int) -> list[Step]:
 
 
 def _integration_steps(query: str, c: Classification, k: int) -> list[Step]:
-    steps = []
-    if c.subject or c.target:
-        who = {"source": c.subject} if c.subject else {"target": c.target}
-        steps.append(Step(L.D6_INTEGRATION_INDEX, "related", who, max(k, 20), 1.5))
-        doc = c.subject or c.target
-        direction = "out" if c.subject else "in"
-        steps.append(
-            Step(L.D5_RELATION_GRAPH, "related", {"document": doc, "direction": direction}, k, 0.8)
-        )
-    else:
-        steps.append(_search(L.D6_INTEGRATION_INDEX, query, k, 1.5))
-    steps.append(_search(L.D0_DOC_CHUNKS, query, k, 0.5))
-    return steps
+    return _linked_steps(query, c, k, L.D6_INTEGRATION_INDEX)
 
 
 def _relation_steps(query: str, c: Classification, k: int) -> list[Step]:
-    steps = []
+    return _linked_steps(query, c, k, L.D5_RELATION_GRAPH)
+
+
+def _linked_steps(query: str, c: Classification, k: int, lead: str) -> list[Step]:
+    """The `lead` layer (D6 integrations or D5 relations) first, the other one after it.
+
+    With a subject (or target) document both are walks from it; without one, `lead` is
+    searched. A relations question that says "depends" walks only dependency edges.
+    """
     doc = c.subject or c.target
-    if doc:
-        args: dict[str, Any] = {"document": doc, "direction": "out" if c.subject else "in"}
-        if re.search(r"depend|завис", query, re.IGNORECASE):
-            args["relation_types"] = ["depends_on", "uses"]
-        steps.append(Step(L.D5_RELATION_GRAPH, "related", args, max(k, 20), 1.5))
-        who = {"source": doc} if c.subject else {"target": doc}
-        steps.append(Step(L.D6_INTEGRATION_INDEX, "related", who, k, 0.8))
-    else:
-        steps.append(_search(L.D5_RELATION_GRAPH, query, k, 1.5))
-    steps.append(_search(L.D0_DOC_CHUNKS, query, k, 0.5))
-    return steps
+    if not doc:
+        return [_search(lead, query, k, 1.5), _search(L.D0_DOC_CHUNKS, query, k, 0.5)]
+    walk: dict[str, Any] = {"document": doc, "direction": "out" if c.subject else "in"}
+    if lead == L.D5_RELATION_GRAPH and re.search(r"depend|завис", query, re.IGNORECASE):
+        walk["relation_types"] = ["depends_on", "uses"]
+    args = {
+        L.D6_INTEGRATION_INDEX: {"source": doc} if c.subject else {"target": doc},
+        L.D5_RELATION_GRAPH: walk,
+    }
+    (second,) = set(args) - {lead}
+    return [
+        Step(lead, "related", args[lead], max(k, 20), 1.5),
+        Step(second, "related", args[second], k, 0.8),
+        _search(L.D0_DOC_CHUNKS, query, k, 0.5),
+    ]
 
 
 def _definition_steps(query: str, c: Classification, k: int) -> list[Step]:
