@@ -13,7 +13,7 @@ from strata.config import KEYS
 from strata.engine import Engine
 from strata.errors import StrataError
 from strata.surfaces.cli import analyze, ask, layers, ops, render, repos, serve
-from strata.surfaces.cli.options import Common, Group, common, guard
+from strata.surfaces.cli.options import Common, Group, common
 from strata.surfaces.cli.retrieval import Retrieval, retrieval_options
 from strata.workspace.locate import find_index_upward
 
@@ -42,7 +42,6 @@ def app() -> None:
 @click.option("--workers", type=int, default=None, help="Processes for extraction (0 = cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout.")
 @common
-@guard
 def index(
     path: str | None,
     full: bool,
@@ -95,7 +94,6 @@ def _index_engine(
 @click.option("--explain", is_flag=True, help="Show the plan and every score part.")
 @click.option("--json", "as_json", is_flag=True, help="JSON array of results on stdout.")
 @common
-@guard
 def search(
     query: str | None,
     k: int | None,
@@ -130,7 +128,6 @@ def search(
 @app.command()
 @click.option("--json", "as_json", is_flag=True)
 @common
-@guard
 def status(as_json: bool, opts: Common) -> None:
     """Root, store, embedder, counts per layer, last index time, pending files, health."""
     found = opts.engine().status()
@@ -143,7 +140,6 @@ def status(as_json: bool, opts: Common) -> None:
 @app.command("config")
 @click.option("--json", "as_json", is_flag=True)
 @common
-@guard
 def config_cmd(as_json: bool, opts: Common) -> None:
     """The effective configuration and where each value came from."""
     try:

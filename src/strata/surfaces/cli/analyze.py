@@ -11,7 +11,7 @@ from strata.engine.analyze import analyze as run_analysis
 from strata.engine.analyze import write_suggestions
 from strata.index.analysis import EMBED_CHUNKS_PER_S, Analysis
 from strata.surfaces.cli import render
-from strata.surfaces.cli.options import Common, command, common, guard
+from strata.surfaces.cli.options import Common, command, common
 
 __all__ = ["attach"]
 
@@ -28,7 +28,6 @@ def attach(app: click.Group) -> None:
 @click.option("--json", "as_json", is_flag=True, help="The report as JSON on stdout.")
 @click.option("--write", is_flag=True, help="Merge the suggestions into .strata/config.yaml.")
 @common
-@guard
 def analyze(path: str | None, as_json: bool, write: bool, opts: Common) -> None:
     """Report languages, sizes, skips, expected chunks and time; suggest settings."""
     with render.progress(opts.err, opts.quiet) as bar:

@@ -11,7 +11,7 @@ from strata.answer import Answer, AnswerStream, Piece
 from strata.answer.prompt import Source
 from strata.errors import LlmError
 from strata.surfaces.cli import render
-from strata.surfaces.cli.options import Common, command, common, guard
+from strata.surfaces.cli.options import Common, command, common
 from strata.surfaces.cli.retrieval import Retrieval, retrieval_options
 
 __all__ = ["attach"]
@@ -33,7 +33,6 @@ __all__ = ["attach"]
 @click.option("--show-thinking", is_flag=True, help="Show the model's <think> blocks (dimmed).")
 @click.option("--json", "as_json", is_flag=True, help="The checked answer as JSON on stdout.")
 @common
-@guard
 def ask(
     question: str,
     k: int | None,

@@ -11,7 +11,7 @@ from rich.syntax import Syntax
 from strata.query.lookup import CallWalk
 from strata.query.lookup.rows import record_json
 from strata.surfaces.cli import render
-from strata.surfaces.cli.options import Common, command, common, guard
+from strata.surfaces.cli.options import Common, command, common
 from strata.types import Record
 
 __all__ = ["attach"]
@@ -36,7 +36,6 @@ _repo = click.option("--repo", default=None, help="Only this repository of the i
 @_repo
 @click.option("--json", "as_json", is_flag=True, help="JSON array of C1 records on stdout.")
 @common
-@guard
 def symbols(
     name: str,
     kind: str | None,
@@ -84,7 +83,6 @@ def _walk_command(name: str) -> click.Command:
     @_repo
     @click.option("--json", "as_json", is_flag=True, help="JSON array of C2 records on stdout.")
     @common
-    @guard
     def walk(
         qname: str,
         depth: int,
@@ -147,7 +145,6 @@ def _snippet(out: Console, chunk: Record) -> None:
 @_repo
 @click.option("--json", "as_json", is_flag=True, help="JSON array of C3 records on stdout.")
 @common
-@guard
 def entrypoints(
     entry_type: str | None,
     framework: str | None,
@@ -173,7 +170,6 @@ def entrypoints(
 @_repo
 @click.option("--json", "as_json", is_flag=True, help="JSON array of D1 cards on stdout.")
 @common
-@guard
 def docs(
     kind: str | None,
     domain: str | None,

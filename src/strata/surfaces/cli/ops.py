@@ -15,7 +15,7 @@ from strata.engine.doctor import Report, check
 from strata.engine.repair import repair
 from strata.engine.watch import Update, Watcher
 from strata.surfaces.cli import render
-from strata.surfaces.cli.options import Common, command, common, guard
+from strata.surfaces.cli.options import Common, command, common
 
 __all__ = ["attach"]
 
@@ -39,7 +39,6 @@ def attach(app: click.Group) -> None:
     help="Seconds of quiet that end a burst of changes.",
 )
 @common
-@guard
 def watch(
     path: str | None,
     embedder: str | None,
@@ -81,7 +80,6 @@ def _print_update(err: Console, update: Update) -> None:
 @click.option("--embedder", default=None, help="Embedding provider the index should have.")
 @click.option("--json", "as_json", is_flag=True, help="The report as JSON on stdout.")
 @common
-@guard
 def doctor(
     do_repair: bool,
     deep: bool,

@@ -120,8 +120,10 @@ class Common:
 def common(f: Callable[..., Any]) -> Callable[..., Any]:
     """Options every command takes (where the index is, which store, verbosity).
 
-    The command receives them as one `opts: Common`; logging is set up from them first.
+    The command receives them as one `opts: Common`; logging is set up from them first,
+    and its errors become exit codes (`guard`).
     """
+    guarded = guard(f)
 
     @functools.wraps(f)
     def wrapper(
@@ -138,7 +140,8 @@ def common(f: Callable[..., Any]) -> Callable[..., Any]:
         ctx.meta[LOG_LEVEL] = level = _level(verbose, quiet)
         if cli.owns_logging:
             setup_logging(cli.err, level)
-        return f(*args, opts=Common(index_dir, store_uri, verbose, quiet, cli, branch), **kwargs)
+        opts = Common(index_dir, store_uri, verbose, quiet, cli, branch)
+        return guarded(*args, opts=opts, **kwargs)
 
     command: Callable[..., Any] = click.option(
         "--index-dir",

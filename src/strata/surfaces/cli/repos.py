@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from strata.surfaces.cli import render
-from strata.surfaces.cli.options import Common, command, common, guard
+from strata.surfaces.cli.options import Common, command, common
 
 __all__ = ["attach"]
 
@@ -13,7 +13,6 @@ __all__ = ["attach"]
 @command()
 @click.option("--json", "as_json", is_flag=True, help="JSON array of repositories on stdout.")
 @common
-@guard
 def repos(as_json: bool, opts: Common) -> None:
     """The repositories in the index: name, root, files, rows, commits."""
     found = [r.to_json() for r in opts.engine().repos()]
@@ -35,7 +34,6 @@ def repos(as_json: bool, opts: Common) -> None:
 @click.option("--repo", default=None, help="Only this repository's sessions.")
 @click.option("--json", "as_json", is_flag=True, help="JSON array of sessions on stdout.")
 @common
-@guard
 def sessions(repo: str | None, as_json: bool, opts: Common) -> None:
     """The indexing sessions whose rows the index holds (repository @ commit)."""
     found = [s.to_json() for s in opts.engine().sessions(repo)]

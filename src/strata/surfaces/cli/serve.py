@@ -16,7 +16,7 @@ import click
 from strata.errors import UserError
 from strata.surfaces.agents import CLIENTS, client_config
 from strata.surfaces.cli.forward import run_command
-from strata.surfaces.cli.options import Common, command, common, guard
+from strata.surfaces.cli.options import Common, command, common
 from strata.surfaces.client import (
     TOKEN_FILE,
     TOKEN_VAR,
@@ -50,7 +50,6 @@ def attach(group: click.Group) -> None:
     help="Print the snippet that registers this server with an agent, and exit.",
 )
 @common
-@guard
 def mcp(path: str | None, client: str | None, opts: Common) -> None:
     """Serve the index of PATH to a coding agent over MCP (stdio); a missing or stale
     index is built or refreshed in the background."""
@@ -87,7 +86,6 @@ def mcp(path: str | None, client: str | None, opts: Common) -> None:
     help="Bearer token every request must carry (needed, or generated, off loopback).",
 )
 @common
-@guard
 def serve(path: str | None, host: str, port: int, token: str | None, opts: Common) -> None:
     """Keep the index of PATH warm and answer searches over HTTP (and MCP at /mcp);
     Ctrl-C stops it.
