@@ -12,6 +12,7 @@ from pathlib import Path
 from strata.config import IndexConfig
 from strata.errors import UserError
 from strata.index.ignore import IgnoreRules
+from strata.text.utf8 import is_utf8, printable
 from strata.types import Skip, SkipReason, SourceFile
 from strata.workspace.fileread import file_kind
 
@@ -77,7 +78,7 @@ def discover(target: Path, cfg: IndexConfig) -> Discovery:
 
 
 def _discover_file(path: Path, cfg: IndexConfig) -> Discovery:
-    if not _valid_name(path.name):
+    if not is_utf8(path.name):
         return Discovery(
             path.parent, (), (Skip(printable(path.name), SkipReason.UNREADABLE, _BAD_NAME),)
         )
@@ -111,7 +112,7 @@ def discover_one(
         return None
     if rel == ".":
         return None
-    if not _valid_name(rel):
+    if not is_utf8(rel):
         return Skip(printable(rel), SkipReason.UNREADABLE, _BAD_NAME)
     is_dir = os.path.isdir(root / rel)
     if rules.ignored(rel, is_dir):
@@ -159,7 +160,7 @@ class _Walk:
             self.rules.load(dir_rel, (e.name for e in entries))
             for entry in entries:
                 rel = f"{dir_rel}/{entry.name}" if dir_rel else entry.name
-                if not _valid_name(entry.name):
+                if not is_utf8(entry.name):
                     self.skips.append(Skip(printable(rel), SkipReason.UNREADABLE, _BAD_NAME))
                     continue
                 self._entry(entry, rel, stack)
@@ -242,20 +243,6 @@ def _from_stat(root: Path, rel: str, st: os.stat_result, cfg: IndexConfig) -> So
         limit = f"{_mib(st.st_size)} > index.max_file_bytes {_mib(cfg.max_file_bytes)}"
         return Skip(rel, SkipReason.TOO_LARGE, limit)
     return SourceFile(root / rel, rel, st.st_size, st.st_mtime_ns)
-
-
-def _valid_name(name: str) -> bool:
-    """Whether a name decoded from the file system is real text (no surrogate escapes)."""
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def printable(rel: str) -> str:
-    """A path that is not valid UTF-8, with its bad bytes shown as `\\xNN` (for messages)."""
-    return os.fsencode(rel).decode("utf-8", errors="backslashreplace")
 
 
 def _join(base: str, sub: str) -> str:

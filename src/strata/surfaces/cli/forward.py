@@ -24,6 +24,7 @@ from strata.surfaces.cli.options import CliContext, route_logs
 from strata.surfaces.client import NO_SERVER, READ_ONLY, RUN_VARS, TOKEN_VAR, option
 from strata.surfaces.http.pool import Engines, ForeignIndexError
 from strata.surfaces.http.state import CliHandler, RequestError, refusal
+from strata.text.utf8 import is_utf8
 
 __all__ = ["CliRequest", "run_command"]
 
@@ -52,7 +53,7 @@ class CliRequest:
         except ValidationError as exc:
             raise RequestError(400, describe(exc.errors())) from None
         texts = [*valid.argv, *valid.env.values(), valid.cwd or ""]
-        if any(_unencodable(t) for t in texts):
+        if not all(is_utf8(t) for t in texts):
             raise RequestError(400, "the command line is not valid UTF-8 (a lone surrogate)")
         return cls(
             argv=tuple(valid.argv),
@@ -93,14 +94,6 @@ def _other_index(request: CliRequest, served: Path) -> str | None:
     if wanted != served.resolve():
         return f"this server serves {served}, not {wanted}"
     return None
-
-
-def _unencodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
 
 
 def _config_vars(env: Mapping[str, str]) -> list[str]:
