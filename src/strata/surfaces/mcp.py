@@ -31,6 +31,7 @@ from strata.surfaces.http.bodies import (
     SNIPPET_LINES,
     CallAnswer,
     CallLinkOut,
+    Depth,
     Filters,
     IndexStatus,
     SearchAnswer,
@@ -116,7 +117,7 @@ class Tools:
         self,
         qname: Name,
         direction: Literal["callers", "callees"] = "callers",
-        depth: Annotated[int, Field(ge=1, le=5)] = 1,
+        depth: Depth = 1,
         repo: Repo = None,
         lines: Lines = SNIPPET_LINES,
     ) -> CallAnswer:

@@ -22,8 +22,11 @@ MODES = ("hybrid", "lexical", "semantic")
 SNIPPET_LINES = 6  # a signature and the first lines of the body
 
 Mode = Literal["hybrid", "lexical", "semantic"]
-Strings = str | list[Annotated[str, Field(max_length=MAX_NAME)]]
+Name = Annotated[str, Field(max_length=MAX_NAME)]  # a path, symbol, kind or repository
+NonEmptyName = Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
+Strings = str | list[Name]
 K = Annotated[int, Field(ge=1, le=MAX_K)]
+Depth = Annotated[int, Field(ge=1, le=5)]  # hops of a call-graph or relation walk
 
 
 class Body(BaseModel):
@@ -49,8 +52,8 @@ class Filters(Body):
     lang: Strings | None = None
     kind: Strings | None = None
     no_tests: bool = False
-    repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
-    branch: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+    repo: Name | None = None
+    branch: Name | None = None
 
     def search_filters(self) -> SearchFilters:
         """The `SearchFilters` these fields name."""
@@ -87,52 +90,52 @@ class SearchRequest(Body):
 class SymbolsRequest(Body):
     """`POST /symbols`: C1 lookup of a bare or qualified name."""
 
-    name: Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
-    kind: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+    name: NonEmptyName
+    kind: Name | None = None
     k: K = 20
-    repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+    repo: Name | None = None
 
 
 class CallsRequest(Body):
     """`POST /callers`, `POST /callees`: a C2 walk from a name."""
 
-    qname: Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
-    depth: Annotated[int, Field(ge=1, le=5)] = 1
-    repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+    qname: NonEmptyName
+    depth: Depth = 1
+    repo: Name | None = None
 
 
 class EntrypointsRequest(Body):
     """`POST /entrypoints`: C3 listing."""
 
     type: Literal["http", "cli", "other"] | None = None
-    framework: Annotated[str, Field(max_length=MAX_NAME)] | None = None
-    repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+    framework: Name | None = None
+    repo: Name | None = None
 
 
 class DocsRequest(Body):
     """`POST /docs`: the D1 document catalog."""
 
-    kind: Annotated[str, Field(max_length=MAX_NAME)] | None = None
-    domain: Annotated[str, Field(max_length=MAX_NAME)] | None = None
-    type: Annotated[str, Field(max_length=MAX_NAME)] | None = None
-    repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+    kind: Name | None = None
+    domain: Name | None = None
+    type: Name | None = None
+    repo: Name | None = None
 
 
 class RelatedRequest(Body):
     """`POST /related`: D5 documents related to a document id."""
 
-    document_id: Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
-    depth: Annotated[int, Field(ge=1, le=5)] = 1
-    repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+    document_id: NonEmptyName
+    depth: Depth = 1
+    repo: Name | None = None
 
 
 class SimilarRequest(Body):
     """`POST /similar`: passages like the one at `path:line`."""
 
-    path: Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
+    path: NonEmptyName
     line: Annotated[int, Field(ge=1)]
     k: K = 5
-    repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+    repo: Name | None = None
 
 
 class IndexRequest(Body):

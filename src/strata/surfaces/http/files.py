@@ -8,7 +8,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from strata.engine.files import document_layers, source_text
-from strata.surfaces.http.bodies import ERRORS, MAX_NAME, Body
+from strata.surfaces.http.bodies import ERRORS, Body, Name
 from strata.surfaces.http.state import ServeState
 
 MAX_PATH = 4096
@@ -18,7 +18,7 @@ class FileRequest(Body):
     """`POST /file`: an indexed file's current lines, by its path in a repository."""
 
     path: Annotated[str, Field(min_length=1, max_length=MAX_PATH)]
-    repo: Annotated[str, Field(max_length=MAX_NAME)] | None = None
+    repo: Name | None = None
 
 
 class FileOut(BaseModel):
