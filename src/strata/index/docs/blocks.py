@@ -8,7 +8,7 @@ blocks and belong to none. Fences and tables are atomic: a chunker never splits 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 _FENCE_OPEN = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
@@ -22,6 +22,8 @@ _RST_GRID = re.compile(r"^\s*\+[-=+]+\+\s*$")
 _RST_SIMPLE_BORDER = re.compile(r"^\s*=+(?:\s+=+)+\s*$")
 
 ATOMIC_KINDS = frozenset({"fence", "table"})
+# What a scanner reads of the block that starts at a line: kind, last line index, level, title.
+_Read = tuple[str, int, int, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,40 +97,36 @@ def _scan_list(lines: Sequence[str], i: int) -> int:
 
 def markdown_blocks(lines: Sequence[str], first_line: int = 1) -> list[Block]:
     """Blocks of a Markdown body; headings inside code fences are ignored."""
-    blocks: list[Block] = []
-    i, n = 0, len(lines)
-    while i < n:
-        line = lines[i].rstrip("\r")
-        if _blank(line):
+    return _scan(lines, first_line, _markdown_block)
+
+
+def _markdown_block(lines: Sequence[str], i: int) -> _Read:
+    """The Markdown block that starts at line `i`."""
+    line, n = lines[i].rstrip("\r"), len(lines)
+    kind, level, title = "paragraph", 0, ""
+    if fence := _FENCE_OPEN.match(line):
+        kind, i = "fence", _fence_end(lines, i, fence.group("fence"))
+    elif atx := _ATX.match(line):
+        kind, level, title = "heading", len(atx.group("hashes")), _atx_title(atx)
+    elif _is_table_start(lines, i):
+        kind, i = "table", i + 1
+        while i + 1 < n and not _blank(lines[i + 1]) and "|" in lines[i + 1]:
             i += 1
-            continue
-        start = i
-        kind, level, title = "paragraph", 0, ""
-        if fence := _FENCE_OPEN.match(line):
-            kind, i = "fence", _fence_end(lines, i, fence.group("fence"))
-        elif atx := _ATX.match(line):
-            kind, level, title = "heading", len(atx.group("hashes")), _atx_title(atx)
-        elif _is_table_start(lines, i):
-            kind, i = "table", i + 1
-            while i + 1 < n and not _blank(lines[i + 1]) and "|" in lines[i + 1]:
-                i += 1
-        elif (
-            i + 1 < n
-            and (setext := _SETEXT.match(lines[i + 1]))
-            and not _LIST_ITEM.match(line)
-            and not line.lstrip().startswith(">")
-        ):
-            kind, title = "heading", line.strip()
-            level = 1 if setext.group("char")[0] == "=" else 2
-            i += 1
-        elif _LIST_ITEM.match(line):
-            kind, i = "list", _scan_list(lines, i)
-        else:
-            while i + 1 < n and not _interrupts(lines, i + 1) and not _SETEXT.match(lines[i + 1]):
-                i += 1
-        blocks.append(Block(kind, first_line + start, first_line + i, level, title))
+    elif (
+        i + 1 < n
+        and (setext := _SETEXT.match(lines[i + 1]))
+        and not _LIST_ITEM.match(line)
+        and not line.lstrip().startswith(">")
+    ):
+        kind, title = "heading", line.strip()
+        level = 1 if setext.group("char")[0] == "=" else 2
         i += 1
-    return blocks
+    elif _LIST_ITEM.match(line):
+        kind, i = "list", _scan_list(lines, i)
+    else:
+        while i + 1 < n and not _interrupts(lines, i + 1) and not _SETEXT.match(lines[i + 1]):
+            i += 1
+    return kind, i, level, title
 
 
 def _rst_heading(lines: Sequence[str], i: int) -> tuple[str, tuple[str, bool], int] | None:
@@ -178,13 +176,9 @@ def _rst_table_end(lines: Sequence[str], i: int) -> int:
 def rst_blocks(lines: Sequence[str], first_line: int = 1) -> list[Block]:
     """Blocks of reStructuredText; heading levels by adornment style, first seen first."""
     styles: list[tuple[str, bool]] = []
-    blocks: list[Block] = []
-    i, n = 0, len(lines)
-    while i < n:
-        if _blank(lines[i]):
-            i += 1
-            continue
-        start = i
+
+    def block(lines: Sequence[str], i: int) -> _Read:
+        n = len(lines)
         kind, level, title = "paragraph", 0, ""
         if heading := _rst_heading(lines, i):
             title, style, i = heading
@@ -196,26 +190,37 @@ def rst_blocks(lines: Sequence[str], first_line: int = 1) -> list[Block]:
         elif _RST_DIRECTIVE_CODE.match(lines[i]):
             kind, i = "fence", _rst_indented_end(lines, i)
         else:
-            while i + 1 < n and not _blank(lines[i + 1]):
-                i += 1
+            i = _paragraph_end(lines, i)
             if lines[i].rstrip().endswith("::") and i + 1 < n:
                 kind, i = "fence", _rst_indented_end(lines, i)
-        blocks.append(Block(kind, first_line + start, first_line + i, level, title))
-        i += 1
-    return blocks
+        return kind, i, level, title
+
+    return _scan(lines, first_line, block)
 
 
 def text_blocks(lines: Sequence[str], first_line: int = 1) -> list[Block]:
     """Paragraphs of plain text (runs of non-blank lines)."""
+    return _scan(lines, first_line, lambda lines, i: ("paragraph", _paragraph_end(lines, i), 0, ""))
+
+
+def _paragraph_end(lines: Sequence[str], i: int) -> int:
+    """Index of the last line of the run of non-blank lines that starts at `i`."""
+    while i + 1 < len(lines) and not _blank(lines[i + 1]):
+        i += 1
+    return i
+
+
+def _scan(
+    lines: Sequence[str], first_line: int, read: Callable[[Sequence[str], int], _Read]
+) -> list[Block]:
+    """The blocks `read` finds, each starting at the next non-blank line after the last."""
     blocks: list[Block] = []
-    i, n = 0, len(lines)
-    while i < n:
+    i = 0
+    while i < len(lines):
         if _blank(lines[i]):
             i += 1
             continue
-        start = i
-        while i + 1 < n and not _blank(lines[i + 1]):
-            i += 1
-        blocks.append(Block("paragraph", first_line + start, first_line + i))
-        i += 1
+        kind, end, level, title = read(lines, i)
+        blocks.append(Block(kind, first_line + i, first_line + end, level, title))
+        i = end + 1
     return blocks
