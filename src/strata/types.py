@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -14,6 +14,22 @@ import numpy.typing as npt
 
 Vector = npt.NDArray[np.float32]
 JSON = dict[str, Any]
+
+
+def fields_json(value: Any, *names: str) -> JSON:
+    """`{name: value.<name>}` for the named attributes in order; with no names, for every
+    field of the dataclass `value` (the plain part of a value's `to_json()`)."""
+    return {name: getattr(value, name) for name in names or [f.name for f in fields(value)]}
+
+
+class JsonFields:
+    """A frozen dataclass whose JSON is its fields, in their order (a base with no state)."""
+
+    __slots__ = ()
+
+    def to_json(self) -> JSON:
+        """`{field: value}` for every field, in order."""
+        return fields_json(self)
 
 
 def content_hash(text: str) -> str:

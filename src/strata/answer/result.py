@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from strata.answer.prompt import Context, Source
-from strata.types import Hit
+from strata.types import Hit, JsonFields
 
 
 @dataclass(frozen=True, slots=True)
-class Citation:
+class Citation(JsonFields):
     """A source the answer cites, with the lines that were packed for the model."""
 
     n: int
@@ -26,17 +26,6 @@ class Citation:
         r = source.hit.record
         return cls(source.n, r.path, source.start_line, source.end_line, r.layer, r.title)
 
-    def to_json(self) -> dict[str, Any]:
-        """`{"n", "path", "start_line", "end_line", "layer", "title"}`."""
-        return {
-            "n": self.n,
-            "path": self.path,
-            "start_line": self.start_line,
-            "end_line": self.end_line,
-            "layer": self.layer,
-            "title": self.title,
-        }
-
     def line(self) -> str:
         """`[n] path:start-end`, as the terminal shows it."""
         span = f":{self.start_line}-{self.end_line}" if self.start_line else ""
@@ -44,20 +33,12 @@ class Citation:
 
 
 @dataclass(frozen=True, slots=True)
-class Timings:
+class Timings(JsonFields):
     """Milliseconds from the question: retrieval done, first token in, answer complete."""
 
     retrieve_ms: int
     first_token_ms: int | None
     total_ms: int
-
-    def to_json(self) -> dict[str, Any]:
-        """`{"retrieve_ms", "first_token_ms", "total_ms"}`."""
-        return {
-            "retrieve_ms": self.retrieve_ms,
-            "first_token_ms": self.first_token_ms,
-            "total_ms": self.total_ms,
-        }
 
 
 @dataclass(frozen=True, slots=True)

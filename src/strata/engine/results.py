@@ -11,17 +11,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from strata.types import JsonFields, fields_json
+
 
 @dataclass(frozen=True, slots=True)
-class LayerCount:
+class LayerCount(JsonFields):
     """One layer's rows, and how many of them have a vector."""
 
     rows: int
     vectors: int
-
-    def to_json(self) -> dict[str, int]:
-        """`{"rows", "vectors"}`."""
-        return {"rows": self.rows, "vectors": self.vectors}
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,12 +38,7 @@ class EmbedderState:
 
     def to_json(self) -> dict[str, Any]:
         """`{"name", "dim", "lexical_only", "vectors_pending"}`."""
-        return {
-            "name": self.name,
-            "dim": self.dim,
-            "lexical_only": self.lexical_only,
-            "vectors_pending": self.vectors_pending,
-        }
+        return fields_json(self, "name", "dim", "lexical_only", "vectors_pending")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,19 +55,11 @@ class RepoInfo:
 
     def to_json(self) -> dict[str, Any]:
         """One element of `strata repos --json`."""
-        return {
-            "name": self.name,
-            "root": str(self.root),
-            "home": self.home,
-            "files": self.files,
-            "rows": self.rows,
-            "commits": list(self.commits),
-            "last_index": self.last_index,
-        }
+        return {**fields_json(self), "root": str(self.root), "commits": list(self.commits)}
 
 
 @dataclass(frozen=True, slots=True)
-class Session:
+class Session(JsonFields):
     """One indexing session whose rows the index holds: repository @ commit."""
 
     session_id: str
@@ -94,27 +79,13 @@ class Session:
             files=int(row["files"]),
         )
 
-    def to_json(self) -> dict[str, Any]:
-        """One element of `strata sessions --json`."""
-        return {
-            "session_id": self.session_id,
-            "repo": self.repo,
-            "commit_sha": self.commit_sha,
-            "rows": self.rows,
-            "files": self.files,
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class VectorCount:
+class VectorCount(JsonFields):
     """Rows of the embedded layers that have their vector, of those that should."""
 
     done: int
     total: int
-
-    def to_json(self) -> dict[str, int]:
-        """`{"done", "total"}`."""
-        return {"done": self.done, "total": self.total}
 
 
 @dataclass(frozen=True, slots=True)

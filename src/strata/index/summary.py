@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from strata.types import Skip
+from strata.types import Skip, fields_json
 from strata.workspace.git import DIRTY, dirty_paths, head_commit
 
 if TYPE_CHECKING:
@@ -101,22 +101,13 @@ class IndexSummary:
     def to_json(self) -> dict[str, object]:
         """The summary as printed by `strata index --json`."""
         return {
-            "root": self.root,
-            "files_seen": self.files_seen,
-            "indexed": self.indexed,
-            "unchanged": self.unchanged,
-            "removed": self.removed,
+            **fields_json(self, "root", "files_seen", "indexed", "unchanged", "removed"),
             "skipped": self.skipped,
             "skips": [
                 {"path": s.rel, "reason": s.reason.value, "detail": s.detail} for s in self.skips
             ],
-            "rows_by_layer": self.rows_by_layer,
-            "vectors_embedded": self.vectors_embedded,
-            "vectors_missing": self.vectors_missing,
-            "warnings": self.warnings,
+            **fields_json(self, "rows_by_layer", "vectors_embedded", "vectors_missing", "warnings"),
             "seconds": round(self.seconds, 3),
             "searchable_seconds": round(self.searchable_seconds, 3),
-            "embed_error": self.embed_error,
-            "corpus_rewritten": self.corpus_rewritten,
-            "workers": self.workers,
+            **fields_json(self, "embed_error", "corpus_rewritten", "workers"),
         }

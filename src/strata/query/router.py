@@ -32,6 +32,7 @@ from strata.query.filters import NO_FILTERS, SearchFilters
 from strata.query.questions import Classification, classify, filters_of
 from strata.text.globs import select
 from strata.text.tokens import STOP_WORDS, query_terms
+from strata.types import fields_json
 
 __all__ = [
     "INTENTS",
@@ -113,14 +114,7 @@ class Step:
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON for `--explain` and the HTTP API."""
-        return {
-            "layer": self.layer,
-            "method": self.method,
-            "args": dict(self.args),
-            "limit": self.limit,
-            "weight": self.weight,
-            "required": self.required,
-        }
+        return {**fields_json(self), "args": dict(self.args)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from typing import Any
 
 from strata.engine import Engine
 from strata.errors import StrataError
+from strata.types import fields_json
 
 log = logging.getLogger(__name__)
 
@@ -40,15 +41,7 @@ class Job:
 
     def to_json(self) -> dict[str, Any]:
         """The `GET /jobs/{id}` shape (`bodies.JobOut`)."""
-        return {
-            "id": self.id,
-            "state": self.state,
-            "phase": self.phase,
-            "done": self.done,
-            "total": self.total,
-            "summary": self.summary,
-            "error": self.error,
-        }
+        return fields_json(self, "id", "state", "phase", "done", "total", "summary", "error")
 
 
 class Jobs:

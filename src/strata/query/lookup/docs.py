@@ -11,7 +11,7 @@ from strata.layers import D1_DOCUMENT_CATALOG, D5_RELATION_GRAPH
 from strata.query.lookup.rows import derived, meta_str, record_json
 from strata.store import Filter, Store
 from strata.text.names import normalise_name
-from strata.types import JSON, Record
+from strata.types import JSON, Record, fields_json
 
 __all__ = ["DocCatalog", "Related", "list_docs", "related"]
 
@@ -37,11 +37,7 @@ class Related:
     def to_json(self) -> JSON:
         """The D5 edge's record JSON plus the walk's fields and the card."""
         extra = {
-            "document_id": self.document_id,
-            "relation_type": self.relation_type,
-            "direction": self.direction,
-            "depth": self.depth,
-            "via": self.via,
+            **fields_json(self, "document_id", "relation_type", "direction", "depth", "via"),
             "card": record_json(self.card) if self.card else None,
         }
         return record_json(self.edge, extra)
