@@ -8,24 +8,52 @@ from typing import Any
 from strata.index.code.model import Edge, Entrypoint, Role, Symbol
 from strata.index.records import layer_id, make_record
 from strata.layers import C1_SYMBOL_CATALOG, C2_DEPENDENCY_GRAPH, C3_ENTRYPOINTS, C4_SEMANTIC_ROLES
-from strata.types import Record
+from strata.types import Record, fields_json
 
 FileHashes = str | Mapping[str, str]  # one file's hash, or hashes by path
+
+# The fields of each code value that its record's metadata carries, in this order.
+_SYMBOL_META = (
+    "symbol_id",
+    "qname",
+    "kind",
+    "signature",
+    "parent_symbol_id",
+    "package_or_module",
+    "is_test",
+)
+_EDGE_META = (
+    "edge_id",
+    "edge_type",
+    "src_symbol_id",
+    "src_qname",
+    "dst_symbol_id",
+    "dst_ref",
+    "resolution",
+    "is_test",
+)
+_ENTRY_META = (
+    "entry_id",
+    "entry_type",
+    "framework",
+    "route_or_command",
+    "handler_symbol_id",
+    "handler_symbol",
+    "declaring_symbol",
+    "entrypoint_kind",
+    "http_method",
+    "route_path",
+    "decorator_text",
+    "summary_text",
+    "is_test",
+)
 
 
 def symbol_records(symbols: Iterable[Symbol], file_hash: FileHashes) -> list[Record]:
     """C1 records; `embed_text` reads "qname + signature + summary" for semantic lookup."""
     out = []
     for s in symbols:
-        meta = {
-            "symbol_id": s.symbol_id,
-            "qname": s.qname,
-            "kind": s.kind,
-            "signature": s.signature,
-            "parent_symbol_id": s.parent_symbol_id,
-            "package_or_module": s.package_or_module,
-            "is_test": s.is_test,
-        }
+        meta = fields_json(s, *_SYMBOL_META)
         content = "\n".join(p for p in (s.signature or s.qname, s.summary) if p)
         out.append(
             _record(
@@ -56,16 +84,7 @@ def edge_records(edges: Iterable[Edge], file_hash: FileHashes) -> list[Record]:
     """C2 records, one per edge; content reads `src --calls--> dst`."""
     out = []
     for e in edges:
-        meta: dict[str, object] = {
-            "edge_id": e.edge_id,
-            "edge_type": e.edge_type,
-            "src_symbol_id": e.src_symbol_id,
-            "src_qname": e.src_qname,
-            "dst_symbol_id": e.dst_symbol_id,
-            "dst_ref": e.dst_ref,
-            "resolution": e.resolution,
-            "is_test": e.is_test,
-        }
+        meta = fields_json(e, *_EDGE_META)
         if len(e.lines) > 1:
             meta["lines"] = list(e.lines)
         target = e.dst_qname or e.dst_ref
@@ -91,19 +110,7 @@ def entrypoint_records(entries: Iterable[Entrypoint], file_hash: FileHashes) -> 
     out = []
     for e in entries:
         meta = {
-            "entry_id": e.entry_id,
-            "entry_type": e.entry_type,
-            "framework": e.framework,
-            "route_or_command": e.route_or_command,
-            "handler_symbol_id": e.handler_symbol_id,
-            "handler_symbol": e.handler_symbol,
-            "declaring_symbol": e.declaring_symbol,
-            "entrypoint_kind": e.entrypoint_kind,
-            "http_method": e.http_method,
-            "route_path": e.route_path,
-            "decorator_text": e.decorator_text,
-            "summary_text": e.summary_text,
-            "is_test": e.is_test,
+            **fields_json(e, *_ENTRY_META),
             "lang_payload": dict(e.lang_payload),
             "artifact_type": "CODE",
         }
@@ -133,10 +140,7 @@ def role_records(roles: Iterable[Role], file_hash: FileHashes) -> list[Record]:
     out = []
     for r in roles:
         meta = {
-            "symbol_id": r.symbol_id,
-            "qname": r.qname,
-            "role": r.role,
-            "confidence": r.confidence,
+            **fields_json(r, "symbol_id", "qname", "role", "confidence"),
             "evidence": list(r.evidence),
         }
         content = f"{r.qname}: {r.role} ({r.confidence:.2f})\n" + "\n".join(r.evidence)
