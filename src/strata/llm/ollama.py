@@ -18,13 +18,10 @@ ANSWER_ROOM = 2048
 
 
 @dataclass(frozen=True, slots=True)
-class OllamaLlm:
+class OllamaLlm(wire.ChatServer):
     """A model served by Ollama."""
 
-    model: str
-    base_url: str
-    timeout: float
-    temperature: float
+    PROVIDER = "ollama"
     num_ctx: int
 
     @classmethod
@@ -37,15 +34,6 @@ class OllamaLlm:
             cfg.temperature,
             cfg.max_context_tokens + ANSWER_ROOM,
         )
-
-    @property
-    def name(self) -> str:
-        """`ollama:<model>`."""
-        return f"ollama:{self.model}"
-
-    def stream(self, messages: Sequence[Message]) -> Iterator[str]:
-        """The answer's pieces; thinking sent apart comes wrapped in `<think>` tags."""
-        return wire.inline_thinking(self._pieces(messages))
 
     def _pieces(self, messages: Sequence[Message]) -> Iterator[tuple[str, str]]:
         endpoint = wire.Endpoint(
@@ -65,14 +53,11 @@ class OllamaLlm:
                 "num_predict": ANSWER_TOKENS,
             },
         }
-        try:
-            for line in wire.post_lines(endpoint, payload):
-                think, text, done = self._read(wire.parse_json(line, endpoint), endpoint)
-                yield think, text
-                if done:
-                    return
-        except wire.HttpStatusError as exc:
-            raise self._status_error(exc) from exc
+        for line in wire.post_lines(endpoint, payload):
+            think, text, done = self._read(wire.parse_json(line, endpoint), endpoint)
+            yield think, text
+            if done:
+                return
         raise wire.cut_short(endpoint)
 
     def _read(self, chunk: Any, endpoint: wire.Endpoint) -> tuple[str, str, bool]:

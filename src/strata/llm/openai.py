@@ -21,13 +21,10 @@ DEFAULT_MODEL = "default"
 
 
 @dataclass(frozen=True, slots=True)
-class OpenAiLlm:
-    """A model behind an OpenAI-compatible server."""
+class OpenAiLlm(wire.ChatServer):
+    """A model behind an OpenAI-compatible server; `reasoning_content` is its thinking."""
 
-    model: str
-    base_url: str
-    timeout: float
-    temperature: float
+    PROVIDER = "openai"
     api_key: str | None
 
     @classmethod
@@ -41,15 +38,6 @@ class OpenAiLlm:
             cfg.temperature,
             key or None,
         )
-
-    @property
-    def name(self) -> str:
-        """`openai:<model>`."""
-        return f"openai:{self.model}"
-
-    def stream(self, messages: Sequence[Message]) -> Iterator[str]:
-        """The answer's pieces; `reasoning_content` comes wrapped in `<think>` tags."""
-        return wire.inline_thinking(self._pieces(messages))
 
     def _pieces(self, messages: Sequence[Message]) -> Iterator[tuple[str, str]]:
         endpoint = wire.Endpoint(
@@ -67,17 +55,14 @@ class OpenAiLlm:
             "max_tokens": ANSWER_TOKENS,
         }
         finished = False
-        try:
-            for line in wire.post_lines(endpoint, payload):
-                data = _data(line, endpoint)
-                if data == b"[DONE]":
-                    return
-                if data is not None:
-                    think, text, finish = _read(wire.parse_json(data, endpoint), endpoint)
-                    yield think, text
-                    finished = finished or finish
-        except wire.HttpStatusError as exc:
-            raise self._status_error(exc) from exc
+        for line in wire.post_lines(endpoint, payload):
+            data = _data(line, endpoint)
+            if data == b"[DONE]":
+                return
+            if data is not None:
+                think, text, finish = _read(wire.parse_json(data, endpoint), endpoint)
+                yield think, text
+                finished = finished or finish
         if not finished:
             raise wire.cut_short(endpoint)
 

@@ -13,7 +13,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from strata.errors import LlmError
 from strata.llm import Message
@@ -28,6 +28,41 @@ class Endpoint:
     hint: str
     timeout: float
     headers: Mapping[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatServer:
+    """A chat model behind an HTTP server, what every HTTP provider has: its `name` and
+    `stream`; a provider adds its fields, `_pieces` (its wire format) and `_status_error`."""
+
+    PROVIDER: ClassVar[str]
+    model: str
+    base_url: str
+    timeout: float
+    temperature: float
+
+    @property
+    def name(self) -> str:
+        """`<provider>:<model>`."""
+        return f"{self.PROVIDER}:{self.model}"
+
+    def stream(self, messages: Sequence[Message]) -> Iterator[str]:
+        """The answer's pieces; thinking sent apart comes wrapped in `<think>` tags."""
+        return inline_thinking(self._checked(messages))
+
+    def _checked(self, messages: Sequence[Message]) -> Iterator[tuple[str, str]]:
+        try:
+            yield from self._pieces(messages)
+        except HttpStatusError as exc:
+            raise self._status_error(exc) from exc
+
+    def _pieces(self, messages: Sequence[Message]) -> Iterator[tuple[str, str]]:
+        """(thinking, text) pieces of the answer as the server sends them."""
+        raise NotImplementedError
+
+    def _status_error(self, exc: HttpStatusError) -> LlmError:
+        """What an error status means for this provider (by default, the status itself)."""
+        return exc
 
 
 def post_lines(endpoint: Endpoint, payload: Mapping[str, Any]) -> Iterator[bytes]:
