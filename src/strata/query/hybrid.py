@@ -17,6 +17,7 @@ from strata.layers import EMBEDDED_LAYERS, PASSAGE_LAYERS, embedded_count
 from strata.query import lookup, ranking
 from strata.query.definitions import definition_chunks
 from strata.query.filters import NO_FILTERS, WIDEN, SearchFilters
+from strata.query.focus import focused
 from strata.store import Filter, Store
 from strata.text.tokens import query_terms
 from strata.types import Hit, Record
@@ -108,6 +109,8 @@ class Searcher:
         q = ranking.shape(query, terms)
         lists, mode = self._retrieve(query, terms, q, (n, k), mode, where, notes)
         hits = self._rank(q, lists, k, include_tests)
+        if not q.lookup:  # a name's definition is shown at its header
+            hits = [dataclasses.replace(h, record=focused(h.record, terms)) for h in hits]
         plan = {"mode": mode, "layers": list(where.layers or ()), "candidates": n, "terms": terms}
         return SearchResult(tuple(hits), mode, tuple(notes), plan)
 

@@ -24,6 +24,7 @@ from strata.engine import Engine
 from strata.engine.similar import similar
 from strata.errors import StrataError
 from strata.layers import CONTENT_LAYERS
+from strata.query.focus import window_lines
 from strata.query.lookup import CallWalk
 from strata.query.lookup.graph import CallLink
 from strata.surfaces.http.bodies import (
@@ -197,8 +198,15 @@ class Tools:
 
 
 def hit_snippet(hit: Hit, lines: int) -> Snippet:
-    """A search hit as an agent reads it."""
-    return record_snippet(hit.record, lines)
+    """A search hit as an agent reads it: a long code hit from the lines its query's words
+    are in (`focus_start`), not from its first line."""
+    snippet = record_snippet(hit.record, lines)
+    start, text = window_lines(hit.record)
+    if start == snippet.start_line:
+        return snippet
+    end = start + len(text.split("\n")) - 1
+    update = {"focus_start": start, "focus_end": end, "snippet": snippet_of(text, lines)}
+    return snippet.model_copy(update=update)
 
 
 def record_snippet(record: Record, lines: int) -> Snippet:

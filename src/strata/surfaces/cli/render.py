@@ -22,6 +22,7 @@ from rich.table import Table
 
 from strata.engine.results import Status
 from strata.index.indexer import IndexSummary
+from strata.query.focus import window_lines
 from strata.query.hybrid import SearchResult
 
 UNWRAPPED = 100_000  # columns of a console writing to a pipe or a file: no hard wrap
@@ -169,7 +170,8 @@ def hits(out: Console, err: Console, result: SearchResult, explain: bool) -> Non
         if explain:
             parts = "  ".join(f"{k}={v:.4g}" for k, v in hit.parts.items())
             out.print(f"   [dim]{parts}[/]")
-        _snippet(out, r.content, r.lang, r.span_start or 1)
+        start, text = window_lines(r)  # a long code hit: the lines the query's words are in
+        _snippet(out, text, r.lang, start)
 
 
 def plan_lines(plan: Mapping[str, Any]) -> list[str]:

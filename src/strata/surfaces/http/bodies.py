@@ -191,6 +191,9 @@ class Snippet(BaseModel):
     title: str
     repo: str | None = None
     snippet: str
+    # a long code hit: the lines its query's words are in, which `snippet` then shows
+    focus_start: int | None = None
+    focus_end: int | None = None
 
 
 class SearchAnswer(BaseModel):
