@@ -26,6 +26,7 @@ import importlib.util
 import json
 import logging
 import math
+import os
 import statistics
 import time
 import urllib.request
@@ -110,6 +111,7 @@ def ask_one(eng: Engine, q: Query, base_url: str) -> dict[str, Any]:
         "estimated_tokens": result.context.tokens,
         "first_token_ms": result.timings.first_token_ms,
         "total_ms": result.timings.total_ms,
+        "load_1m": round(os.getloadavg()[0], 1),
         "answer": result.text,
     }
 
@@ -144,12 +146,25 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "first_token_ms_median": med("first_token_ms"),
         "first_token_ms_p90": first[math.ceil(0.9 * len(first)) - 1] if first else None,
         "total_ms_median": med("total_ms"),
+        "load_1m_median": med("load_1m") if all("load_1m" in r for r in rows) else None,
     }
 
 
 def _write(path: Path, out: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def _done(path: Path) -> dict[str, Any]:
+    """What an earlier run wrote to `path`: per model, its rows by question id and seconds."""
+    if not path.exists():
+        return {}
+    old = json.loads(path.read_text(encoding="utf-8"))
+    return {
+        name: {"rows": {r["id"]: r for r in v["rows"]}, "seconds": v.get("seconds", 0)}
+        for name, v in old.items()
+        if isinstance(v, dict) and "rows" in v
+    }
 
 
 def main() -> None:
@@ -162,6 +177,9 @@ def main() -> None:
     )
     parser.add_argument("--threads", type=int, default=0, help="server threads (0 = its own)")
     parser.add_argument("--json", type=Path, default=RESULTS)
+    parser.add_argument(
+        "--resume", action="store_true", help="keep the answers --json holds, ask the rest"
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     qf = devqs.load(devqs.question_files()[0])
@@ -169,6 +187,7 @@ def main() -> None:
     queries = qf.queries[: args.limit] if args.limit else qf.queries
     eng, facts = open_index(corpus, args.embedder)
     out: dict[str, Any] = {"corpus": corpus.name, "embedder": args.embedder, "index": facts}
+    done = _done(args.json) if args.resume else {}
     for name in args.model or ["smollm2"]:
         flags = [*FLAGS[name]()] if name in FLAGS else []
         if args.threads:
@@ -179,15 +198,20 @@ def main() -> None:
             if args.budget:
                 cfg["llm.max_context_tokens"] = args.budget
             asking = Engine.open(corpus.root, index_dir=eng.index_dir, config=cfg)
-            started = time.perf_counter()
-            rows: list[dict[str, Any]] = []
+            before = done.get(name, {})
+            rows = [before["rows"][q.id] for q in queries if q.id in before.get("rows", {})]
+            started = time.perf_counter() - before.get("seconds", 0)
+            if rows:
+                out[name] = {"summary": summary(rows), "seconds": before["seconds"], "rows": rows}
             for i, q in enumerate(queries, 1):
+                if q.id in before.get("rows", {}):
+                    continue
                 rows.append(ask_one(asking, q, server.base_url))
                 row = {k: v for k, v in rows[-1].items() if k != "answer"}
                 log.info("%s %d/%d %s", name, i, len(queries), json.dumps(row))
                 seconds = round(time.perf_counter() - started)
                 out[name] = {"summary": summary(rows), "seconds": seconds, "rows": rows}
-                _write(args.json, out)  # after every question: a long run keeps what it did
+                _write(args.json, out)  # after every question: a cut run resumes from here
     print(
         json.dumps(
             {k: v["summary"] for k, v in out.items() if isinstance(v, dict) and "summary" in v},
