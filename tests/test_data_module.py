@@ -12,11 +12,13 @@ from typing import Any
 
 import pytest
 
+from strata import Engine
 from strata.config import load_config
 from strata.index.chunking.python import statement_breaks
 from strata.index.discovery import discover
 from strata.index.pipeline import process_file
-from strata.layers import C0_SOURCE_CHUNKS, C1_SYMBOL_CATALOG
+from strata.layers import C0_SOURCE_CHUNKS, C1_SYMBOL_CATALOG, C4_SEMANTIC_ROLES
+from strata.store import Filter
 
 LINES = 2_000
 
@@ -53,3 +55,30 @@ def test_a_data_table_is_not_walked_per_statement(
 def test_statement_breaks_still_reach_nested_statements() -> None:
     tree = ast.parse("A = 1\nif A:\n    def f():\n        return 1\nelse:\n    B = 2\n")
     assert statement_breaks(tree) == {1: 0, 2: 0, 3: 1, 4: 2, 6: 1}
+
+
+def test_a_data_table_has_a_role_row_per_block_and_each_constant_is_still_found(
+    tmp_path: Path,
+) -> None:
+    """Module constants share `config` rows (a block of up to `CONSTANT_BLOCK`, ended by
+    anything else), and both lookups still find any one constant: C1 by name, C4 by text."""
+    body = [f"VALUE_{i} = {i * 7}" for i in range(150)]
+    body.insert(100, "def between():\n    return VALUE_1")
+    (tmp_path / "table.py").write_text("\n".join(body) + "\nLAST = 1\n")
+    eng = Engine.open(tmp_path, config={"embed.provider": "none"})
+    eng.index()
+    roles = eng.store.fetch(Filter(paths=("table.py",), layers=(C4_SEMANTIC_ROLES,)))
+    members = [tuple(r.metadata.get("members") or (r.metadata["qname"],)) for r in roles]
+    # 100 constants (64 + 36), then the function (no role: it ends the run), then 51
+    assert sorted(len(m) for m in members) == [36, 51, 64]
+    assert sorted(q for m in members for q in m if "VALUE" in q or "LAST" in q) == sorted(
+        [f"table.VALUE_{i}" for i in range(150)] + ["table.LAST"]
+    )
+    for name in ("VALUE_0", "VALUE_77", "VALUE_123", "LAST"):
+        (match, *_) = eng.symbols(name, exact=True)
+        assert match.qname == f"table.{name}"
+        hits = eng.search(name, layers=[C4_SEMANTIC_ROLES], mode="lexical").hits
+        assert hits, name
+        top = hits[0].record
+        assert f"table.{name}" in (top.metadata.get("members") or [top.metadata["qname"]])
+        assert top.span_start <= match.record.span_start <= top.span_end  # type: ignore[operator]

@@ -83,7 +83,11 @@ class Entrypoint:
 
 @dataclass(frozen=True, slots=True)
 class Role:
-    """One symbol's role in the system, with how sure and why."""
+    """One symbol's role in the system, with how sure and why.
+
+    A run of module constants whose only evidence is being one shares a role: `members`
+    holds every constant's qname (the first is `qname`), the lines span them all.
+    """
 
     symbol_id: str
     qname: str
@@ -93,3 +97,4 @@ class Role:
     path: str
     start_line: int
     end_line: int
+    members: tuple[str, ...] = ()

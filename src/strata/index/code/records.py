@@ -144,6 +144,11 @@ def role_records(roles: Iterable[Role], file_hash: FileHashes) -> list[Record]:
             "evidence": list(r.evidence),
         }
         content = f"{r.qname}: {r.role} ({r.confidence:.2f})\n" + "\n".join(r.evidence)
+        title = f"{r.qname} [{r.role}]"
+        if r.members:  # a block of constants: every one of them named, found by any
+            meta["members"] = list(r.members)
+            content += "\n" + " ".join(m.rsplit(".", 1)[-1] for m in r.members)
+            title = f"{r.qname} … {r.members[-1].rsplit('.', 1)[-1]} [{r.role}]"
         out.append(
             _record(
                 C4_SEMANTIC_ROLES,
@@ -151,7 +156,7 @@ def role_records(roles: Iterable[Role], file_hash: FileHashes) -> list[Record]:
                 r.path,
                 file_hash,
                 (r.start_line, r.end_line),
-                title=f"{r.qname} [{r.role}]",
+                title=title,
                 content=content,
                 kind=r.role,
                 metadata=meta,

@@ -33,6 +33,13 @@ _CONFIG_BASES = frozenset({"BaseSettings", "Settings"})
 _REPO_NAME = re.compile(r"(Repository|Repo|DAO|Dao|Store|Storage|Gateway)$")
 _SERVICE_NAME = re.compile(r"(Service|Manager|Handler|Controller|UseCase|Processor|Engine)$")
 _CONFIG_NAME = re.compile(r"(Config|Configuration|Settings|Options)$")
+# A role row per block of up to this many adjacent module constants, not one per constant:
+# a generated data table (`_pb2.py`, 40k `NAME = literal` lines) otherwise writes as many
+# C4 rows as C1 symbols, each saying only "module constant NAME". The block's text names
+# every constant, so a search of C4 for any one of them still finds it.
+CONSTANT_BLOCK = 64
+_CONSTANT = "module constant "
+_CONSTANT_ROLE = ("config", 0.5)
 _GLUE_CALLS = re.compile(r"\.(include_router|register_blueprint|add_command|add_typer|mount|run)$")
 _GLUE_NAMES = frozenset({"main", "create_app", "make_app", "app_factory", "cli", "run"})
 _DATA_ACCESS = re.compile(
@@ -66,24 +73,57 @@ def assign_roles(
         evidence get none rather than a guess.
     """
     facts = _facts(symbols, edges, entrypoints)
-    out = []
+    out: list[Role] = []
+    block: list[Symbol] = []  # the run of plain module constants being gathered
     for sym in symbols:
         found = _role(sym, facts)
+        if found is not None and found[2] == [_CONSTANT + sym.name]:
+            if block and (block[0].path != sym.path or len(block) == CONSTANT_BLOCK):
+                out.append(_constants(block))
+                block = []
+            block.append(sym)
+            continue
+        if block:  # anything else between two constants ends their run
+            out.append(_constants(block))
+            block = []
         if found is not None:
-            role, confidence, evidence = found
-            out.append(
-                Role(
-                    sym.symbol_id,
-                    sym.qname,
-                    role,
-                    round(min(max(confidence, 0.0), 1.0), 2),
-                    tuple(evidence),
-                    sym.path,
-                    sym.start_line,
-                    sym.end_line,
-                )
-            )
+            out.append(_one(sym, *found))
+    if block:
+        out.append(_constants(block))
     return out
+
+
+def _one(sym: Symbol, role: str, confidence: float, evidence: list[str]) -> Role:
+    return Role(
+        sym.symbol_id,
+        sym.qname,
+        role,
+        round(min(max(confidence, 0.0), 1.0), 2),
+        tuple(evidence),
+        sym.path,
+        sym.start_line,
+        sym.end_line,
+    )
+
+
+def _constants(block: list[Symbol]) -> Role:
+    """The `config` role of a run of module constants (one constant: its own role)."""
+    first, last = block[0], block[-1]
+    if len(block) == 1:
+        return _one(first, *_CONSTANT_ROLE, [_CONSTANT + first.name])
+    evidence = f"module constants {first.name} … {last.name} ({len(block)})"
+    role, confidence = _CONSTANT_ROLE
+    return Role(
+        first.symbol_id,
+        first.qname,
+        role,
+        confidence,
+        (evidence,),
+        first.path,
+        first.start_line,
+        max(s.end_line for s in block),
+        tuple(s.qname for s in block),
+    )
 
 
 def _facts(
@@ -168,7 +208,7 @@ def _config(sym: Symbol, facts: _Facts) -> Finding | None:
     if sym.kind == "class" and _CONFIG_NAME.search(sym.name):
         return "config", 0.7, [f"class name {sym.name} ends like a configuration type"]
     if sym.kind == "constant":
-        return "config", 0.5, [f"module constant {sym.name}"]
+        return (*_CONSTANT_ROLE, [_CONSTANT + sym.name])
     return None
 
 
