@@ -18,6 +18,7 @@ from pathlib import Path
 
 from benchmarks.sdists import fetch_sdist
 from strata.index.code.model import Edge, Symbol
+from strata.index.code.params import through_parameters
 from strata.index.code.python.edges import extract_edges, module_scope
 from strata.index.code.python.symbols import extract_symbols
 from strata.index.code.resolve import build_table, resolve_edges
@@ -39,7 +40,7 @@ def resolved_calls(root: Path) -> tuple[list[Edge], dict[str, Symbol], dict[str,
     table = build_table(symbols, scopes)
     calls = [
         e
-        for e in resolve_edges(edges, table)
+        for e in through_parameters(resolve_edges(edges, table), table)
         if e.edge_type == "calls" and e.resolution == "resolved"
     ]
     return calls, {s.symbol_id: s for s in symbols}, lines

@@ -14,6 +14,7 @@ import pytest
 
 from strata import Engine
 from strata.index.code.model import Edge
+from strata.index.code.params import through_parameters
 from strata.index.code.python.edges import extract_edges, module_scope
 from strata.index.code.python.receivers import annotation_ref
 from strata.index.code.python.symbols import extract_symbols
@@ -43,6 +44,14 @@ FILES = {
 
         def make():
             return Stack()
+
+
+        def drive(stack, times):
+            stack.push(times)
+
+
+        def mixed(item):
+            item.push(1)
         """,
     "eng/use.py": """
         import typing as t
@@ -52,7 +61,7 @@ FILES = {
 
         from eng import Stack
         from eng import stack as st
-        from eng.stack import Base, Frame, make
+        from eng.stack import Base, Frame, drive, make, mixed
 
 
         class Holder(Frame):
@@ -89,6 +98,16 @@ FILES = {
                 a.push(13)
                 b = b or Stack()
                 b.push(14)
+
+            def branches(self, flag):
+                if flag:
+                    v = Stack()
+                else:
+                    v = Frame()
+                v.push(15)
+                drive(Stack(), 2)
+                mixed(Stack())
+                mixed(Frame())
         """,
 }
 GO = "eng.use.Holder.go"
@@ -103,7 +122,9 @@ def edges() -> list[Edge]:
         syms += here
         scopes.append(module_scope(text, path))
         found += extract_edges(text, path, here)
-    return [e for e in resolve_edges(found, build_table(syms, scopes)) if e.edge_type == "calls"]
+    table = build_table(syms, scopes)
+    resolved = through_parameters(resolve_edges(found, table), table)
+    return [e for e in resolved if e.edge_type == "calls"]
 
 
 def _lines_to(edges: list[Edge], src: str, dst: str) -> list[int]:
@@ -118,7 +139,9 @@ def test_calls_on_values_of_a_stated_class_resolve_to_its_method(edges: list[Edg
     # constructor locals (two calls, one edge), annotated parameters in every spelling,
     # `self.x = param`, a class-body annotation inherited from a base in another module,
     # and an attribute of an attribute
-    assert _lines_to(edges, GO, "eng.stack.Stack.push") == [19, 20, 21, 22, 23, 25, 26, 27, 28]
+    # and a local in the binding in force on the line (`w = Stack()`, then `w = w.push(12)`)
+    assert _lines_to(edges, GO, "eng.stack.Stack.push") == [19, 20, 21, 22, 23, 25, 26, 27, 28, 36]
+    assert _lines_to(edges, GO, "eng.stack.Base.run") == [34]  # `z = Stack()`, `z = Base()`
 
 
 def test_a_stated_class_finds_inherited_methods_and_recursion(edges: list[Edge]) -> None:
@@ -128,10 +151,12 @@ def test_a_stated_class_finds_inherited_methods_and_recursion(edges: list[Edge])
 
 def test_no_edge_where_the_class_is_not_stated(edges: list[Edge]) -> None:
     by_line = {n: e for e in edges if e.src_qname == GO for n in e.lines or (e.line,)}
-    # `*d: Stack` is a tuple; `self.pair` holds one of two classes; `make()` is a function;
-    # `z` is bound to two classes; `w` to a constructor and something else
-    for line in (24, 29, 31, 34, 36):
+    # `*d: Stack` is a tuple; `self.pair` holds one of two classes; `make()` is a function
+    for line in (24, 29, 31):
         assert by_line[line].resolution != "resolved", by_line[line]
+    # bound to two classes in two branches: no class on the line after them
+    [branch] = [e for e in edges if e.src_qname == "eng.use.Holder.branches" and e.line == 51]
+    assert branch.dst_ref == "v.push" and branch.resolution != "resolved"
     # an instance of an external class is external, not a guess among the repo's `get`s
     assert by_line[38].resolution == "external"
     assert by_line[38].dst_qname == "requests.Session().get"
@@ -140,6 +165,14 @@ def test_no_edge_where_the_class_is_not_stated(edges: list[Edge]) -> None:
     [rebound] = [e for e in edges if e.src_qname == again and e.dst_ref == "a.push"]
     assert rebound.resolution != "resolved"
     assert _lines_to(edges, again, "eng.stack.Stack.push") == [44]
+
+
+def test_a_parameter_has_the_class_every_call_passes(edges: list[Edge]) -> None:
+    [driven] = [e for e in edges if e.src_qname == "eng.stack.drive"]
+    assert driven.dst_ref == "eng.stack.drive@stack().push"  # a `Stack()` from its one caller
+    assert driven.dst_qname == "eng.stack.Stack.push"
+    [mixed] = [e for e in edges if e.src_qname == "eng.stack.mixed"]
+    assert mixed.resolution != "resolved"  # a `Stack()` here, a `Frame()` there
 
 
 @pytest.mark.parametrize(
@@ -183,13 +216,14 @@ def test_callers_list_every_line_of_each_call(tmp_path: Path) -> None:
     eng.index()
     walk = eng.callers("eng.stack.Stack.push")
     sites = sorted((x.edge.path, n) for x in walk.links for n in x.lines)
-    assert sites == [("eng/use.py", n) for n in (19, 20, 21, 22, 23, 25, 26, 27, 28, 44)]
+    uses = [("eng/use.py", n) for n in (19, 20, 21, 22, 23, 25, 26, 27, 28, 36, 44)]
+    assert sites == [("eng/stack.py", 25), *uses]
     [local] = [j for j in walk.to_json() if j["start_line"] == 19]
     assert local["lines"] == [19, 20, 22] and local["resolved"] is True  # one ref: one edge
-    assert walk.name_only_hidden == 4  # `d.push`, `y.push`, `w.push`, `a.push`: by name only
+    assert walk.name_only_hidden == 5  # `item.push`, `d.push`, `y.push`, `a.push`, `v.push`
     guessed = eng.callers("eng.stack.Stack.push", name_matches=True)
-    guesses = [(x.edge.span_start, x.match) for x in guessed.links if not x.resolved]
-    assert guesses == [(24, "name"), (31, "name"), (36, "name"), (42, "name")]
+    guesses = [(x.edge.path, x.edge.span_start) for x in guessed.links if x.match == "name"]
+    assert guesses == [("eng/stack.py", 29)] + [("eng/use.py", n) for n in (24, 31, 42, 51)]
     plain = eng.callees("eng.use.Holder.again")  # `a.push` unresolved; `b.push` a Stack's
     assert [(x.symbol.qname, x.match) for x in plain.links] == [
         ("eng.stack.Base", "resolved"),

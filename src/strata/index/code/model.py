@@ -56,6 +56,8 @@ class Edge:
     candidates: tuple[str, ...] = ()
     is_test: bool = False
     lines: tuple[int, ...] = ()
+    # What the calls pass, `slot=class` (`0=pkg.Foo()`; python/edges.py `arguments`)
+    arguments: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

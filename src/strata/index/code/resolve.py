@@ -18,6 +18,7 @@ from typing import Any
 from strata.index.code.model import Edge, Symbol
 
 INSTANCE = "()"  # a ref's `pkg.Foo()`: an instance of `pkg.Foo` (python/receivers.py)
+PARAMETER = "@"  # `pkg.f@x`: the class of parameter `x` of `pkg.f` (what its calls pass)
 
 MAX_HOPS = 64  # a chain of lookups deeper than this answers None (keeps recursion bounded)
 MAX_GUESSES = 8  # a method name shared by more classes than this is not worth listing
@@ -32,8 +33,9 @@ class ModuleScope:
     level; `imported` is every absolute name any import in the file names (for
     telling external targets apart); `bases` maps each class qname to its bases,
     normalised like edge refs; `attributes` maps a class qname to what its attributes
-    hold where the class states it (`{"stack": "pkg.engine.FilterStack()"}`). Store it
-    per file (`to_json`) and rebuild the table.
+    hold where the class states it (`{"stack": "pkg.engine.FilterStack()"}`);
+    `parameters` maps each function and method to the names its positional arguments
+    fill (a method's `self` left out). Store it per file (`to_json`) and rebuild the table.
     """
 
     path: str
@@ -43,6 +45,7 @@ class ModuleScope:
     imported: frozenset[str] = frozenset()
     bases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     attributes: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    parameters: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (the inverse of `ModuleScope.from_json`)."""
@@ -54,6 +57,7 @@ class ModuleScope:
             "imported": sorted(self.imported),
             "bases": {k: list(v) for k, v in self.bases.items()},
             "attributes": {k: dict(v) for k, v in self.attributes.items()},
+            "parameters": {k: list(v) for k, v in self.parameters.items()},
         }
 
     @classmethod
@@ -67,6 +71,7 @@ class ModuleScope:
             imported=frozenset(data["imported"]),
             bases={k: tuple(v) for k, v in data["bases"].items()},
             attributes={k: dict(v) for k, v in data.get("attributes", {}).items()},
+            parameters={k: tuple(v) for k, v in data.get("parameters", {}).items()},
         )
 
 

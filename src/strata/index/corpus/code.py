@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from strata.index.code.entrypoints import compose_entrypoints
 from strata.index.code.model import Edge, Entrypoint, Role, Symbol
+from strata.index.code.params import through_parameters
 from strata.index.code.records import edge_records, entrypoint_records, role_records
 from strata.index.code.resolve import SymbolTable, build_table, resolve_edge
 from strata.index.code.roles import assign_roles
@@ -67,7 +68,7 @@ def resolve_repository(artifacts: Mapping[str, Artifact]) -> CodeGraph:
             treesitter_edges += edges
             scans.append(treesitter_scan(art))
     table = build_table((s for s in symbols if s.lang == "python"), scopes)
-    edges = _resolve_all(py_edges, table) + treesitter_edges
+    edges = through_parameters(_resolve_all(py_edges, table), table) + treesitter_edges
     entries = compose_entrypoints(scans, table)
     return CodeGraph(symbols, edges, entries, assign_roles(symbols, edges, entries))
 

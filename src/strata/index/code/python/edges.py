@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from strata.index.code.model import Edge, Symbol
@@ -14,13 +14,22 @@ from strata.index.code.python.names import (
     dotted,
     flat_statements,
     import_bindings,
-    import_statements,
     imported_modules,
 )
-from strata.index.code.python.receivers import INSTANCE, attribute_classes, local_classes
+from strata.index.code.python.receivers import (
+    INSTANCE,
+    PARAMETER,
+    constructed,
+    free_parameters,
+    local_classes,
+    local_timelines,
+)
+from strata.index.code.python.scope import module_names, module_scope, scope_of_tree
 from strata.index.code.python.symbols import parse_python
 from strata.index.code.resolve import ModuleScope
-from strata.text.langs import is_test_path, module_from_path
+from strata.text.langs import is_test_path
+
+__all__ = ["extract_edges", "module_scope", "scope_of_tree"]
 
 _BUILTINS = frozenset(dir(builtins))
 FuncNode = ast.FunctionDef | ast.AsyncFunctionDef
@@ -42,101 +51,9 @@ def extract_edges(
         return []
     scope = scope if scope is not None else scope_of_tree(tree, path)
     ids = {(s.qname, s.start_line): s.symbol_id for s in symbols}
-    collector = _Collector(path, scope, ids, _module_names(tree, scope.module))
+    collector = _Collector(path, scope, ids, module_names(tree, scope.module))
     collector.block(tree.body, _Frame(scope.module, f"{path}::{scope.module}", {}, None, None))
     return collector.edges()
-
-
-def module_scope(text: str, path: str) -> ModuleScope:
-    """What the file contributes to the symbol table: bindings, star imports, class bases."""
-    tree = parse_python(text, path)
-    if tree is None:
-        return ModuleScope(path=path, module=module_from_path(path))
-    return scope_of_tree(tree, path)
-
-
-def scope_of_tree(tree: ast.Module, path: str) -> ModuleScope:
-    """`module_scope` of an already parsed module."""
-    module = module_from_path(path)
-    bindings: dict[str, str] = {}
-    stars: list[str] = []
-    for name, target, _ in import_bindings(tree.body, path):
-        if name == "*":
-            stars.append(target)
-        else:
-            bindings[name] = target
-    defined = _module_names(tree, module)
-    for name, stmt in assigned_names(tree.body):
-        value = getattr(stmt, "value", None)
-        ref = dotted(value) if isinstance(stmt, ast.Assign) and value is not None else None
-        if ref and name not in bindings:
-            local = _normalise_head(ref, bindings, defined)
-            if local and local != f"{module}.{name}":
-                bindings[name] = local
-    imports = list(import_statements(tree.body))
-    imported = {t for _, t, _ in import_bindings(imports, path)}
-    imported |= {m for m, _ in imported_modules(imports, path)}
-    bases = {
-        q: tuple(b for b in (_normalise_head(x, bindings, defined) for x in refs) if b)
-        for q, refs in _class_bases(tree.body, module).items()
-    }
-    attributes = {
-        q: {
-            a: f"{t}{INSTANCE}"
-            for a, r in held.items()
-            if (t := _normalise_head(r, bindings, defined))
-        }
-        for q, held in _class_attributes(tree.body, module).items()
-    }
-    return ModuleScope(
-        path=path,
-        module=module,
-        bindings=bindings,
-        stars=tuple(stars),
-        imported=frozenset(imported),
-        bases=bases,
-        attributes={q: held for q, held in attributes.items() if held},
-    )
-
-
-def _module_names(tree: ast.Module, module: str) -> dict[str, str]:
-    """Names defined at module level (defs, classes, assignments) -> their qnames."""
-    names = {n: f"{module}.{n}" for n, _ in assigned_names(tree.body)}
-    for stmt in flat_statements(tree.body):
-        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names[stmt.name] = f"{module}.{stmt.name}"
-    return names
-
-
-def _class_bases(stmts: list[ast.stmt], prefix: str) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for stmt in flat_statements(stmts):
-        if isinstance(stmt, ast.ClassDef):
-            qname = f"{prefix}.{stmt.name}"
-            out[qname] = [r for b in stmt.bases if (r := dotted(b))]
-            out.update(_class_bases(stmt.body, qname))
-    return out
-
-
-def _class_attributes(stmts: list[ast.stmt], prefix: str) -> dict[str, dict[str, str]]:
-    """Class qname -> (attribute -> the class it holds, as written), nested classes too."""
-    out: dict[str, dict[str, str]] = {}
-    for stmt in flat_statements(stmts):
-        if isinstance(stmt, ast.ClassDef):
-            qname = f"{prefix}.{stmt.name}"
-            out[qname] = attribute_classes(stmt)
-            out.update(_class_attributes(stmt.body, qname))
-    return out
-
-
-def _normalise_head(
-    ref: str, bindings: Mapping[str, str], defined: Mapping[str, str]
-) -> str | None:
-    head, _, rest = ref.partition(".")
-    base = defined.get(head) or bindings.get(head)
-    if base is None:
-        return None
-    return f"{base}.{rest}" if rest else base
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +66,17 @@ class _Frame:
     cls: str | None  # qname of the class whose methods `self` reaches
     self_name: str | None
     bases: tuple[str, ...] = field(default=())
+    # locals bound to different classes in straight-line code: (last line, class) bindings
+    timelines: Mapping[str, tuple[tuple[int, str | None], ...]] = field(default_factory=dict)
+
+    def at(self, name: str, line: int) -> str | None:
+        """What local `name` holds on `line`: the binding in force there (None: unknown)."""
+        held = None
+        for end, value in self.timelines[name]:
+            if end >= line:
+                break
+            held = value
+        return held
 
 
 class _Collector:
@@ -165,13 +93,16 @@ class _Collector:
         self.is_test = is_test_path(path)
         self.found: dict[tuple[str, str, str], Edge] = {}
         self.lines: dict[tuple[str, str, str], set[int]] = {}
+        self.args: dict[tuple[str, str, str], set[str]] = {}
 
     def edges(self) -> list[Edge]:
         out = []
         for key, edge in self.found.items():
             lines = sorted(self.lines[key])
             many = len(lines) > 1
-            out.append(replace(edge, line=lines[0], lines=tuple(lines)) if many else edge)
+            edge = replace(edge, line=lines[0], lines=tuple(lines)) if many else edge
+            args = self.args.get(key)
+            out.append(replace(edge, arguments=tuple(sorted(args))) if args else edge)
         return sorted(out, key=lambda e: (e.line, e.edge_type, e.dst_ref))
 
     def add(self, frame: _Frame, edge_type: str, ref: str, line: int) -> None:
@@ -247,11 +178,53 @@ class _Collector:
             return
         for sub in ast.walk(node):
             if isinstance(sub, ast.Call):
-                target = self.call_target(sub.func, frame)
-                if target:  # the line of the name called (`obj\n.method()`: the second)
-                    self.add(frame, "calls", target, sub.func.end_lineno or sub.lineno)
+                line = sub.func.end_lineno or sub.lineno  # `obj\n.method()`: the second line
+                target = self.call_target(sub.func, frame, line)
+                if target:
+                    self.add(frame, "calls", target, line)
+                    if sub.args or sub.keywords:
+                        key = (frame.symbol_id, "calls", target)
+                        self.args.setdefault(key, set()).update(self.arguments(sub, frame, line))
 
-    def call_target(self, func: ast.expr, frame: _Frame) -> str | None:
+    def arguments(self, call: ast.Call, frame: _Frame, line: int) -> Iterator[str]:
+        """`slot=class` of each argument (`0=pkg.Foo()`, `key=`: unknown; `*=`: any slot),
+        marked `~` when the call may not be bound (`Cls.m(obj, x)` passes `self` first)."""
+        func = call.func
+        receiver = dotted(func.value) if isinstance(func, ast.Attribute) else None
+        head = (receiver or "").partition(".")[0]
+        bound = head == frame.self_name or (
+            receiver == head and self.held(head, frame, line) is not None
+        )
+        mark = "" if bound or receiver is None else "~"
+        for i, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred):
+                yield f"{mark}*="
+                break
+            yield f"{mark}{i}={self.value_class(arg, frame, line)}"
+        for kw in call.keywords:
+            yield (
+                f"{mark}{kw.arg}={self.value_class(kw.value, frame, line)}"
+                if kw.arg
+                else f"{mark}*="
+            )
+
+    def value_class(self, value: ast.expr, frame: _Frame, line: int) -> str:
+        """The instance a value is (`pkg.Foo()`), when the code says; else ""."""
+        if isinstance(value, ast.Name):
+            if value.id == frame.self_name and frame.cls:
+                return f"{frame.cls}{INSTANCE}"
+            return self.held(value.id, frame, line) or ""
+        made = constructed(value)
+        return self.instances({"": made}, frame).get("", "") if made else ""
+
+    def held(self, name: str, frame: _Frame, line: int) -> str | None:
+        """The instance (`pkg.Foo()`) local `name` holds on `line`, if the code says."""
+        if name not in frame.locals:
+            return None
+        value = frame.at(name, line) if name in frame.timelines else frame.locals[name]
+        return value if value is not None and value.endswith(INSTANCE) else None
+
+    def call_target(self, func: ast.expr, frame: _Frame, line: int = 0) -> str | None:
         if (
             isinstance(func, ast.Attribute)
             and isinstance(func.value, ast.Call)
@@ -260,15 +233,16 @@ class _Collector:
         ):
             return f"{frame.bases[0]}.{func.attr}"
         ref = dotted(func)
-        return self.normalise(ref, frame) if ref else None
+        return self.normalise(ref, frame, line) if ref else None
 
-    def normalise(self, ref: str, frame: _Frame) -> str | None:
-        """The absolute name of `ref` from `frame`; its text when unknown; None for builtins."""
+    def normalise(self, ref: str, frame: _Frame, line: int = 0) -> str | None:
+        """The absolute name of `ref` from `frame` (on `line`, for a local whose class
+        changes); its text when unknown; None for builtins."""
         head, _, rest = ref.partition(".")
         if frame.self_name and head == frame.self_name and frame.cls:
             return self.through_self(ref, rest, frame.cls)
         if head in frame.locals:
-            base = frame.locals[head]
+            base = frame.at(head, line) if line and head in frame.timelines else frame.locals[head]
             if base is None or (base.endswith(INSTANCE) and not rest):
                 return ref  # an unknown value, or an instance called
             return f"{base}.{rest}" if rest else base
@@ -314,7 +288,15 @@ class _Collector:
             if name != "*":
                 locals_[name] = target
         known = _Frame(qname, "", locals_, None, None)
-        locals_.update(self.instances(local_classes(node), known))
+        typed = self.instances(local_classes(node), known)
+        timelines = {
+            name: tuple((end, self.instances({"": c}, known).get("")) for end, c in bindings)
+            for name, bindings in local_timelines(node).items()
+            if name not in typed
+        }
+        for name in free_parameters(node):  # what every call passes (index/code/params.py)
+            typed.setdefault(name, f"{qname}{PARAMETER}{name}{INSTANCE}")
+        locals_.update(typed)
         self_name = outer.self_name
         if in_class:
             positional = [*args.posonlyargs, *args.args]
@@ -329,6 +311,7 @@ class _Collector:
             outer.cls if self_name else None,
             self_name,
             outer.bases,
+            {n: t for n, t in timelines.items() if n != self_name},
         )
 
     def symbol_id(self, qname: str, node: FuncNode | ast.ClassDef) -> str:

@@ -16,9 +16,19 @@ import ast
 from collections.abc import Callable, Iterator, Mapping
 
 from strata.index.code.python.names import assigned_names, dotted, flat_statements
-from strata.index.code.resolve import INSTANCE
+from strata.index.code.resolve import INSTANCE, PARAMETER
 
-__all__ = ["INSTANCE", "annotation_ref", "attribute_classes", "constructed", "local_classes"]
+__all__ = [
+    "INSTANCE",
+    "PARAMETER",
+    "annotation_ref",
+    "attribute_classes",
+    "constructed",
+    "free_parameters",
+    "local_classes",
+    "local_timelines",
+    "positional_names",
+]
 
 # Wrappers whose only argument is the class: `Optional[Foo]`, `Final[Foo]`, `ClassVar[Foo]`.
 _WRAPPERS = frozenset({"Optional", "Final", "ClassVar", "Annotated"})
@@ -65,6 +75,43 @@ def local_classes(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str
     for name, stmt in assigned_names(node.body):
         found.setdefault(name, set()).update(_stated(stmt, _name_target(name), params))
     return _agreed(found)
+
+
+def local_timelines(
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> dict[str, list[tuple[int, str]]]:
+    """Name -> (last line of the binding, class as written or "") of each binding, for the
+    locals `local_classes` has no one class for that only the body's own top-level
+    statements bind (straight-line code: the binding before a line is the one in force)."""
+    params = _parameters(node.args)
+    nested = {name for name, stmt in assigned_names(node.body) if stmt not in node.body}
+    out: dict[str, list[tuple[int, str]]] = {}
+    for name, stmt in assigned_names(node.body):
+        if name in nested:
+            continue
+        stated = _stated(stmt, _name_target(name), params)
+        cls = stated.pop() if len(stated) == 1 else _UNKNOWN
+        out.setdefault(name, [(0, params.get(name) or _UNKNOWN)] if name in params else [])
+        out[name].append((stmt.end_lineno or stmt.lineno, cls))
+    return {n: t for n, t in out.items() if len(t) > 1 and any(c for _, c in t)}
+
+
+def free_parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """Parameters with no annotation that the body never rebinds: their class is what
+    every call passes (`PARAMETER`, resolved across files by `strata.index.code.params`)."""
+    args = node.args
+    bound = {name for name, _ in assigned_names(node.body)}
+    return [
+        a.arg
+        for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]
+        if a.annotation is None and a.arg not in bound
+    ]
+
+
+def positional_names(node: ast.FunctionDef | ast.AsyncFunctionDef, bound: bool) -> tuple[str, ...]:
+    """The names a call's positional arguments fill, in order (`self` left out if `bound`)."""
+    names = tuple(a.arg for a in [*node.args.posonlyargs, *node.args.args])
+    return names[1:] if bound else names
 
 
 def attribute_classes(node: ast.ClassDef) -> dict[str, str]:
