@@ -79,6 +79,54 @@ def fetch_deb(name: str, version: str, cache: Path = CACHE) -> Path:
     return dest
 
 
+# A `deb-src` list of its own (the machine's apt sources name only binary packages), so that
+# `apt-get source` works without touching /etc/apt: Debian 12, where the other packages come from.
+_DEB_SRC = """Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+"""
+
+
+def fetch_deb_source(name: str, version: str, cache: Path = CACHE) -> Path:
+    """Unpacked upstream tarball of Debian source package `name=version` (`apt-get source`
+    with the cache's own source list: the README, docs and tests a `-dev` package leaves out)."""
+    dest = cache / "src" / f"debsrc-{name}-{version}"
+    if (dest / ".complete").exists():
+        return dest
+    apt = cache / "apt"
+    (apt / "sources").mkdir(parents=True, exist_ok=True)
+    (apt / "lists" / "partial").mkdir(parents=True, exist_ok=True)
+    (apt / "sources" / "debian-src.sources").write_text(_DEB_SRC, encoding="utf-8")
+    opts = [
+        "-o",
+        "Dir::Etc::SourceList=/dev/null",
+        "-o",
+        f"Dir::Etc::SourceParts={apt / 'sources'}",
+        "-o",
+        f"Dir::State::Lists={apt / 'lists'}",
+    ]
+    if not any((apt / "lists").glob("*Sources*")):
+        subprocess.run(["apt-get", *opts, "update"], check=True, capture_output=True)
+    dl = cache / "downloads" / f"debsrc-{name}"
+    dl.mkdir(parents=True, exist_ok=True)
+    # Without the `_apt` user's access to `dl` apt warns and downloads as root; the
+    # upstream tarball is all that is needed (the Debian patches are not applied).
+    subprocess.run(
+        ["apt-get", *opts, "source", "--download-only", f"{name}={version}"],
+        cwd=dl,
+        capture_output=True,
+    )
+    upstream = version.split(":")[-1].rsplit("-", 1)[0]
+    archive = next(dl.glob(f"{name}_{upstream}.orig.tar.*"))
+    dest.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(archive) as tf:
+        tf.extractall(dest, filter="data")
+    (dest / ".complete").touch()
+    return dest
+
+
 def _find_archive(dl: Path, name: str, version: str) -> Path:
     norm = name.lower().replace("-", "_").replace(".", "_")
     for p in sorted(dl.iterdir()):

@@ -189,3 +189,50 @@ def test_axum_chains_nest_merge_across_files() -> None:
         ("GET", "/api/users/:id", "show_user"),
         ("POST", "/api/login", "login"),
     }
+
+
+def test_net_http_routes_of_go_s_own_triv_server_with_their_handlers() -> None:
+    assert routes(scan("nethttp"), "net/http") == {
+        ("ANY", "/counter", "ctr"),
+        ("ANY", "/", "Logger"),  # http.HandlerFunc(Logger)
+        ("ANY", "/go/", "StripPrefix"),
+        ("ANY", "/chan", "ChanCreate"),
+        ("ANY", "/flags", "FlagServer"),
+        ("ANY", "/args", "ArgServer"),
+        ("ANY", "/go/hello", "HelloServer"),
+        ("ANY", "/date", "DateServer"),
+    }
+
+
+def test_gin_readme_examples_groups_static_files_and_a_snippet_without_its_router() -> None:
+    files = ("/assets/*filepath", "/more_static/*filepath", "/favicon.ico", "/more_favicon.ico")
+    assert routes(scan("gin-readme"), "gin") == {
+        ("GET", "/benchmark", "benchEndpoint"),  # the middleware before it is not the handler
+        ("POST", "/login", "loginEndpoint"),  # under the group "/"
+        ("POST", "/submit", "submitEndpoint"),
+        ("POST", "/read", "readEndpoint"),
+        ("GET", "/testing/analytics", "analyticsEndpoint"),  # group "testing" in group "/"
+        *{(verb, path, "") for verb in ("GET", "HEAD") for path in files},  # gin's own handler
+        ("GET", "/test", ""),  # `r` is not defined in the snippet: its handler names gin
+        ("GET", "/test2", ""),
+    }
+
+
+def test_cobra_cli_commands_across_its_files() -> None:
+    entries = scan("cobra-cli")
+    assert routes(entries, "cobra") == {
+        (None, "cobra-cli", ""),
+        (None, "cobra-cli add", ""),
+        (None, "cobra-cli init", ""),
+    }
+    init = next(e for e in entries if e.route_or_command == "cobra-cli init")
+    assert init.summary_text == "Initialize a Cobra Application"
+
+
+def test_spring_reference_docs_controller_with_bare_mappings() -> None:
+    assert routes(scan("spring-docs"), "spring") == {
+        ("GET", "/appointments", "get"),  # a bare @GetMapping is the class's own path
+        ("GET", "/appointments/{day}", "getForDay"),
+        ("GET", "/appointments/new", "getNewForm"),
+        ("POST", "/appointments", "add"),
+    }

@@ -67,7 +67,12 @@ class GoFile:
         return ""
 
     def handler_name(self, node: Node) -> str:
-        """`listArticles`, `h.List`, `http.HandlerFunc(index)` -> the handler's name."""
+        """`listArticles`, `h.List`, `http.HandlerFunc(index)`, `apiHandler{}` -> the
+        handler's name (a value of a handler type is named by its type)."""
+        if node.type == "unary_expression" and node.named_children:  # &apiHandler{}
+            return self.handler_name(node.named_children[0])
+        if node.type == "composite_literal":
+            return self.f.text(node.child_by_field_name("type"))
         if node.type == "call_expression":  # http.HandlerFunc(x), handler(deps)
             args = node.child_by_field_name("arguments")
             inner = args.named_children if args is not None else []

@@ -24,6 +24,15 @@ from strata.index.code.entrypoints.parsed import (
 
 _CHI_VERBS = {v.capitalize(): v for v in HTTP_VERBS | {"CONNECT"}}
 _GIN_VERBS = {v: v for v in HTTP_VERBS} | {"Any": "ANY"}
+_VERBS = {"chi": _CHI_VERBS, "gin": _GIN_VERBS}
+# gin's file routes and what each adds to its path (`Static("/assets", dir)` serves
+# `/assets/*filepath`).
+_GIN_STATIC = {
+    "Static": "/*filepath",
+    "StaticFS": "/*filepath",
+    "StaticFile": "",
+    "StaticFileFS": "",
+}
 _CTORS = {
     "chi.NewRouter": "chi",
     "chi.NewMux": "chi",
@@ -107,41 +116,28 @@ class _Routes(GoFile):
         if ctor:
             self.assign(call, func, ctor, "")
             return
-        found = self.router(recv, func)
+        items = args.named_children
+        found = self.router(recv, func) or _by_handler(self.f, items)
         if found is None:
             return
         framework, prefix = found
-        items = args.named_children
         texts = [string_value(self.f, a) for a in items]
-        if method == "Group" and framework == "gin" and texts and texts[0] is not None:
-            self.assign(call, func, "gin", _join(prefix, texts[0]))
-        elif (
-            method in ("Mount", "Route")
-            and framework == "chi"
-            and len(items) == 2
-            and texts[0] is not None
-        ):
-            if items[1].type != "func_literal":
-                self.mount(func, items[1], _join(prefix, texts[0]), framework)
-        elif (
-            framework == "chi" and method in _CHI_VERBS and len(items) >= 2 and texts[0] is not None
-        ):
-            self.route(
-                call, func, framework, _CHI_VERBS[method], _join(prefix, texts[0]), items[-1]
-            )
-        elif (
-            framework == "gin" and method in _GIN_VERBS and len(items) >= 2 and texts[0] is not None
-        ):
-            self.route(
-                call, func, framework, _GIN_VERBS[method], _join(prefix, texts[0]), items[-1]
-            )
-        elif (
-            method in ("Method", "MethodFunc", "Handle")
-            and len(items) == 3
-            and texts[1] is not None
-        ):
-            verb = (texts[0] or "ANY").upper()
-            self.route(call, func, framework, verb, _join(prefix, texts[1]), items[-1])
+        first = _join(prefix, texts[0]) if texts and texts[0] is not None else None
+        verbs = _VERBS.get(framework, {})
+        if method == "Group" and framework == "gin" and first is not None:
+            self.assign(call, func, "gin", first)
+        elif method in ("Mount", "Route") and framework == "chi" and len(items) == 2:
+            if first is not None and items[1].type != "func_literal":
+                self.mount(func, items[1], first, framework)
+        elif method in verbs and len(items) >= 2 and first is not None:
+            self.route(call, func, framework, verbs[method], first, items[-1])
+        elif method in _GIN_STATIC and framework == "gin" and first is not None:
+            for verb in ("GET", "HEAD"):  # gin serves files on both, with its own handler
+                self.route(call, func, framework, verb, _join(first, _GIN_STATIC[method]), None)
+        elif method in ("Method", "MethodFunc", "Handle") and len(items) == 3:
+            verb, pattern = (texts[0] or "ANY").upper(), texts[1]
+            if pattern is not None:
+                self.route(call, func, framework, verb, _join(prefix, pattern), items[-1])
         elif method in ("Handle", "HandleFunc") and len(items) == 2 and texts[0] is not None:
             verb, _, pattern = texts[0].partition(" ") if " " in texts[0] else ("ANY", "", texts[0])
             self.route(call, func, framework, verb.upper(), _join(prefix, pattern), items[-1])
@@ -156,11 +152,12 @@ class _Routes(GoFile):
             self.vars[(func, self.f.text(decl.child_by_field_name("name")))] = (framework, prefix)
 
     def route(
-        self, call: Node, func: str, framework: str, verb: str, local: str, handler: Node
+        self, call: Node, func: str, framework: str, verb: str, local: str, handler: Node | None
     ) -> None:
         owner = self.key(func)
         self.own(owner, framework)
-        name = "" if handler.type == "func_literal" else self.handler_name(handler)
+        inline = handler is None or handler.type == "func_literal"
+        name = "" if handler is None or inline else self.handler_name(handler)
         self.entries.append(route_entry(self.f, framework, verb, local or "/", call, name, owner))
 
     def own(self, key: str, framework: str) -> None:
@@ -208,6 +205,16 @@ def detect(f: ParsedFile) -> FileEntrypoints:
         elif "mainfunc" in caps and routes.package == "main":
             routes.entries.append(main_entry(f, "go", routes.dir, caps["mainfunc"][0]))
     return routes.found()
+
+
+def _by_handler(f: ParsedFile, items: list[Node]) -> tuple[str, str] | None:
+    """gin, for a receiver of unknown type given an inline `func(c *gin.Context)` handler
+    (a documentation snippet's `r.GET("/test", func(c *gin.Context) {...})`)."""
+    handler = items[-1] if items else None
+    params = handler.child_by_field_name("parameters") if handler is not None else None
+    if handler is None or handler.type != "func_literal" or params is None:
+        return None
+    return ("gin", "") if "*gin.Context" in f.text(params) else None
 
 
 def _join(prefix: str, path: str) -> str:
