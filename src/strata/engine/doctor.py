@@ -10,7 +10,6 @@ rare tokens; stale lock and temporary files.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import random
@@ -127,7 +126,7 @@ def _schema(health: IndexHealth | None) -> list[Problem]:
 
 
 def _embedder(engine: Engine) -> list[Problem]:
-    meta = _locator(engine.index_dir)
+    meta = engine.parts.locator()
     dim = int(meta.get("dim", 0))
     if meta.get("vectors_pending"):
         why = f"no vectors yet ({meta['vectors_pending']}): run `strata index` when it answers"
@@ -303,11 +302,3 @@ def _alive(text: str) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def _locator(index_dir: Path) -> dict[str, Any]:
-    try:
-        data = json.loads((index_dir / META_NAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}

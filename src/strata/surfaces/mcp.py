@@ -25,8 +25,7 @@ from strata.engine.similar import similar
 from strata.errors import StrataError
 from strata.layers import CONTENT_LAYERS
 from strata.query.focus import window_lines
-from strata.query.lookup import CallWalk
-from strata.query.lookup.graph import CallLink
+from strata.query.lookup import CallLink, CallWalk
 from strata.surfaces.http.bodies import (
     MAX_K,
     SNIPPET_LINES,

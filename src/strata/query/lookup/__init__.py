@@ -5,9 +5,10 @@ Pure functions of a `Store`'s rows; the Engine and every surface call these.
 
 from strata.query.lookup.docs import Related, known_domains, list_docs, related
 from strata.query.lookup.entrypoints import list_entrypoints
-from strata.query.lookup.graph import CallLink, CallWalk, Node, callees, callers
+from strata.query.lookup.graph import Node
 from strata.query.lookup.rows import indexed_paths
 from strata.query.lookup.symbols import SymbolMatch, closest, find_symbols
+from strata.query.lookup.walks import CallLink, CallWalk, callees, callers
 
 __all__ = [
     "CallLink",

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from strata.layers import D1_DOCUMENT_CATALOG, D5_RELATION_GRAPH
-from strata.query.lookup.rows import derived, meta_str, record_json
+from strata.query.lookup.rows import derived, link_json, meta_str
 from strata.store import Filter, Store
 from strata.text.names import normalise_name
-from strata.types import JSON, Record, fields_json
+from strata.types import JSON, Record
 
 __all__ = ["DocCatalog", "Related", "list_docs", "related"]
 
@@ -36,11 +36,7 @@ class Related:
 
     def to_json(self) -> JSON:
         """The D5 edge's record JSON plus the walk's fields and the card."""
-        extra = {
-            **fields_json(self, "document_id", "relation_type", "direction", "depth", "via"),
-            "card": record_json(self.card) if self.card else None,
-        }
-        return record_json(self.edge, extra)
+        return link_json(self)
 
 
 class DocCatalog:

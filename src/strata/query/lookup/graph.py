@@ -1,14 +1,15 @@
-"""C2 walks: who calls a symbol and what it calls, breadth-first, with the code of each call."""
+"""The C2 call graph: the `calls` edges indexed both ways, re-exports and base classes
+followed (`strata.query.lookup.walks` walks it: callers, callees)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from strata.layers import C2_DEPENDENCY_GRAPH
-from strata.query.lookup.rows import KeptRows, chunk_at, chunks_of, derived, meta_str, record_json
+from strata.query.lookup.rows import KeptRows, derived, meta_str
 from strata.query.lookup.symbols import SymbolIndex, symbol_index
 from strata.store import Filter, Store, capabilities
 from strata.types import JSON, Record
@@ -16,7 +17,7 @@ from strata.types import JSON, Record
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = ["CallGraph", "CallLink", "CallWalk", "Node", "call_graph", "callees", "callers"]
+__all__ = ["NAME", "QNAME", "RESOLVED", "UNRESOLVED", "CallGraph", "Edge", "Node", "call_graph"]
 
 # How an edge was tied to a symbol: by the stored resolution, by the qualified name as
 # written (re-exports followed), by the bare name only (a guess), or not at all.
@@ -45,78 +46,7 @@ class Node:
         return {"qname": self.qname, "symbol_id": self.symbol_id, "kind": kind or None, **where}
 
 
-@dataclass(frozen=True, slots=True)
-class CallLink:
-    """One call edge reached by a walk.
-
-    `symbol` is the caller (for `callers`) or the callee (for `callees`); `via` the
-    qname of the node one step nearer the start; `chunk` the caller's C0 chunk holding
-    the call line, or the callee's C0 chunk holding its definition.
-    """
-
-    edge: Record
-    depth: int
-    symbol: Node
-    via: str
-    match: str
-    chunk: Record | None = None
-
-    @property
-    def lines(self) -> tuple[int, ...]:
-        """Every line the caller makes this call on (an edge stands for all of them)."""
-        many = self.edge.metadata.get("lines")
-        if isinstance(many, list) and many:
-            return tuple(int(n) for n in many)
-        return (self.edge.span_start,) if self.edge.span_start else ()
-
-    @property
-    def resolved(self) -> bool:
-        """Whether the edge is tied to the symbol by resolution or qualified name (not a
-        bare-name guess, nor unresolved)."""
-        return self.match in (RESOLVED, QNAME)
-
-    def to_json(self) -> JSON:
-        """The edge's record JSON plus depth, match, the other symbol and its chunk."""
-        extra = {
-            "depth": self.depth,
-            "lines": list(self.lines),
-            "match": self.match,
-            "resolved": self.resolved,
-            "via": self.via,
-            "symbol": self.symbol.to_json(),
-            "chunk": record_json(self.chunk) if self.chunk else None,
-        }
-        return record_json(self.edge, extra)
-
-
-@dataclass(frozen=True, slots=True)
-class CallWalk:
-    """A walk's answer: the symbols the name resolved to, and the links found, by depth."""
-
-    query: str
-    targets: tuple[Node, ...]
-    links: tuple[CallLink, ...]
-    # Edges tied to a symbol by its bare name only, left out (callers) or shown as
-    # unresolved calls (callees) because name matches were not asked for.
-    name_only_hidden: int = 0
-    direction: str = "callers"  # or "callees"
-
-    def to_json(self) -> list[JSON]:
-        """The links as an array of records (the `--json` shape)."""
-        return [link.to_json() for link in self.links]
-
-    def hidden_note(self) -> str:
-        """What the user should know of the bare-name matches left out ("" if none)."""
-        if not self.name_only_hidden:
-            return ""
-        what = "calls left out" if self.direction == "callers" else "callees shown as unresolved"
-        return (
-            f"{self.name_only_hidden} {what}: tied by the bare name only "
-            f"(`strata {self.direction} --name-matches` shows them)"
-        )
-
-
-class _Edge(NamedTuple):
+class Edge(NamedTuple):
     """What a walk reads of one C2 row (equal strings are one shared object)."""
 
     pos: int  # the row in the graph's kept rows
@@ -135,7 +65,6 @@ class _Edge(NamedTuple):
         return self.dst_qname or self.dst_ref
 
 
-Step = Callable[[Node], Iterator[tuple[_Edge, Node, str]]]
 _BATCH = 4096  # rows whose JSON is parsed at a time while the graph is built
 
 
@@ -152,11 +81,11 @@ class CallGraph:
         self.rows = KeptRows(table)
         self.aliases: dict[str, str] = {}
         self.bases: dict[str, list[str]] = {}
-        self.by_dst_id: dict[str, list[_Edge]] = {}
-        self.by_dst: dict[str, list[_Edge]] = {}
-        self.by_dst_name: dict[str, list[_Edge]] = {}
-        self.by_src_id: dict[str, list[_Edge]] = {}
-        self.by_src: dict[str, list[_Edge]] = {}
+        self.by_dst_id: dict[str, list[Edge]] = {}
+        self.by_dst: dict[str, list[Edge]] = {}
+        self.by_dst_name: dict[str, list[Edge]] = {}
+        self.by_src_id: dict[str, list[Edge]] = {}
+        self.by_src: dict[str, list[Edge]] = {}
         calls = []
         for e in _edges(table):
             if e.edge_type == "imports":
@@ -174,11 +103,11 @@ class CallGraph:
             if e.src_symbol_id:
                 self.by_src_id.setdefault(e.src_symbol_id, []).append(e)
 
-    def record(self, edge: _Edge) -> Record:
+    def record(self, edge: Edge) -> Record:
         """The C2 record of an edge."""
         return self.rows.record(edge.pos)
 
-    def _add_alias(self, edge: _Edge) -> None:
+    def _add_alias(self, edge: Edge) -> None:
         """`from .client import Client` at a module's top makes `pkg.Client` mean the class."""
         module, ref = edge.src_qname, edge.dst_ref
         if edge.src_symbol_id != f"{edge.path}::{module}" or "." not in ref:
@@ -240,7 +169,7 @@ class CallGraph:
         defined = self.symbols.by_qname.get(ref, [])
         return tuple(self.node(e.record) for e in defined) or (Node(ref),)
 
-    def incoming(self, node: Node) -> Iterator[tuple[_Edge, Node, str]]:
+    def incoming(self, node: Node) -> Iterator[tuple[Edge, Node, str]]:
         """Each call of `node`: (edge, caller, how the edge was tied to `node`)."""
         seen: set[int] = set()
         for edges, how in self._incoming_edges(node):
@@ -249,7 +178,7 @@ class CallGraph:
                     seen.add(e.pos)
                     yield e, self._source(e), how
 
-    def _incoming_edges(self, node: Node) -> Iterator[tuple[list[_Edge], str]]:
+    def _incoming_edges(self, node: Node) -> Iterator[tuple[list[Edge], str]]:
         if node.symbol_id:
             yield self.by_dst_id.get(node.symbol_id, []), RESOLVED
         yield [e for e in self.by_dst.get(node.qname, []) if self._open(e, node)], QNAME
@@ -257,7 +186,7 @@ class CallGraph:
             guesses = self.by_dst_name.get(_bare(node.qname), [])
             yield [e for e in guesses if self._guessable(e) and self._open(e, node)], NAME
 
-    def outgoing(self, node: Node) -> Iterator[tuple[_Edge, Node, str]]:
+    def outgoing(self, node: Node) -> Iterator[tuple[Edge, Node, str]]:
         """Each call `node` makes: (edge, callee, how the callee was found)."""
         if node.symbol_id:
             edges = self.by_src_id.get(node.symbol_id, [])
@@ -267,7 +196,7 @@ class CallGraph:
             callee, how = self._target(e)
             yield e, callee, how
 
-    def _target(self, edge: _Edge) -> tuple[Node, str]:
+    def _target(self, edge: Edge) -> tuple[Node, str]:
         by_id = self.symbols.record_of(edge.dst_symbol_id)
         if by_id is not None:
             return self.node(by_id), RESOLVED
@@ -280,16 +209,16 @@ class CallGraph:
             return self.node(named[0].record), NAME
         return Node(ref), UNRESOLVED
 
-    def _source(self, edge: _Edge) -> Node:
+    def _source(self, edge: Edge) -> Node:
         sid = edge.src_symbol_id
         rec = self.symbols.record_of(sid)
         return self.node(rec) if rec is not None else Node(edge.src_qname, sid or None)
 
-    def _open(self, edge: _Edge, node: Node) -> bool:
+    def _open(self, edge: Edge, node: Node) -> bool:
         """False when the edge is resolved to some other symbol than `node`."""
         return not edge.dst_symbol_id or edge.dst_symbol_id == node.symbol_id
 
-    def _guessable(self, edge: _Edge) -> bool:
+    def _guessable(self, edge: Edge) -> bool:
         """Whether a bare-name guess may tie this edge: unresolved and not a known other name."""
         if edge.dst_symbol_id or edge.resolution == "external":
             return False
@@ -301,88 +230,6 @@ def call_graph(store: Store) -> CallGraph:
     return derived(store, "calls", _build)
 
 
-def callers(store: Store, qname: str, depth: int = 1, *, name_matches: bool = False) -> CallWalk:
-    """Who calls `qname` (bare or qualified), and who calls them, up to `depth` steps.
-
-    Each link carries the edge, its depth, the caller and the caller's C0 chunk holding
-    the call line. Calls tied to the symbol only by its bare name (`x.get()` for any
-    `get`) are left out, and counted in `name_only_hidden`, unless `name_matches`; then
-    they are marked `match="name"`.
-    """
-    graph = call_graph(store)
-    return _walk(store, graph, qname, depth, graph.incoming, True, name_matches)
-
-
-def callees(store: Store, qname: str, depth: int = 1, *, name_matches: bool = False) -> CallWalk:
-    """What `qname` calls, and what those call, up to `depth` steps.
-
-    Each link carries the edge, its depth, the callee (a name only when unresolved)
-    and the callee's C0 chunk holding its definition. A callee found by its bare name
-    only is shown as an unresolved call (counted in `name_only_hidden`) unless
-    `name_matches`.
-    """
-    graph = call_graph(store)
-    return _walk(store, graph, qname, depth, graph.outgoing, False, name_matches)
-
-
-def _walk(
-    store: Store,
-    graph: CallGraph,
-    name: str,
-    depth: int,
-    step: Step,
-    callers: bool,
-    name_matches: bool,
-) -> CallWalk:
-    targets = graph.targets(name)
-    seen = {n.key for n in targets}
-    walked: list[tuple[_Edge, int, Node, str, str]] = []
-    frontier, edges_seen = list(targets), set()
-    hidden = 0
-    for level in range(1, max(depth, 0) + 1):
-        nxt = []
-        for node in frontier:
-            for edge, other, how in step(node):
-                if edge.pos in edges_seen:
-                    continue
-                edges_seen.add(edge.pos)
-                if how == NAME and not name_matches:
-                    hidden += 1
-                    if callers:
-                        continue
-                    other, how = Node(graph.canonical(edge.ref)), UNRESOLVED
-                walked.append((edge, level, other, node.qname, how))
-                if other.record is not None and other.key not in seen:
-                    seen.add(other.key)
-                    nxt.append(other)
-        frontier = nxt
-    records = graph.rows.records([w[0].pos for w in walked])
-    found = [(r, *w[1:]) for r, w in zip(records, walked, strict=True)]
-    links = _with_chunks(store, found, callers)
-    links.sort(key=lambda x: (x.depth, x.edge.path, x.edge.span_start or 0, x.edge.id))
-    return CallWalk(name, targets, tuple(links), hidden, "callers" if callers else "callees")
-
-
-def _with_chunks(
-    store: Store, found: list[tuple[Record, int, Node, str, str]], callers: bool
-) -> list[CallLink]:
-    """Attach each link's chunk: where the call is (callers) or where the callee is defined."""
-
-    def place(edge: Record, other: Node) -> tuple[str, int | None] | None:
-        if callers:
-            return edge.path, edge.span_start
-        return (other.record.path, other.record.span_start) if other.record else None
-
-    spots = {id(f): place(f[0], f[2]) for f in found}
-    chunks = chunks_of(store, (s[0] for s in spots.values() if s))
-    out = []
-    for f in found:
-        spot = spots[id(f)]
-        chunk = chunk_at(chunks.get(spot[0], []), spot[1]) if spot else None
-        out.append(CallLink(f[0], f[1], f[2], f[3], f[4], chunk))
-    return out
-
-
 def _build(store: Store) -> CallGraph:
     from strata.store.arrow import SEARCH_COLUMNS
 
@@ -390,7 +237,7 @@ def _build(store: Store) -> CallGraph:
     return CallGraph(table, symbol_index(store))
 
 
-def _edges(table: pa.Table) -> Iterator[_Edge]:
+def _edges(table: pa.Table) -> Iterator[Edge]:
     """The rows' walk fields, their JSON parsed a batch at a time."""
     shared: dict[str, str] = {}
 
@@ -404,7 +251,7 @@ def _edges(table: pa.Table) -> Iterator[_Edge]:
         metas = part.column("metadata").to_pylist()
         for i, (path, raw) in enumerate(zip(paths, metas, strict=True)):
             meta = json.loads(raw or "{}")
-            yield _Edge(
+            yield Edge(
                 start + i,
                 text(path),
                 text(meta.get("edge_type")),

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from strata.layers import C0_SOURCE_CHUNKS
 from strata.store import Filter, Store
 from strata.store.capabilities import Versioned
-from strata.types import JSON, Record
+from strata.types import JSON, Record, fields_json
 from strata.workspace import memory
 
 if TYPE_CHECKING:
@@ -25,6 +25,7 @@ __all__ = [
     "chunks_of",
     "derived",
     "indexed_paths",
+    "link_json",
     "meta_str",
     "record_json",
     "store_version",
@@ -178,3 +179,18 @@ def record_json(record: Record, extra: Mapping[str, Any] | None = None) -> JSON:
         out.setdefault(k, v)
     out.update(extra or {})
     return out
+
+
+def link_json(link: Any, **more: Any) -> JSON:
+    """A walk's link (a dataclass with an `edge` record): the edge's record JSON plus the
+    link's other fields and `more`, a record among them in the same shape, a value with a
+    `to_json` as it gives itself."""
+    plain = {k: v for k, v in fields_json(link).items() if k != "edge"}
+    return record_json(link.edge, {k: _json_value(v) for k, v in {**plain, **more}.items()})
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, Record):
+        return record_json(value)
+    to_json = getattr(value, "to_json", None)
+    return to_json() if callable(to_json) else value
