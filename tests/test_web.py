@@ -164,6 +164,26 @@ def test_typing_a_query_shows_hits_and_enter_opens_the_file(server: Server, page
     page.wait_for_selector("pre.code .row.mark")
 
 
+def test_the_filter_fields_are_the_servers_search_filters(server: Server, page: Any) -> None:
+    from strata.surfaces.http.bodies import Filters
+
+    page.goto(_base(server) + "#/search?q=retry+policy+backoff&path=src%2F**")
+    page.wait_for_selector("#hits .hit")
+    names = page.eval_on_selector_all("#f-filters input", "els => els.map(e => e.name)")
+    assert names == list(Filters.model_fields)  # one field per filter the server takes
+    assert page.locator("#f-path").input_value() == "src/**"
+    where = page.locator("#hits .hit a.open").all_inner_texts()
+    assert where and all(w.startswith("src/") for w in where)
+    page.locator("#f-no_tests").check()
+    page.wait_for_url("**no_tests=1**")  # the filter's own name, as the body takes it
+    page.locator("#f-path").fill("docs/**")
+    page.wait_for_url("**docs%2F**")
+    page.wait_for_function(  # the src/ hits give way to the docs/ ones
+        "() => [...document.querySelectorAll('#hits .hit a.open')]"
+        ".every(a => a.textContent.startsWith('docs/'))"
+    )
+
+
 def test_a_search_overtaken_by_a_newer_one_is_aborted_quietly(server: Server, page: Any) -> None:
     held: list[Any] = []  # the first search is held back, so it is still in flight
 

@@ -196,6 +196,12 @@ def user_config_path() -> Path:
     return Path(base) / "strata" / "config.yaml"
 
 
+def config_files(project_dir: Path | None = None) -> list[Path]:
+    """The files `load_config` reads, lowest first: the user's, then the index's own."""
+    own = [project_dir / "config.yaml"] if project_dir is not None else []
+    return [user_config_path(), *own]
+
+
 def load_config(
     project_dir: Path | None = None,
     flags: Mapping[str, Any] | None = None,
@@ -210,12 +216,7 @@ def load_config(
     """
     flat: dict[str, Any] = {k: spec.default for k, spec in KEYS.items()}
     sources = dict.fromkeys(KEYS, "default")
-    layers: list[tuple[str, Mapping[str, Any]]] = [
-        (str(user_config_path()), _read_yaml(user_config_path())),
-    ]
-    if project_dir is not None:
-        path = project_dir / "config.yaml"
-        layers.append((str(path), _read_yaml(path)))
+    layers = [(str(path), _read_yaml(path)) for path in config_files(project_dir)]
     layers.append(("env", _from_env(os.environ if env is None else env)))
     layers.append(("flag", {k: v for k, v in (flags or {}).items() if v is not None}))
     for source, values in layers:

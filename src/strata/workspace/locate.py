@@ -99,6 +99,11 @@ def moved_from(index_dir: Path, locator: dict[str, Any]) -> Path | None:
     return old if made_inside and default_index_dir(old) != index_dir else None
 
 
+def locator_path(index_dir: Path) -> Path:
+    """The locator file of an index directory."""
+    return index_dir / META_NAME
+
+
 def read_locator(index_dir: Path) -> dict[str, Any]:
     """The locator file (`index.json`: root, store URI, embedder, dim, times); {} if none."""
     try:

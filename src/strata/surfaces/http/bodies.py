@@ -48,12 +48,13 @@ class Filters(Body):
     """What a search keeps: path globs, languages, kinds, tests or not, one repository, one
     branch."""
 
-    path: Strings | None = None
-    lang: Strings | None = None
-    kind: Strings | None = None
-    no_tests: bool = False
-    repo: Name | None = None
-    branch: Name | None = None
+    # Each field's title is its label on the web page, which builds its form from them.
+    path: Annotated[Strings | None, Field(title="Path", examples=["src/**"])] = None
+    lang: Annotated[Strings | None, Field(title="Language")] = None
+    kind: Annotated[Strings | None, Field(title="Kind")] = None
+    no_tests: Annotated[bool, Field(title="No tests")] = False
+    repo: Annotated[Name | None, Field(title="Repository")] = None
+    branch: Annotated[Name | None, Field(title="Branch")] = None
 
     def search_filters(self) -> SearchFilters:
         """The `SearchFilters` these fields name."""

@@ -15,11 +15,11 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from strata.config import KEYS, user_config_path
+from strata.config import KEYS, config_files
 from strata.engine import Engine
 from strata.errors import NoIndexError
 from strata.store.uri import redact
-from strata.workspace.locate import META_NAME, read_locator
+from strata.workspace.locate import locator_path
 
 
 class ForeignIndexError(Exception):
@@ -105,7 +105,7 @@ class Engines:
 def _stamp(index_dir: Path) -> tuple[Any, ...]:
     """What `Engine.open` of the served index reads, as cheaply as it can be seen to change."""
     stats: list[tuple[int, int, int] | None] = []
-    for path in (index_dir / META_NAME, index_dir / "config.yaml", user_config_path()):
+    for path in (locator_path(index_dir), *config_files(index_dir)):
         try:
             st = path.stat()
         except OSError:
@@ -118,12 +118,11 @@ def _stamp(index_dir: Path) -> tuple[Any, ...]:
 
 def _key(eng: Engine) -> tuple[Any, ...]:
     """What makes two opened engines interchangeable (a rebuild changes `created`)."""
-    meta = read_locator(eng.index_dir)
     return (
         str(eng.root),
         str(eng.index_dir),
         eng.store_uri,
         tuple(repr(eng.config.value(k)) for k in KEYS),
         tuple(sorted(eng.config.sources.items())),
-        (meta.get("embedder"), meta.get("dim"), meta.get("created")),
+        eng.build(),
     )

@@ -215,29 +215,48 @@ async function render() {
   }
 }
 
-function syncForm(params) {
+// ---- the search filters: the fields of the server's search body -------------------------
+
+// What a search may keep to, as the server's OpenAPI schema names it (`Filters`, the
+// `filters` of `POST /search`): one form field and one URL parameter each, read once.
+let filterFields = null;
+
+async function filters() {
+  if (filterFields) return filterFields;
+  const schema = await api("/openapi.json");
+  const props = schema.components?.schemas?.Filters?.properties || {};
+  filterFields = Object.entries(props).map(([key, p]) => ({
+    key, flag: p.type === "boolean", title: p.title || key, example: (p.examples || [])[0],
+  }));
+  $("f-filters").replaceChildren(...filterFields.map((f) => f.flag
+    ? el("label", {}, el("input", { id: `f-${f.key}`, name: f.key, type: "checkbox" }), ` ${f.title.toLowerCase()}`)
+    : el("label", {}, `${f.title} `, el("input", { id: `f-${f.key}`, name: f.key, size: 10, placeholder: f.example }))));
+  return filterFields;
+}
+
+function filterValue(f, params) {
+  return f.flag ? params.get(f.key) === "1" : params.get(f.key) || "";
+}
+
+function syncForm(params, fields) {
   $("q").value = params.get("q") || "";
   $("f-layer").value = params.get("layer") || "";
-  $("f-lang").value = params.get("lang") || "";
-  $("f-path").value = params.get("path") || "";
-  $("f-repo").value = params.get("repo") || "";
-  $("f-notests").checked = params.get("notests") === "1";
+  for (const f of fields) $(`f-${f.key}`)[f.flag ? "checked" : "value"] = filterValue(f, params);
   $("f-explain").checked = params.get("explain") === "1";
 }
 
 async function search(params) {
-  if (document.activeElement !== $("q")) syncForm(params);
+  const fields = await filters();
+  if (document.activeElement !== $("q")) syncForm(params, fields);
   const query = params.get("q") || "";
   if (!query.trim()) return el("p", { class: "meta" }, "Type a question or a name. / focuses search, ↑ ↓ move, Enter opens.");
-  const filters = {};
-  for (const key of ["path", "lang", "repo"]) if (params.get(key)) filters[key] = params.get(key);
-  if (params.get("notests") === "1") filters.no_tests = true;
-  const body = { query, k: 20, filters };
+  const given = fields.filter((f) => filterValue(f, params));
+  const body = { query, k: 20, filters: Object.fromEntries(given.map((f) => [f.key, filterValue(f, params)])) };
   if (params.get("layer")) body.layers = [params.get("layer")];
   searching?.abort(); // its answer would be dropped anyway (see `seq`)
   searching = new AbortController();
   const asked = [api("/search", body, searching.signal)];
-  if (params.get("explain") === "1") asked.push(explain(query, params));
+  if (params.get("explain") === "1") asked.push(explain(query, params, given));
   const [result, plan] = await Promise.all(asked);
   const box = el("div");
   if (plan) box.append(el("details", { open: true }, el("summary", {}, "Plan and score parts (--explain)"), el("div", { class: "panel", id: "plan" }, plan)));
@@ -255,13 +274,13 @@ async function search(params) {
   return box;
 }
 
-async function explain(query, params) {
+async function explain(query, params, given) {
   const argv = ["search", query, "--explain", "-k", "10"];
   if (params.get("layer")) argv.push("--layer", params.get("layer"));
-  if (params.get("lang")) argv.push("--lang", params.get("lang"));
-  if (params.get("path")) argv.push("--path", params.get("path"));
-  if (params.get("repo")) argv.push("--repo", params.get("repo"));
-  if (params.get("notests") === "1") argv.push("--no-tests");
+  for (const f of given) { // each filter is the command's flag of the same name
+    const flag = `--${f.key.replaceAll("_", "-")}`;
+    argv.push(...(f.flag ? [flag] : [flag, params.get(f.key)]));
+  }
   const out = await api("/cli", { argv, width: 120, columns: 120 });
   return out.output || out.stdout || out.stderr || "";
 }
@@ -543,11 +562,12 @@ function renderAnswer(text, citations, out, sources) {
 // ---- input: the search form, keys, the token ------------------------------------------
 
 function formParams() {
-  return {
-    q: $("q").value, layer: $("f-layer").value, lang: $("f-lang").value.trim(),
-    path: $("f-path").value.trim(), repo: $("f-repo").value.trim(),
-    notests: $("f-notests").checked ? "1" : "", explain: $("f-explain").checked ? "1" : "",
-  };
+  const own = { q: $("q").value, layer: $("f-layer").value, explain: $("f-explain").checked ? "1" : "" };
+  for (const f of filterFields || []) {
+    const input = $(`f-${f.key}`);
+    own[f.key] = f.flag ? (input.checked ? "1" : "") : input.value.trim();
+  }
+  return own;
 }
 
 function moveSelection(step) {
