@@ -91,7 +91,7 @@ def child(*args: str) -> JSON:
 
 def match(terms: Sequence[str]) -> Any:
     """The FTS query `LanceStore.lexical_search` sends: any of the terms, exact."""
-    from strata.store.lance_search import match_query
+    from strata.store.schema import match_query
 
     return match_query(list(terms))
 

@@ -25,12 +25,20 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from strata.store import Filter
+from strata.layers import PASSAGE_LAYERS
+from strata.store import Filter, sql
 from strata.store.arrow import SEARCH_COLUMNS, Coded, code_repeated, take_records
 from strata.types import Record
 from strata.workspace import memory
 
-__all__ = ["ASKS_BEFORE_BUILD", "MAX_ROWS", "HotPassages", "WarmPassages"]
+__all__ = [
+    "ASKS_BEFORE_BUILD",
+    "MAX_ROWS",
+    "HotPassages",
+    "WarmPassages",
+    "covers",
+    "load_passages",
+]
 
 log = logging.getLogger(__name__)
 
@@ -249,6 +257,34 @@ class WarmPassages:
             memory.release()
             with self._lock:
                 self._building = False
+
+
+def covers(where: Filter) -> bool:
+    """Whether the copy can answer a search under `where`: it keeps to the passage layers."""
+    passages = where.layers is not None and set(where.layers) <= set(PASSAGE_LAYERS)
+    return passages and where.ids is None  # the copy is searched by filter, never by id
+
+
+def load_passages(
+    table: Any, dim: int, version: int, current: Callable[[], int]
+) -> HotPassages | None:
+    """The passage rows of a LanceDB `table` at `version` in memory (None: too many rows,
+    or a commit came between: `current()`, the table's version now, moved on)."""
+    predicate = sql.in_list("layer", PASSAGE_LAYERS)
+    if table.count_rows(predicate) > MAX_ROWS:
+        return None
+
+    def take(row_ids: list[int]) -> pa.Table:
+        return table.take_row_ids(row_ids).select(["id", "vector"]).to_arrow()
+
+    query = table.search().where(predicate).select(list(SEARCH_COLUMNS))
+    try:
+        hot = HotPassages.load(
+            query.with_row_id(True).to_batches(), take if dim else None, version, dim
+        )
+    except ValueError:
+        return None
+    return hot if current() == version else None
 
 
 def _copy_vectors(column: pa.Array | pa.ChunkedArray, out: np.ndarray, dim: int) -> None:

@@ -9,9 +9,9 @@ statistics are approximate until the next `optimize()`).
 
 from __future__ import annotations
 
+import contextlib
 import logging
-import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -19,34 +19,41 @@ from typing import Any
 import pyarrow as pa
 
 from strata.errors import EmbedderMismatchError, NoIndexError, StoreError
-from strata.store import Filter, rows, sql
+from strata.store import Filter, Hits, rows, sql
 from strata.store.arrow import (
     RECORD_COLUMNS,
     SEARCH_COLUMNS,
     PreparedRows,
     PreparedWriter,
+    query_vector,
     sort_rows,
     table_schema,
     to_records,
-    vector_array,
     vector_dim,
 )
 from strata.store.capabilities import IndexHealth
-from strata.store.hot import WarmPassages
-from strata.store.lance_search import LanceSearch
-from strata.store.lancedb_loaded import FTS, Bitmap, IvfPq, lancedb
+from strata.store.hot import HotPassages, WarmPassages, covers, load_passages
+from strata.store.lancedb_loaded import Bitmap, IvfPq
 from strata.store.schema import (
+    FULL_TEXT,
+    LEX_ANALYSIS,
     MIGRATIONS,
     SCHEMA_VERSION,
     TABLE,
     Migration,
+    connect,
+    match_query,
     migrate,
     read_meta_file,
+    searchable,
+    table_names,
     write_meta_file,
 )
 from strata.types import FileState, Record, Vector
 
 log = logging.getLogger(__name__)
+
+__all__ = ["LanceStore"]
 
 META_FILE = "meta.json"
 # Flat cosine search over this many vectors still answers in tens of milliseconds
@@ -54,31 +61,11 @@ META_FILE = "meta.json"
 ANN_MIN_ROWS = 100_000
 # Old versions are kept this long so a concurrent reader never loses its snapshot.
 KEEP_VERSIONS = timedelta(minutes=5)
-# How `lex_idx` analyses text, as recorded in meta.json: an index built another way (by an
-# older Strata) is rebuilt by the next `strata index`, a no-op run included.
-LEX_ANALYSIS = "whitespace tokens, English stems"
-# How long a version number is reused (see `version`): none, queries read the latest commit.
-VERSION_TTL = 0.0
-# `lex` is already split and lowercased by strata.text.tokens; the index adds English stems
-# (`entries` and `entry`, `logged` and `log` meet). Measured on the whole quality benchmark:
-# lexical MRR@10 up on every set, hybrid equal or better (docs/benchmarks.md).
-_FTS = FTS(
-    base_tokenizer="whitespace",
-    language="English",
-    lower_case=False,
-    stem=True,
-    remove_stop_words=False,
-    ascii_folding=False,
-    max_token_length=None,
-    with_position=False,
-)
-
-
 # A row's key: its id and its file version (a file on two branches keeps both versions).
 MERGE_KEY = ("id", "file_hash")
 
 
-class LanceStore(LanceSearch, PreparedWriter):
+class LanceStore(PreparedWriter):
     """A `Store` on an embedded LanceDB directory."""
 
     def __init__(
@@ -101,10 +88,9 @@ class LanceStore(LanceSearch, PreparedWriter):
         self._fts_ready = False
         self._counts: tuple[int, dict[str, dict[str, int]]] | None = None
         self._has_ann = False
-        self._version = (-VERSION_TTL, -1)  # (when asked, answer)
         self._warm = WarmPassages(self._load_hot, lambda: self.version)
-        self._db = _connect(self.directory, create)
-        if TABLE in _table_names(self._db):
+        self._db = connect(self.directory, create)
+        if TABLE in table_names(self._db):
             self._table = self._db.open_table(TABLE)
             self._upgrade(migrations)
             self._check_dim()
@@ -126,7 +112,7 @@ class LanceStore(LanceSearch, PreparedWriter):
         """`replace_sources` for rows already in the store's format (made by `prepare`)."""
         if not rows.paths:
             return
-        try:
+        with self._writing(f"write {len(rows.paths)} files to"):
             if rows.new:  # nothing to replace: no join, no scan for rows to delete
                 self._table.add(rows.table)
             else:
@@ -138,12 +124,6 @@ class LanceStore(LanceSearch, PreparedWriter):
                     .when_not_matched_by_source_delete(scope)
                     .execute(rows.table, on_bad_vectors="null")
                 )
-        except (OSError, RuntimeError, ValueError) as exc:
-            raise StoreError(
-                f"cannot write {len(rows.paths)} files to {self.directory}: {exc}"
-            ) from exc
-        finally:
-            self._committed()
         self.ensure_indexes()
 
     def restat(self, stats: Mapping[str, tuple[int, int]], *, repo: str | None = None) -> int:
@@ -155,57 +135,91 @@ class LanceStore(LanceSearch, PreparedWriter):
         source = rows.restat_rows(found, stats, self.dim)
         if source.num_rows == 0:
             return 0
-        try:
-            result = (
-                self._table.merge_insert(list(MERGE_KEY)).when_matched_update_all().execute(source)
-            )
-        except (OSError, RuntimeError, ValueError) as exc:
-            raise StoreError(f"cannot record file stats in {self.directory}: {exc}") from exc
-        finally:
-            self._committed()
-        return int(result.num_updated_rows)
+        with self._writing("record file stats in"):
+            merge = self._table.merge_insert(list(MERGE_KEY)).when_matched_update_all()
+            return int(merge.execute(source).num_updated_rows)
 
     def set_vectors(self, vectors: Mapping[str, tuple[str, Vector]]) -> int:
         """Fill in vectors by id where the content hash still matches; one commit."""
         if self.dim == 0 or not vectors:
             return 0
-        ids = list(vectors)
-        source = pa.table(
-            {
-                "id": ids,
-                "content_hash": [vectors[i][0] for i in ids],
-                "vector": vector_array([vectors[i][1] for i in ids], self.dim, ids),
-                "has_vector": [True] * len(ids),
-            },
-            schema=pa.schema([table_schema(self.dim).field(n) for n in _VECTOR_UPDATE]),
-        )
-        try:
-            result = (
-                self._table.merge_insert("id")
-                .when_matched_update_all(where="target.content_hash = source.content_hash")
-                .execute(source)
-            )
-        except (OSError, RuntimeError, ValueError) as exc:
-            raise StoreError(f"cannot store vectors in {self.directory}: {exc}") from exc
-        finally:
-            self._committed()
-        return int(result.num_updated_rows)
+        same = "target.content_hash = source.content_hash"
+        with self._writing("store vectors in"):
+            merge = self._table.merge_insert("id").when_matched_update_all(where=same)
+            return int(merge.execute(rows.vector_rows(vectors, self.dim)).num_updated_rows)
 
     def delete_all(self, *, repo: str | None = None) -> None:
         """Remove every row (of `repo`, if given); one commit, indexes kept and refilled later."""
-        try:
-            self._table.delete(sql.repo_is(repo))
-        finally:
-            self._committed()
+        self._table.delete(sql.repo_is(repo))
 
     def optimize(self) -> None:
         """Fold new rows into the FTS/ANN indexes, compact files, drop old versions."""
         self.ensure_indexes()
         self._maybe_build_ann()
-        try:
-            self._table.optimize(cleanup_older_than=KEEP_VERSIONS)
-        finally:
-            self._committed()
+        self._table.optimize(cleanup_older_than=KEEP_VERSIONS)
+
+    # -- searching ------------------------------------------------------------
+    # Cold: whole rows from LanceDB. Warm (`strata.store.hot`): BM25 gives row ids, the hits are
+    # cut from the copy of the passage layers, which answers vector searches by itself.
+
+    def lexical_search(self, terms: Sequence[str], limit: int, where: Filter) -> Hits:
+        """BM25 over `lex` (OR of the terms), best first."""
+        words = searchable(terms)
+        if not words or limit <= 0:
+            return []
+        predicate = sql.where(where, vectors=self.dim > 0)
+        if predicate == sql.FALSE:
+            return []
+        hot = self._warm.get() if covers(where) else None
+        if hot is not None:  # row ids only: the hits are cut from the copy in memory
+            found = self._bm25(words, predicate, limit).select(["_score"]).with_row_id(True)
+            table = found.to_arrow()
+            at = hot.positions(table.column("_rowid").to_pylist())
+            if at is not None:
+                return list(zip(hot.records(at), table.column("_score").to_pylist(), strict=True))
+            # a commit came between the copy and the query: whole rows from LanceDB
+        found = self._bm25(words, predicate, limit).select([*SEARCH_COLUMNS, "_score"])
+        table = found.to_arrow()
+        return list(zip(to_records(table), table.column("_score").to_pylist(), strict=True))
+
+    def _bm25(self, words: list[str], predicate: str, limit: int) -> Any:
+        """The FTS query builder for `words` under `predicate`, top `limit`."""
+        builder = self._table.search(match_query(words), query_type="fts").limit(limit)
+        return builder if predicate == sql.TRUE else builder.where(predicate, prefilter=True)
+
+    def vector_search(self, vector: Vector, limit: int, where: Filter) -> Hits:
+        """Cosine similarity over rows with a vector, best first."""
+        query = query_vector(vector, self.dim, limit)
+        if query is None:
+            return []
+        hot = self._warm.get() if covers(where) else None
+        if hot is not None:
+            best = hot.top(query, limit, where)
+            return list(zip(hot.records([i for i, _ in best]), [s for _, s in best], strict=True))
+        predicate = sql.conjunction(["has_vector = TRUE", sql.where(where, vectors=True)])
+        if predicate == sql.FALSE:
+            return []
+        builder = (
+            self._table.search(query, vector_column_name="vector", query_type="vector")
+            .distance_type("cosine")
+            .select([*SEARCH_COLUMNS, "_distance"])
+            .where(predicate, prefilter=True)
+            .limit(limit)
+        )
+        if self._has_ann:
+            # recall@10 0.97 vs 0.89 for (20, 5) at about the same cost (benchmarks/large_run.py)
+            builder = builder.nprobes(50).refine_factor(10)
+        table = builder.to_arrow()
+        scores = [1.0 - d for d in table.column("_distance").to_pylist()]
+        return list(zip(to_records(table), scores, strict=True))
+
+    def keep_warm(self) -> None:
+        """This process will search again and again: copy the passage layers into memory
+        now, and again after each commit (see `strata.store.hot`)."""
+        self._warm.keep()
+
+    def _load_hot(self, version: int) -> HotPassages | None:
+        return load_passages(self._table, self.dim, version, lambda: self.version)
 
     # -- reading --------------------------------------------------------------
 
@@ -272,19 +286,10 @@ class LanceStore(LanceSearch, PreparedWriter):
 
     @property
     def version(self) -> int:
-        """The table's version: it changes with every commit (a cache key for readers).
-
-        Never reused (`VERSION_TTL`): what is built from the rows is keyed by the commit
-        the queries read (a reused number let a stale symbol catalogue answer).
-        """
-        now = time.monotonic()
-        if now - self._version[0] >= VERSION_TTL:
-            self._version = (now, int(self._table.version))
-        return self._version[1]
-
-    def _committed(self) -> None:
-        """Forget the remembered version: this handle just made a new one."""
-        self._version = (-VERSION_TTL, -1)
+        """The table's version: it changes with every commit (a cache key for readers). Read
+        afresh each time: what is built from the rows is keyed by the commit the queries
+        read (a remembered number let a stale symbol catalogue answer)."""
+        return int(self._table.version)
 
     # -- metadata -------------------------------------------------------------
 
@@ -303,6 +308,14 @@ class LanceStore(LanceSearch, PreparedWriter):
         self._db = None
 
     # -- internals ------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _writing(self, what: str) -> Iterator[None]:
+        """A commit whose failure is a `StoreError`: "cannot {what} {the directory}"."""
+        try:
+            yield
+        except (OSError, RuntimeError, ValueError) as exc:
+            raise StoreError(f"cannot {what} {self.directory}: {exc}") from exc
 
     def _select(self, predicate: str, columns: list[str]) -> pa.Table:
         builder = self._table.search().select(columns)
@@ -338,12 +351,11 @@ class LanceStore(LanceSearch, PreparedWriter):
         names = self._index_names()
         if "lex_idx" not in names or not self.full_text_current():
             log.info("building the full-text index of %s", self.directory)
-            self._table.create_index("lex", config=_FTS, name="lex_idx", replace=True)
+            self._table.create_index("lex", config=FULL_TEXT, name="lex_idx", replace=True)
             self.write_meta({**self.read_meta(), "lex_analysis": LEX_ANALYSIS})
         if "layer_idx" not in names:
             self._table.create_index("layer", config=Bitmap(), name="layer_idx")
         self._fts_ready = True
-        self._committed()
 
     def integrity(self) -> IndexHealth:
         """The schema version; the search indexes missing, built by an older Strata
@@ -375,25 +387,6 @@ class LanceStore(LanceSearch, PreparedWriter):
         config = IvfPq(distance_type="cosine", num_sub_vectors=max(1, self.dim // 8))
         self._table.create_index("vector", config=config, name="vector_idx")
         self._has_ann = True
-        self._committed()
-
-
-_VECTOR_UPDATE = ("id", "content_hash", "vector", "has_vector")
-
-
-def _connect(directory: Path, create: bool) -> Any:
-    if not directory.exists():
-        if not create:
-            raise NoIndexError(f"no index in {directory}", hint="run `strata index`")
-        directory.mkdir(parents=True, exist_ok=True)
-    try:
-        return lancedb.connect(str(directory), read_consistency_interval=timedelta(0))
-    except (OSError, RuntimeError, ValueError) as exc:
-        raise StoreError(f"cannot open the store in {directory}: {exc}") from exc
-
-
-def _table_names(db: Any) -> list[str]:
-    return list(db.list_tables().tables)
 
 
 def _now() -> str:

@@ -13,12 +13,13 @@ from typing import Any
 
 import pyarrow as pa
 
-from strata.store.arrow import table_schema
-from strata.types import FileState
+from strata.store.arrow import table_schema, vector_array
+from strata.types import FileState, Vector
 
 SOURCE_COLUMNS = ("path", "file_hash", "file_size", "file_mtime_ns")
 SESSION_COLUMNS = ("session_id", "repo_id", "commit_sha", "path")
 RESTAT_COLUMNS = ("id", "file_hash", "file_size", "file_mtime_ns")
+VECTOR_COLUMNS = ("id", "content_hash", "vector", "has_vector")
 
 
 def sources_of(table: pa.Table) -> dict[str, FileState]:
@@ -82,3 +83,15 @@ def restat_rows(table: pa.Table, stats: Mapping[str, tuple[int, int]], dim: int)
         }
     )
     return source.cast(pa.schema([table_schema(dim).field(n) for n in RESTAT_COLUMNS]))
+
+
+def vector_rows(vectors: Mapping[str, tuple[str, Vector]], dim: int) -> pa.Table:
+    """A merge source setting the vector of each id (`vectors`: id -> (content hash, vector))."""
+    ids = list(vectors)
+    source = {
+        "id": ids,
+        "content_hash": [vectors[i][0] for i in ids],
+        "vector": vector_array([vectors[i][1] for i in ids], dim, ids),
+        "has_vector": [True] * len(ids),
+    }
+    return pa.table(source, schema=pa.schema([table_schema(dim).field(n) for n in VECTOR_COLUMNS]))
