@@ -15,7 +15,7 @@ from strata.answer import Answer, AnswerStream, Piece, answer
 from strata.config import Config, load_config
 from strata.embedding import Embedder, recorded_embedder
 from strata.engine import indexing
-from strata.engine.parts import Parts
+from strata.engine.parts import Parts, resolve
 from strata.engine.results import RepoInfo, Session, Status
 from strata.engine.status import repos_of, sessions_of, status_of
 from strata.errors import QueryError
@@ -31,7 +31,7 @@ from strata.query.router import IndexFacts, RetrievalPlan, route
 from strata.store import Filter, Store
 from strata.types import Record
 from strata.workspace import memory
-from strata.workspace.locate import read_locator, resolve
+from strata.workspace.locate import read_locator
 from strata.workspace.repos import all_repos
 
 

@@ -1,16 +1,17 @@
-"""What an `Engine` owns: its index directory and locator, its store and its embedders (each
-opened on first use), the one check that an embedder fits the index it is asked to serve,
-and the `QueryContext` a search runs against."""
+"""What an `Engine` owns: its index (which one a path belongs to, its directory and locator),
+its store and its embedders (each opened on first use), the one check that an embedder fits
+the index it is asked to serve, and the `QueryContext` a search runs against."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from strata.config import Config
 from strata.embedding import Embedder, known_dim, make_embedder, make_query_embedder
-from strata.errors import EmbedderMismatchError, NoIndexError
+from strata.errors import EmbedderMismatchError, NoIndexError, UserError
 from strata.layers import C1_SYMBOL_CATALOG
 from strata.query import lookup
 from strata.query.hybrid import QueryContext
@@ -22,12 +23,90 @@ from strata.store.uri import redact
 from strata.store.view import RepoView
 from strata.workspace import memory
 from strata.workspace.git import current_branch
-from strata.workspace.locate import META_NAME, read_locator, write_locator
+from strata.workspace.locate import (
+    INDEX_DIR_NAME,
+    META_NAME,
+    default_index_dir,
+    find_index_upward,
+    read_locator,
+    write_locator,
+)
 from strata.workspace.repos import Repo, named
 
-__all__ = ["Parts", "check_embedder"]
+__all__ = ["Parts", "check_embedder", "moved_from", "resolve"]
 
 _REBUILD = "run `strata index --full` to rebuild, or set embed.provider/model back"
+
+
+# ---- which index a path belongs to ---------------------------------------------------------
+def resolve(
+    path: str | os.PathLike[str] | None,
+    index_dir: str | os.PathLike[str] | None,
+    cwd: Path | None = None,
+) -> tuple[Path, Path]:
+    """(root, index directory) for a path to index and/or an explicit index directory.
+
+    A path inside an indexed tree belongs to that tree's index; a file roots at its
+    parent; with neither, the index is found upward from the working directory. An
+    existing index keeps its recorded root even when `path` lies elsewhere: such a path
+    is another repository of that index (see `strata.workspace.repos`). Relative paths,
+    and the upward search, start at `cwd` (default: the process's working directory).
+    """
+    here = cwd or Path.cwd()
+    if index_dir is not None:
+        idx = (here / Path(index_dir).expanduser()).resolve()
+        root = root_of(idx)
+        if path is not None and root is None:
+            return root_for((here / Path(path).expanduser()).resolve()), idx
+        if root is None:
+            raise NoIndexError(
+                f"no index in {idx}", hint="run `strata index PATH --index-dir DIR` first"
+            )
+        return root, idx
+    if path is not None:
+        target = (here / Path(path).expanduser()).resolve()
+        if not target.exists():
+            raise UserError(f"{target} does not exist")
+        found = find_index_upward(target)
+        root = root_of(found) if found else None
+        if found and root and (target == root or root in target.parents):
+            return root, found
+        root = root_for(target)
+        return root, default_index_dir(root)
+    found = find_index_upward(here)
+    root = root_of(found) if found else None
+    if found is None or root is None:
+        raise NoIndexError(
+            f"no index found in {here} or above", hint="run `strata index PATH` to create one"
+        )
+    return root, found
+
+
+def root_for(target: Path) -> Path:
+    """The root a target indexes under: itself, or a file's parent directory."""
+    return target if target.is_dir() else target.parent
+
+
+def root_of(index_dir: Path) -> Path | None:
+    """The root recorded in an index directory's locator file; for an index that sat at
+    its root's `.strata/` and was moved or copied along with its tree, the tree it is in
+    now (see `moved_from`)."""
+    locator = read_locator(index_dir)
+    root = locator.get("root")
+    if not isinstance(root, str):
+        return None
+    return index_dir.parent if moved_from(index_dir, locator) else Path(root)
+
+
+def moved_from(index_dir: Path, locator: dict[str, Any]) -> Path | None:
+    """The recorded root when this index was made at `<that root>/.strata` (its default
+    place, as its recorded store URI says) and now sits at another tree's `.strata`."""
+    root, store = locator.get("root"), locator.get("store")
+    if not isinstance(root, str) or index_dir.name != INDEX_DIR_NAME:
+        return None
+    old = Path(root)
+    made_inside = store == f"lancedb://{default_index_dir(old) / 'lance'}"
+    return old if made_inside and default_index_dir(old) != index_dir else None
 
 
 def check_embedder(meta: Mapping[str, Any], name: str | None, dim: int | None = None) -> None:

@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import Any
 
 from strata.config import IndexConfig
-from strata.engine.parts import Parts
+from strata.engine.parts import Parts, moved_from
 from strata.engine.results import (
     EmbedderState,
     LayerCount,
@@ -26,7 +26,6 @@ from strata.layers import embedded_count
 from strata.store import Store, capabilities
 from strata.store.uri import redact
 from strata.workspace.fileread import file_hash
-from strata.workspace.locate import moved_from
 from strata.workspace.lock import is_locked
 from strata.workspace.repos import all_repos
 

@@ -3,7 +3,7 @@
 Importing the CLI costs about half a second (click, rich, LanceDB, numpy) and opening the
 store as much again, so a cold `strata search` takes over a second. `strata serve` keeps
 both warm; this launcher, which imports only light standard modules, finds the index the
-way `strata.workspace.locate.resolve` does, reads the server's `<index dir>/serve.json` and sends
+way `strata.engine.parts.resolve` does, reads the server's `<index dir>/serve.json` and sends
 the command line to its `POST /cli`, which runs the same click command in-process and
 returns its output byte for byte. Anything else (a command that writes, no server, a
 stale `serve.json`, a refused or failed request) runs the CLI here, as if there were no
