@@ -294,7 +294,7 @@ def child_whatif(argv: list[str]) -> None:  # noqa: C901 - a what-if script: fou
     shutil.rmtree(scratch, ignore_errors=True)
     split = lancedb.connect(str(scratch)).create_table("passages", rows)
     t = time.perf_counter()
-    split.create_index("lex", config=lance_store._FTS, name="lex_idx")
+    split.create_index("lex", config=lance_store.FULL_TEXT, name="lex_idx")
     fts_build = time.perf_counter() - t
     matrix = np.asarray(rows.column("vector").combine_chunks().flatten(), dtype=np.float32)
     matrix = matrix.reshape(rows.num_rows, -1)

@@ -61,6 +61,8 @@ META_FILE = "meta.json"
 ANN_MIN_ROWS = 100_000
 # Old versions are kept this long so a concurrent reader never loses its snapshot.
 KEEP_VERSIONS = timedelta(minutes=5)
+# How long a version number is reused: never (see `version`).
+VERSION_TTL = 0.0
 # A row's key: its id and its file version (a file on two branches keeps both versions).
 MERGE_KEY = ("id", "file_hash")
 
