@@ -291,7 +291,7 @@ class Engine:
         self.parts.require()
         return self.store.fetch(Filter(layers=tuple(layers) if layers else None), limit=limit)
 
-    def build(self) -> tuple[Any, ...]:
+    def build_id(self) -> tuple[Any, ...]:
         """Which build of the index this is: its embedder, width and creation time, as its
         locator records them now (a rebuild for another embedder records new ones)."""
         meta = self.parts.locator()

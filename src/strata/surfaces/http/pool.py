@@ -124,5 +124,5 @@ def _key(eng: Engine) -> tuple[Any, ...]:
         eng.store_uri,
         tuple(repr(eng.config.value(k)) for k in KEYS),
         tuple(sorted(eng.config.sources.items())),
-        eng.build(),
+        eng.build_id(),
     )
