@@ -143,13 +143,16 @@ def records(batch: Planned, first: int, vectors: Vectors) -> dict[str, list[Reco
     return out
 
 
-def write_share(uri: str, total: int, caches: list[Path], share: int, shares: int) -> None:
-    """Write every `shares`-th batch (from batch `share` on) through the store."""
+def write_share(
+    uri: str, total: int, caches: list[Path], share: int, shares: int, done: frozenset[int]
+) -> None:
+    """Write every `shares`-th batch (from batch `share` on) through the store, but those
+    in `done` (already written by an earlier run)."""
     store = open_store(uri, DIM)
     vectors = Vectors(real_vectors(caches)[50:] if caches else None)
     first = 0
     for n, batch in enumerate(planned_batches(total)):
-        if n % shares == share:
+        if n % shares == share and n not in done:
             store.replace_sources(records(batch, first, vectors))
         first += len(batch)
     store.close()
@@ -168,17 +171,33 @@ def expected(rows: int, caches: list[Path]) -> tuple[np.ndarray, np.ndarray]:
     return matrix, np.array(tests)
 
 
-def load(store: Any, uri: str, rows: int, caches: list[Path], writers: int) -> dict[str, Any]:
+def written(uri: str, rows: int) -> frozenset[int]:
+    """The batches an earlier, interrupted load wrote whole (`--resume`)."""
+    with psycopg.connect(uri) as conn:
+        present = {p for (p,) in conn.execute("SELECT DISTINCT path FROM rag_chunks")}
+    done = (n for n, b in enumerate(planned_batches(rows)) if {p for p, _, _ in b} <= present)
+    return frozenset(done)
+
+
+def load(
+    store: Any, uri: str, rows: int, caches: list[Path], writers: int, resume: bool
+) -> dict[str, Any]:
     """Write `rows` synthetic rows through the store (`writers` processes, each its share
-    of the batches), then build the HNSW index over them."""
+    of the batches), then build the indexes over them. `resume`: write only the batches an
+    earlier load did not, with the full-text index kept current (so that it can be searched
+    meanwhile), and time the builds of both indexes after."""
+    done = written(uri, rows) if resume else frozenset()
+    before = store.count() if resume else 0
     with psycopg.connect(uri, autocommit=True) as conn:
         conn.execute("DROP INDEX IF EXISTS rag_chunks_embedding")
-        conn.execute("DROP INDEX IF EXISTS rag_chunks_lex")
+        if not resume:
+            conn.execute("DROP INDEX IF EXISTS rag_chunks_lex")
     ctx = multiprocessing.get_context("spawn")
     procs = [
-        ctx.Process(target=write_share, args=(uri, rows, caches, i, writers))
+        ctx.Process(target=write_share, args=(uri, rows, caches, i, writers, done))
         for i in range(writers)
     ]
+    log.info("%d batches written before, %d rows", len(done), before)
     t0 = time.perf_counter()
     for p in procs:
         p.start()
@@ -191,14 +210,18 @@ def load(store: Any, uri: str, rows: int, caches: list[Path], writers: int) -> d
     insert = time.perf_counter() - t0
     n = store.count()
     figures = {"rows": n, "writers": writers, "insert_s": round(insert, 1)}
-    figures["rows_per_s"] = round(n / insert)
+    figures["rows_per_s"] = round((n - before) / insert)
+    if resume:
+        figures["resumed_from_rows"] = before
+        with psycopg.connect(uri, autocommit=True) as conn:
+            conn.execute("DROP INDEX IF EXISTS rag_chunks_lex")
     return {**figures, **build(store)}
 
 
 def build(store: Any) -> dict[str, Any]:
     """Build the indexes the load left out, each timed (GIN, then HNSW)."""
     out: dict[str, Any] = {}
-    for name in store.missing_indexes():
+    for name in store.integrity().missing:
         t0 = time.perf_counter()
         with store._write(f"build {name}") as conn:
             conn.execute(f"SET LOCAL maintenance_work_mem = '{pg_store.BUILD_MEMORY}'".encode())
@@ -256,7 +279,7 @@ def recall(store: Any, qs: np.ndarray, matrix: np.ndarray, keep: np.ndarray | No
 
 
 def synthetic(
-    uri: str, rows: int, caches: list[Path], efs: list[int], writers: int
+    uri: str, rows: int, caches: list[Path], efs: list[int], writers: int, resume: bool
 ) -> dict[str, Any]:
     base = held = None
     if caches:
@@ -266,7 +289,7 @@ def synthetic(
     store = open_store(uri, DIM)
     figures: dict[str, Any] = {"rows": store.count()}
     if figures["rows"] != rows:  # else: measure the queries of a former run's load
-        figures = load(store, uri, rows, caches, writers)
+        figures = load(store, uri, rows, caches, writers, resume)
         log.info("loaded: %s", figures)
     else:
         figures.update(build(store))
@@ -403,6 +426,9 @@ def main(argv: list[str]) -> None:
     parser.add_argument(
         "--cut", action="store_true", help="measure an interrupted load at the size it reached"
     )
+    parser.add_argument(
+        "--resume", action="store_true", help="finish an interrupted load (with --uri)"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     from benchmarks.pgserver import store_uri
@@ -414,8 +440,9 @@ def main(argv: list[str]) -> None:
         args.rows = cut(uri, args.rows)
     if args.mode == "synthetic":
         result = synthetic(
-            uri, args.rows, args.vectors, args.ef or [search.EF_SEARCH], args.writers
-        )
+            uri, args.rows, args.vectors, args.ef or [search.EF_SEARCH], args.writers,
+            args.resume,
+        )  # fmt: skip
     else:
         result = concurrent(uri, args.seconds, args.writers, args.readers)
     print(json.dumps(result, indent=1))

@@ -23,6 +23,7 @@ from strata.index.records import make_record
 from strata.layers import C0_SOURCE_CHUNKS
 from strata.store import Filter, open_store
 from strata.store.postgres import rows as pg_rows
+from strata.store.postgres.migrations import steps
 from strata.store.postgres.store import PgStore
 from strata.store.uri import redact
 from strata.types import Record
@@ -147,7 +148,7 @@ def test_migrations_are_recorded_once(pg_uri: str) -> None:
     open_store(pg_uri, 4).close()
     with psycopg.connect(pg_uri) as conn:
         found = conn.execute("SELECT version, name FROM strata_migrations").fetchall()
-    assert sorted(found) == [(1, "initial"), (2, "branches")]
+    assert sorted(found) == [(1, "initial"), (2, "branches"), (3, "lengths")]
 
 
 @pytest.fixture
@@ -255,9 +256,12 @@ def test_a_read_only_replica_is_searched_and_never_migrated(pg_uri: str, pg_serv
     assert [r.id for r, _ in replica.lexical_search(["replicated"], 5, Filter())] == ["x.py:0"]
     with pytest.raises(StoreError, match="read-only transaction"):
         replica.replace_sources({"x.py": []})
+    later = steps()[-1].version + 1
     with psycopg.connect(pg_uri, autocommit=True) as conn:
-        conn.execute("INSERT INTO strata_migrations (version, name) VALUES (3, 'later')")
-    with pytest.raises(SchemaError, match="read-only database holds Strata schema version 3"):
+        conn.execute("INSERT INTO strata_migrations (version, name) VALUES (%s, 'later')", (later,))
+    with pytest.raises(
+        SchemaError, match=f"read-only database holds Strata schema version {later}"
+    ):
         open_store(pg_uri + read_only, 0)
     empty = pg_server + "&options=-csearch_path%3Dpublic%20-cdefault_transaction_read_only%3Don"
     with pytest.raises(NoIndexError):

@@ -24,8 +24,10 @@ import numpy as np
 import psycopg
 from psycopg import sql
 
+from strata.store.postgres import shortlist
 from strata.store.postgres.filters import Where
 from strata.store.postgres.rows import record_of, stem
+from strata.store.postgres.shortlist import tsquery_word
 from strata.types import Record
 
 __all__ = ["Corpus", "bm25", "nearest"]
@@ -35,7 +37,11 @@ EF_SEARCH = 100  # HNSW candidate list: recall@10 vs exact search in docs/benchm
 # Rows kept by the first, approximate stage of BM25 per row asked for (and at least this
 # many): the exact second stage reorders them (see `bm25`).
 PRESELECT, PRESELECT_MIN = 10, 500
-CORPUS_TTL = 5.0  # seconds a corpus size is reused before it is read again
+# Past this many matches of a query's lexemes together, the first stage reads a bounded
+# shortlist (`shortlist`) instead of every match of the rarest ones.
+FULL_SCAN = 20_000
+CORPUS_TTL = 5.0  # seconds a corpus size is reused before it is read again (at least)
+CORPUS_SHARE = 0.02  # ... and at most this share of the time is spent reading it
 _TERM = re.compile(r"\w+")
 
 
@@ -50,16 +56,21 @@ class Corpus:
     read_at: float = -CORPUS_TTL
     common: dict[str, float] = field(default_factory=dict)  # lexeme -> share of rows
     df: dict[str, int] = field(default_factory=dict)
+    lengths: list[int] = field(default_factory=list)  # `lex_len` quantiles (pg_stats)
+    ttl: float = CORPUS_TTL
 
     def current(self, conn: psycopg.Connection[Any]) -> tuple[int, float]:
-        if time.monotonic() - self.read_at >= CORPUS_TTL:
+        if time.monotonic() - self.read_at >= self.ttl:
+            t0 = time.monotonic()
             row = conn.execute(
                 "SELECT count(*), coalesce(avg(lex_len), 0) FROM rag_chunks"
             ).fetchone()
             self.rows, self.mean_len = (int(row[0]), float(row[1])) if row else (0, 0.0)
-            self.common = _common_lexemes(conn)
+            self.common, self.lengths = _common_lexemes(conn), _length_bounds(conn)
             self.df = {}
             self.read_at = time.monotonic()
+            # a large table's count takes a while: read it less often than every 5 s
+            self.ttl = max(CORPUS_TTL, (self.read_at - t0) / CORPUS_SHARE)
         return self.rows, self.mean_len
 
     def frequencies(self, conn: psycopg.Connection[Any], lexemes: Sequence[str]) -> list[int]:
@@ -72,7 +83,7 @@ class Corpus:
             found = conn.execute(
                 "SELECT (SELECT count(*) FROM rag_chunks WHERE lex_tsv @@ q) "
                 "FROM unnest(%s::tsquery[]) AS q",
-                ([_tsquery_word(w) for w in todo],),
+                ([tsquery_word(w) for w in todo],),
             ).fetchall()
             self.df.update((w, int(n)) for w, (n,) in zip(todo, found, strict=True))
         return [self.df[w] for w in lexemes]
@@ -93,6 +104,40 @@ def _common_lexemes(conn: psycopg.Connection[Any]) -> dict[str, float]:
     if not row or row[0] is None:
         return {}
     return dict(zip(row[0], (float(f) for f in row[1]), strict=False))
+
+
+def _length_bounds(conn: psycopg.Connection[Any]) -> list[int]:
+    """About 100 bounds of equally full ranges of `lex_len`, from what `ANALYZE` last saw
+    (its most common values and the histogram of the others); none before a first one."""
+    row = conn.execute(
+        "SELECT most_common_vals::text::int[], most_common_freqs, "
+        "histogram_bounds::text::int[] FROM pg_stats WHERE schemaname = current_schema() "
+        "AND tablename = 'rag_chunks' AND attname = 'lex_len'"
+    ).fetchone()
+    if not row:
+        return []
+    common = list(zip(row[0] or [], row[1] or [], strict=True))
+    hist = row[2] or []
+    rest = (1.0 - sum(f for _, f in common)) / max(len(hist) - 1, 1)
+    mass = sorted([*common, *((b, rest) for b in hist[1:])])
+    bounds, seen = [v for v in hist[:1]], 0.0
+    for value, share in mass:
+        seen += share
+        if not bounds or seen >= len(bounds) / 100:
+            bounds.append(value)
+    return sorted(set(bounds))
+
+
+def _share(conn: psycopg.Connection[Any], where: Where, rows: int) -> float:
+    """The share of the rows `where` keeps, as the planner estimates it."""
+    if where.text == "TRUE" or rows <= 0:
+        return 1.0
+    text = sql.SQL("EXPLAIN (FORMAT JSON) SELECT 1 FROM rag_chunks WHERE {}").format(
+        sql.SQL(where.text)
+    )
+    row = conn.execute(text, where.params).fetchone()
+    planned = float(row[0][0]["Plan"]["Plan Rows"]) if row else rows
+    return min(1.0, planned / rows)
 
 
 def query_lexemes(terms: Sequence[str]) -> list[str]:
@@ -126,7 +171,11 @@ def bm25(
     idf = {w: math.log(1 + (rows - df + 0.5) / (df + 0.5)) for w, df in dfs.items()}
     pre = max(PRESELECT * limit, PRESELECT_MIN)
     rarest = sorted(dfs.items(), key=lambda item: item[1])
-    keys = _candidates(conn, rarest, idf, pre, where, mean_len)
+    if sum(dfs.values()) <= FULL_SCAN or not corpus.lengths:
+        keys = _candidates(conn, rarest, idf, pre, where, mean_len)
+    else:
+        share = _share(conn, where, rows)
+        keys = shortlist.shortlist(conn, rarest, idf, pre, where, corpus.lengths, mean_len, share)
     if not keys:
         return []
     return _exact(conn, keys, idf, mean_len, columns, limit)
@@ -174,7 +223,7 @@ def _stage_one_params(
     scan: list[str], idf: dict[str, float], pre: int, where: Where, mean_len: float
 ) -> tuple[Any, ...]:
     norm = (K1 + 1, K1, B, B, max(mean_len, 1e-9))
-    terms = [_tsquery_word(w) for w in scan]
+    terms = [tsquery_word(w) for w in scan]
     return (*norm, terms, [idf[w] for w in scan], *where.params, pre)
 
 
@@ -225,7 +274,3 @@ def nearest(
     # relaxed order: an iterative scan may return a few rows slightly out of order
     out.sort(key=lambda r: float(r[-1]))
     return [(record_of(r[:-1], columns), 1.0 - float(r[-1])) for r in out]
-
-
-def _tsquery_word(lexeme: str) -> str:
-    return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
