@@ -1,10 +1,13 @@
 """The PostgreSQL store's own guarantees, on the real server the tests start: faults say
 one clear line (exit 2) and never print a password; a dropped connection rolls back;
-writers of one repository take turns while other repositories and readers go on."""
+writers of one repository take turns while other repositories and readers go on; BM25's
+bounded first stage on a large table gives what reading every match gives while its
+budget suffices, and reads at most its budget (the shortest matches first) otherwise."""
 
 from __future__ import annotations
 
 import dataclasses
+import random
 import stat
 import subprocess
 import sys
@@ -23,6 +26,7 @@ from strata.index.records import make_record
 from strata.layers import C0_SOURCE_CHUNKS
 from strata.store import Filter, open_store
 from strata.store.postgres import rows as pg_rows
+from strata.store.postgres import search, shortlist
 from strata.store.postgres.migrations import steps
 from strata.store.postgres.store import PgStore
 from strata.store.uri import redact
@@ -268,3 +272,82 @@ def test_a_read_only_replica_is_searched_and_never_migrated(pg_uri: str, pg_serv
         open_store(empty, 0)
     primary.close()
     replica.close()
+
+
+# -- BM25 on a large table: the bounded first stage (store/postgres/shortlist.py) --
+
+WORDS = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "theta"]
+
+
+def corpus(store: PgStore) -> None:
+    """400 rows of 3 to 60 words, common words and rare ones, tests and not, two repos."""
+    rng = random.Random(19)
+    files: dict[str, list[Record]] = {}
+    for n in range(400):
+        words = [*rng.choices(WORDS[:4], k=rng.randint(2, 59)), rng.choice(WORDS[4:])]
+        path = f"{'test_' if n % 3 == 0 else ''}m{n // 10}.py"
+        row = dataclasses.replace(rec(path, n % 10, " ".join(words)), is_test=n % 3 == 0)
+        files.setdefault(path, []).append(row)
+    store.replace_sources(files)
+    store.optimize()  # ANALYZE: the length histogram the first stage walks
+
+
+def hits(store: PgStore, terms: list[str], where: Filter, k: int = 10) -> list[tuple[str, float]]:
+    return [(r.id, round(s, 6)) for r, s in store.lexical_search(terms, k, where)]
+
+
+QUERIES = [["alpha"], ["alpha", "beta"], ["gamma", "omega"], ["alpha", "beta", "delta"]]
+FILTERS = [Filter(), Filter(is_test=True), Filter(is_test=False, repo_id="r")]
+
+
+def test_the_shortlist_gives_what_reading_every_match_gives(
+    store: PgStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    corpus(store)
+    full = {(i, j): hits(store, q, f) for i, q in enumerate(QUERIES) for j, f in enumerate(FILTERS)}
+    assert all(full.values())
+    monkeypatch.setattr(search, "FULL_SCAN", 0)  # every query takes the bounded path
+    monkeypatch.setattr(shortlist, "RARE", 30)  # the rare words are read in full
+    store._corpus.forget()
+    walked = {
+        (i, j): hits(store, q, f) for i, q in enumerate(QUERIES) for j, f in enumerate(FILTERS)
+    }
+    assert store._corpus.lengths  # the walk had a histogram to follow
+    assert walked == full
+
+
+def test_a_spent_budget_keeps_the_shortest_matches(
+    store: PgStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # every row holds "alpha" once: BM25 ranks the shortest rows first
+    rows = [" ".join(["alpha"] + ["filler"] * (n % 97)) for n in range(300)]
+    store.replace_sources({f"m{n}.py": [rec(f"m{n}.py", 0, t)] for n, t in enumerate(rows)})
+    store.optimize()
+    full = hits(store, ["alpha"], Filter(), 5)
+    monkeypatch.setattr(search, "FULL_SCAN", 0)
+    monkeypatch.setattr(shortlist, "RARE", 0)
+    monkeypatch.setattr(shortlist, "BUDGET", 40)
+    store._corpus.forget()
+    read: list[int] = []
+    add = shortlist._Found.add
+
+    def counted(found: shortlist._Found, cursor: Any, *, whole: bool = False) -> int:
+        read.append(add(found, cursor, whole=whole))
+        return read[-1]
+
+    monkeypatch.setattr(shortlist._Found, "add", counted)
+    assert hits(store, ["alpha"], Filter(), 5) == full
+    assert 5 <= sum(read) <= 40  # of 300 matches
+
+
+def test_the_length_index_is_made_by_a_migration(store: PgStore) -> None:
+    assert "rag_chunks_len" not in store.integrity().missing
+    assert "rag_chunks_len" in search_indexes(store)
+
+
+def search_indexes(store: PgStore) -> set[str]:
+    with store._read() as conn:
+        found = conn.execute(
+            "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()"
+        ).fetchall()
+    return {name for (name,) in found}
