@@ -6,7 +6,8 @@ is the number of its positions in the row's `tsvector`, its document frequency c
 from `pg_stats` or a count over the same index, and the corpus size and mean length
 from `Corpus` (read at most every few seconds). The exact score is computed for the
 best `PRESELECT` x k rows of a first stage that reads no `tsvector` (see `bm25`), not
-for every match. Vector search is one
+for every match; past `FULL_SCAN` matches, that stage reads a bounded shortlist
+(`shortlist`). Vector search is one
 `ORDER BY embedding <=> q` on the HNSW index, with pgvector 0.8's iterative scan so that a
 filtered query still finds its k rows.
 """
@@ -175,7 +176,7 @@ def bm25(
         keys = _candidates(conn, rarest, idf, pre, where, mean_len)
     else:
         share = _share(conn, where, rows)
-        keys = shortlist.shortlist(conn, rarest, idf, pre, where, corpus.lengths, mean_len, share)
+        keys = shortlist.shortlist(conn, where, share, rarest, idf, pre, corpus.lengths, mean_len)
     if not keys:
         return []
     return _exact(conn, keys, idf, mean_len, columns, limit)

@@ -68,17 +68,17 @@ def length_factor(length: float, mean: float) -> float:
 
 def shortlist(
     conn: psycopg.Connection[Any],
+    where: Where,
+    share: float,
     rarest: list[tuple[str, int]],
     idf: dict[str, float],
     pre: int,
-    where: Where,
     lengths: list[int],
     mean: float,
-    share: float,
 ) -> list[Key]:
     """The `pre` best rows of the first stage, from lexemes with their document frequencies
-    (rarest first), `lengths` (the bounds of equally full ranges of `lex_len`) and the
-    share of rows `where` keeps."""
+    (rarest first), and `lengths` (the bounds of equally full ranges of `lex_len`);
+    `share`: of all rows, those `where` keeps."""
     rare: list[str] = []
     seen = 0
     for w, df in rarest:
