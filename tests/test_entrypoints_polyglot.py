@@ -236,3 +236,17 @@ def test_spring_reference_docs_controller_with_bare_mappings() -> None:
         ("GET", "/appointments/new", "getNewForm"),
         ("POST", "/appointments", "add"),
     }
+
+
+def test_gin_s_own_tests_call_its_constructor_unqualified_and_name_methods_by_constant() -> None:
+    # Inside package gin, `router := New()` is gin's router and `http.MethodGet` names GET;
+    # the GitHub API table registered in a loop (`router.Handle(route.method, route.path,
+    # ...)`) has no literal route, and none is made up for it.
+    verbs = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
+    assert routes(scan("gin-tests"), "gin") == {
+        ("GET", "/rest/:name/:id", ""),
+        ("GET", "/new/rest/:num", ""),
+        ("GET", "/test/copy/race", ""),
+        # routergroup_test.go: `v1 := router.Group("v1")` is "/v1" (the root group's path is "/")
+        *{(verb, path, "handler") for verb in verbs for path in ("/v1/test", "/v1/login/test")},
+    }

@@ -124,8 +124,8 @@ class _Routes(GoFile):
         texts = [string_value(self.f, a) for a in items]
         first = _join(prefix, texts[0]) if texts and texts[0] is not None else None
         verbs = _VERBS.get(framework, {})
-        if method == "Group" and framework == "gin" and first is not None:
-            self.assign(call, func, "gin", first)
+        if method == "Group" and framework == "gin" and texts and texts[0] is not None:
+            self.assign(call, func, "gin", _join(prefix or "/", texts[0]))  # the root's is "/"
         elif method in ("Mount", "Route") and framework == "chi" and len(items) == 2:
             if first is not None and items[1].type != "func_literal":
                 self.mount(func, items[1], first, framework)
@@ -135,7 +135,7 @@ class _Routes(GoFile):
             for verb in ("GET", "HEAD"):  # gin serves files on both, with its own handler
                 self.route(call, func, framework, verb, _join(first, _GIN_STATIC[method]), None)
         elif method in ("Method", "MethodFunc", "Handle") and len(items) == 3:
-            verb, pattern = (texts[0] or "ANY").upper(), texts[1]
+            verb, pattern = _verb(self.f, items[0]), texts[1]
             if pattern is not None:
                 self.route(call, func, framework, verb, _join(prefix, pattern), items[-1])
         elif method in ("Handle", "HandleFunc") and len(items) == 2 and texts[0] is not None:
@@ -173,8 +173,13 @@ class _Routes(GoFile):
             )
 
     def plain_call(self, call: Node, fn: str, args: Node) -> None:
-        """`register(r)`: a function given a router registers its routes under it."""
-        self.handoff(call, args, self.key(fn))
+        """`register(r)`: a function given a router registers its routes under it; inside
+        a framework's own package its constructor is called unqualified (gin's `New()`)."""
+        ctor = _CTORS.get(f"{self.package}.{fn}")
+        if ctor:
+            self.assign(call, self.func_of(call), ctor, "")
+        else:
+            self.handoff(call, args, self.key(fn))
 
     def handoff(self, call: Node, args: Node, child: str) -> None:
         func = self.func_of(call)
@@ -215,6 +220,16 @@ def _by_handler(f: ParsedFile, items: list[Node]) -> tuple[str, str] | None:
     if handler is None or handler.type != "func_literal" or params is None:
         return None
     return ("gin", "") if "*gin.Context" in f.text(params) else None
+
+
+def _verb(f: ParsedFile, node: Node) -> str:
+    """The HTTP method an argument names: `"GET"`, `http.MethodGet`; `ANY` for a variable."""
+    text = string_value(f, node)
+    if text is None and node.type == "selector_expression":
+        field = f.text(node.child_by_field_name("field"))
+        if f.text(node.child_by_field_name("operand")) == "http" and field.startswith("Method"):
+            text = field.removeprefix("Method")
+    return (text or "ANY").upper()
 
 
 def _join(prefix: str, path: str) -> str:
