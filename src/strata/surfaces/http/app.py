@@ -67,6 +67,7 @@ def create_app(state: ServeState, policy: Callable[[], Policy]) -> Guard:
     app.add_exception_handler(RequestError, _request_error)
     app.add_exception_handler(StrataError, _strata_error)
     app.add_exception_handler(Exception, _crash)
+    app.openapi()  # built once, now: the web page asks for it first (its filter fields)
     return Guard(app, policy)
 
 
