@@ -214,3 +214,35 @@ def test_declaration_stubs_rank_below_the_code_they_declare() -> None:
     q = ranking.shape("define an option of the command", [])
     out = ranking.adjust(records, base, q, rrf_k=5, include_tests=False)
     assert out[stub.id]["stub_x"] == ranking.STUB_FACTOR < 1.0 and "stub_x" not in out[code.id]
+
+
+def test_a_first_candidate_far_ahead_of_its_list_stands_out() -> None:
+    # BM25 found one chunk with every word (score 14.2, the next 6.1); the vectors rank
+    # it fifth. A chunk both lists rank second would otherwise win the fusion.
+    lexical = [("answer", 14.2), ("both", 6.1), ("x1", 5.9), ("x2", 5.7)]
+    semantic = [("y1", 0.55), ("both", 0.54), ("y2", 0.53), ("y3", 0.53), ("answer", 0.52)]
+    lists = {"lexical": lexical, "semantic": semantic}
+    ranks = {name: [key for key, _ in pairs] for name, pairs in lists.items()}
+    weights = ranking.SENTENCE_WEIGHTS
+    plain = rrf(ranks, weights=weights, k=5)
+    assert fused_order(plain)[0] == "both"
+    heads = ranking.standouts(lists, k=5)
+    assert heads == {"answer": ranking.STANDOUT_BOOST / 6}  # the vectors' head is flat
+    for key, part in heads.items():
+        plain[key]["standout"] = part
+    assert fused_order(plain)[0] == "answer"
+
+
+def test_standouts_need_a_wide_lead_and_both_lists() -> None:
+    flat_bm25 = [("a", 10.0), ("b", 9.0)]  # the second at 90 % of the first
+    steep_vectors = [("c", 0.71), ("d", 0.62)]  # a cosine 0.09 lower
+    assert ranking.standouts({"lexical": flat_bm25, "semantic": steep_vectors}, k=5) == {
+        "c": ranking.STANDOUT_BOOST / 6
+    }
+    steep_bm25 = [("a", 10.0), ("b", 7.0)]
+    assert ranking.standouts({"lexical": steep_bm25}, k=5) == {}  # lexical search alone
+    assert ranking.standouts({"lexical": steep_bm25, "semantic": [("a", 0.7)]}, k=5) == {
+        "a": ranking.STANDOUT_BOOST / 6
+    }
+    both = ranking.standouts({"lexical": steep_bm25, "semantic": steep_vectors[:1] * 2}, k=5)
+    assert both == {"a": ranking.STANDOUT_BOOST / 6}  # equal vector scores: no lead

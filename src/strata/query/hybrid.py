@@ -211,6 +211,9 @@ class Searcher:
             fused = _fair_rrf(rankings, records, ranking.weights(q), self._cfg.search.rrf_k)
         else:
             fused = ranking.rrf(rankings, weights=ranking.weights(q), k=self._cfg.search.rrf_k)
+        heads = {name: [(r.id, s) for r, s in pairs[:2]] for name, pairs in lists.items()}
+        for rid, part in ranking.standouts(heads, k=self._cfg.search.rrf_k).items():
+            fused[rid]["standout"] = part
         tests = self._cfg.search.include_tests if include_tests is None else include_tests
         parts = ranking.adjust(
             records,
