@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from strata import Engine
+from strata.errors import UserError
 from strata.store import Filter, Store
 from strata.store.branches import BranchView, merged
 from tests.embed_server import EmbedServer, serve
@@ -145,3 +146,35 @@ def test_branches_of_one_checkout_share_rows_and_checkout_retags(
     assert "pkg/zulu.py" in {h.record.path for h in named.search("zulu_only").hits}
     assert {m.record.path for m in named.symbols("zulu_only")} == {"pkg/zulu.py"}
     assert not rel.symbols("zulu_only")  # lookups follow the branch too
+
+
+def rows_of(eng: Engine) -> int:
+    return sum(c.rows for c in eng.status().layers.values())
+
+
+@pytest.mark.usefixtures("both_stores")
+def test_status_counts_the_branch_and_a_detached_head_is_refused(
+    repo: Path, server: EmbedServer
+) -> None:
+    cfg: dict[str, Any] = {"embed.provider": "ollama", "embed.base_url": server.url}
+    Engine.open(repo, config={**cfg, "store.branch": "main"}).index()
+    git(repo, "checkout", "-q", "-b", "feature")
+    (repo / "pkg" / "zulu.py").write_text("def zulu_only():\n    return 'feature work'\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "feature")
+    feature = Engine.open(repo, config=cfg)
+    feature.index()
+    main = Engine.open(repo, config={**cfg, "store.branch": "main"})
+    on_main = len(main.store.fetch(Filter(), vectors=False))
+    assert rows_of(main) == on_main < rows_of(feature)  # zulu.py is the feature's only
+    assert rows_of(feature) == len(feature.store.fetch(Filter(), vectors=False))
+    git(repo, "checkout", "-q", "--detach")
+    detached = Engine.open(repo, config=cfg)
+    assert detached.branch is None
+    (repo / "pkg" / "alpha.py").write_text("def alpha_fn():\n    return 'detached edit'\n")
+    with pytest.raises(UserError, match="HEAD is detached") as err:
+        detached.index()
+    assert "--branch" in (err.value.hint or "")
+    assert rows_of(main) == on_main  # nothing was written for no branch
+    named = Engine.open(repo, config={**cfg, "store.branch": "feature"})
+    assert named.index().indexed == 1  # naming the branch indexes the edit

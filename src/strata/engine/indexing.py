@@ -12,7 +12,7 @@ from pathlib import Path
 from strata.embedding import RETRY_HINT, configured_name, first_dim
 from strata.embedding.cache import EmbeddingCache
 from strata.engine.parts import Parts, check_embedder
-from strata.errors import EmbedderError
+from strata.errors import EmbedderError, UserError
 from strata.index.corpus import FILE_NAME as ARTIFACTS_FILE
 from strata.index.corpus import ArtifactCache
 from strata.index.corpus.cache import pending_marker
@@ -54,6 +54,7 @@ def index(
     with write_lock(parts.index_dir), repo_lock(parts.store_uri, lambda: parts.base_store, r.name):
         if parts.config.store.branch and not parts.locator().get("branches"):
             parts.write_locator(branches=True)  # from now on, runs follow the checkout
+        _check_branch(parts)
         rebuilt = _reset(parts, r) if full or _pending_now_reachable(parts) else []
         _check_embedder(parts)
         summary = _index_repo(parts, r, target, progress)
@@ -81,6 +82,7 @@ def refresh(
         write_lock(parts.index_dir, wait=lock_wait),
         repo_lock(parts.store_uri, lambda: parts.base_store, r.name),
     ):
+        _check_branch(parts)
         _check_embedder(parts)
         indexed = parts.repo_store(r.name).sources()
         files: list[SourceFile] = []
@@ -102,6 +104,17 @@ def refresh(
         finally:
             parts.write_locator(**recorded(parts.locator(), r, last_index=time.time()))
         return summary
+
+
+def _check_branch(parts: Parts) -> None:
+    """An index that tracks branches writes only for a named one: a detached HEAD names
+    none, and rows written for no branch would count as every branch's."""
+    if parts.locator().get("branches") and parts.branch is None:
+        raise UserError(
+            "HEAD is detached and this index keeps branches side by side: no branch to "
+            "index for",
+            hint="name it: `strata index --branch NAME` (or check a branch out)",
+        )
 
 
 def _pending_now_reachable(parts: Parts) -> bool:

@@ -24,6 +24,7 @@ from strata.index.discovery import discover
 from strata.index.plan import make_plan
 from strata.layers import embedded_count
 from strata.store import Store, capabilities
+from strata.store.branches import counts_of
 from strata.store.uri import redact
 from strata.workspace.fileread import file_hash
 from strata.workspace.lock import is_locked
@@ -98,7 +99,7 @@ def status_of(parts: Parts) -> Status:
         pending_files(r.root, parts.config.index, parts.repo_store(r.name), r.entry(meta))
         for r in all_repos(meta, parts.root)
     )
-    counts = parts.store.counts()
+    counts = counts_of(parts.store)  # a branch's status counts its own rows
     repos = tuple(repos_of(parts))
     return report_status(parts.root, parts.index_dir, parts.store_uri, meta, counts, pending, repos)
 

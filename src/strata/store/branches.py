@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
     from strata.store.arrow import PreparedRows
 
-__all__ = ["BranchView", "merged", "retagged"]
+__all__ = ["BranchView", "counts_of", "merged", "retagged"]
 
 
 def merged(existing: Sequence[Record], new: Sequence[Record], branch: str) -> list[Record]:
@@ -66,6 +66,13 @@ def retagged(existing: Sequence[Record], file_hash: str, branch: str) -> list[Re
         if holders:
             out += [_tagged(r, holders) for r in rows]
     return out
+
+
+def counts_of(store: Store, *, repo: str | None = None) -> dict[str, dict[str, int]]:
+    """Rows and vectors per layer as `store` sees them (a branch: its own file versions)."""
+    if isinstance(store, BranchView):
+        return store.branch_counts(repo=repo)
+    return store.counts(repo=repo)
 
 
 def _versions(rows: Iterable[Record]) -> dict[str, list[Record]]:
@@ -158,8 +165,21 @@ class BranchView(SharedUpkeep, PerSource):
         return sources_of(capabilities.fetch_table(self.base, where, SOURCE_COLUMNS))
 
     def counts(self, *, repo: str | None = None) -> dict[str, dict[str, int]]:
-        """Rows and vectors per layer, of every branch (a file version is counted once)."""
+        """Rows and vectors per layer, of every branch (a file version is counted once):
+        cheap, for the searches' "which layers have rows" (`branch_counts`: this branch's)."""
         return self.base.counts(repo=repo)
+
+    def branch_counts(self, *, repo: str | None = None) -> dict[str, dict[str, int]]:
+        """Rows and vectors per layer of this branch's file versions (reads each row's
+        layer: for `status`, not for every search)."""
+        out: dict[str, dict[str, int]] = {}
+        where = self._where(Filter(repo_id=repo))
+        for has, key in ((None, "rows"), (True, "vectors")):
+            scope = dataclasses.replace(where, has_vector=has)
+            layers = capabilities.fetch_table(self.base, scope, ["layer"]).column("layer")
+            for layer in layers.to_pylist():
+                out.setdefault(layer, {"rows": 0, "vectors": 0})[key] += 1
+        return out
 
     def sessions(self) -> list[dict[str, Any]]:
         """The shared store's indexing sessions."""
