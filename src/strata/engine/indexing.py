@@ -111,8 +111,7 @@ def _check_branch(parts: Parts) -> None:
     none, and rows written for no branch would count as every branch's."""
     if parts.locator().get("branches") and parts.branch is None:
         raise UserError(
-            "HEAD is detached and this index keeps branches side by side: no branch to "
-            "index for",
+            "HEAD is detached and this index keeps branches side by side: no branch to index for",
             hint="name it: `strata index --branch NAME` (or check a branch out)",
         )
 
