@@ -119,7 +119,9 @@ def fetch_deb_source(name: str, version: str, cache: Path = CACHE) -> Path:
         capture_output=True,
     )
     upstream = version.split(":")[-1].rsplit("-", 1)[0]
-    archive = next(dl.glob(f"{name}_{upstream}.orig.tar.*"))
+    archive = next(dl.glob(f"{name}_{upstream}.orig.tar.*"), None)
+    if archive is None:
+        raise FileNotFoundError(f"apt-get source {name}={version} fetched no upstream tarball")
     dest.mkdir(parents=True, exist_ok=True)
     with tarfile.open(archive) as tf:
         tf.extractall(dest, filter="data")
