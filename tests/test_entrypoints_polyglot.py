@@ -250,3 +250,14 @@ def test_gin_s_own_tests_call_its_constructor_unqualified_and_name_methods_by_co
         # routergroup_test.go: `v1 := router.Group("v1")` is "/v1" (the root group's path is "/")
         *{(verb, path, "handler") for verb in verbs for path in ("/v1/test", "/v1/login/test")},
     }
+
+
+def test_cobra_s_own_tests_make_commands_unqualified_inside_package_cobra() -> None:
+    assert {e.route_or_command for e in scan("cobra-tests") if e.framework == "cobra"} == {
+        "root",
+        "root echo",
+        "root echo times",
+        "root print",
+        "root deprecated",
+        "root cmd:colon",
+    }

@@ -205,7 +205,7 @@ def detect(f: ParsedFile) -> FileEntrypoints:
                 routes.call(call, recv, method, args)
         elif "plaincall" in caps:
             routes.plain_call(caps["plaincall"][0], f.text(caps["fn"][0]), caps["args"][0])
-        elif "command" in caps:
+        elif "command" in caps and ("pkg" in caps or routes.package == "cobra"):
             commands.command(caps["command"][0], caps["body"][0])
         elif "mainfunc" in caps and routes.package == "main":
             routes.entries.append(main_entry(f, "go", routes.dir, caps["mainfunc"][0]))
