@@ -317,7 +317,7 @@ def draft_entry(
     """
     framework, entry_type, kind, local, method = what
     path, (start, end), is_test = where
-    return Entrypoint(
+    return Entrypoint(  # the fields in their declared order
         "", entry_type, framework, local, path, start, end, *handler, declared_by, kind, method,
         local if entry_type == "http" else None, *text, is_test, {"local": local, **payload},
     )  # fmt: skip
