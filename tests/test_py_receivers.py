@@ -16,7 +16,7 @@ from strata import Engine
 from strata.index.code.model import Edge
 from strata.index.code.params import through_parameters
 from strata.index.code.python.edges import extract_edges, module_scope
-from strata.index.code.python.receivers import annotation_ref
+from strata.index.code.python.receivers import annotation_ref, returned
 from strata.index.code.python.symbols import extract_symbols
 from strata.index.code.resolve import ModuleScope, build_table, resolve_edges
 
@@ -52,6 +52,30 @@ FILES = {
 
         def mixed(item):
             item.push(1)
+
+
+        def either(flag):
+            if flag:
+                return Stack()
+            return Frame()
+
+
+        class Chain(Stack):
+            def copy(self):
+                return self.clone()
+
+            @classmethod
+            def clone(cls):
+                return cls()
+
+            def again(self):
+                twin = self.copy()
+                twin.push(0)
+                return twin
+
+
+        def passthrough(s):
+            return s
         """,
     "eng/use.py": """
         import typing as t
@@ -61,7 +85,7 @@ FILES = {
 
         from eng import Stack
         from eng import stack as st
-        from eng.stack import Base, Frame, drive, make, mixed
+        from eng.stack import Base, Frame, drive, either, make, mixed, passthrough
 
 
         class Holder(Frame):
@@ -99,7 +123,7 @@ FILES = {
                 b = b or Stack()
                 b.push(14)
 
-            def branches(self, flag):
+            def branches(self, flag, frame: Frame):
                 if flag:
                     v = Stack()
                 else:
@@ -108,6 +132,12 @@ FILES = {
                 drive(Stack(), 2)
                 mixed(Stack())
                 mixed(Frame())
+                e = either(flag)
+                e.push(16)
+                kept = frame.stack
+                kept.push(17)
+                back = passthrough(Stack())
+                back.push(18)
         """,
 }
 GO = "eng.use.Holder.go"
@@ -139,8 +169,10 @@ def test_calls_on_values_of_a_stated_class_resolve_to_its_method(edges: list[Edg
     # constructor locals (two calls, one edge), annotated parameters in every spelling,
     # `self.x = param`, a class-body annotation inherited from a base in another module,
     # and an attribute of an attribute
-    # and a local in the binding in force on the line (`w = Stack()`, then `w = w.push(12)`)
-    assert _lines_to(edges, GO, "eng.stack.Stack.push") == [19, 20, 21, 22, 23, 25, 26, 27, 28, 36]
+    # a local in the binding in force on the line (`w = Stack()`, then `w = w.push(12)`),
+    # and what a function gives (`make()` returns a `Stack()`)
+    expected = [19, 20, 21, 22, 23, 25, 26, 27, 28, 31, 36]
+    assert _lines_to(edges, GO, "eng.stack.Stack.push") == expected
     assert _lines_to(edges, GO, "eng.stack.Base.run") == [34]  # `z = Stack()`, `z = Base()`
 
 
@@ -151,12 +183,18 @@ def test_a_stated_class_finds_inherited_methods_and_recursion(edges: list[Edge])
 
 def test_no_edge_where_the_class_is_not_stated(edges: list[Edge]) -> None:
     by_line = {n: e for e in edges if e.src_qname == GO for n in e.lines or (e.line,)}
-    # `*d: Stack` is a tuple; `self.pair` holds one of two classes; `make()` is a function
-    for line in (24, 29, 31):
+    # `*d: Stack` is a tuple; `self.pair` holds one of two classes
+    for line in (24, 29):
         assert by_line[line].resolution != "resolved", by_line[line]
     # bound to two classes in two branches: no class on the line after them
     [branch] = [e for e in edges if e.src_qname == "eng.use.Holder.branches" and e.line == 51]
     assert branch.dst_ref == "v.push" and branch.resolution != "resolved"
+    # `either()` gives one of two classes; `kept = frame.stack`: what `Frame.stack` holds
+    [given] = [e for e in edges if e.src_qname == "eng.use.Holder.branches" and e.line == 56]
+    assert given.dst_ref == "eng.stack.either().push" and given.resolution != "resolved"
+    # `passthrough(Stack())` gives back what its parameter holds: what the call passes
+    assert _lines_to(edges, "eng.use.Holder.branches", "eng.stack.Stack.push") == [58, 60]
+
     # an instance of an external class is external, not a guess among the repo's `get`s
     assert by_line[38].resolution == "external"
     assert by_line[38].dst_qname == "requests.Session().get"
@@ -165,6 +203,11 @@ def test_no_edge_where_the_class_is_not_stated(edges: list[Edge]) -> None:
     [rebound] = [e for e in edges if e.src_qname == again and e.dst_ref == "a.push"]
     assert rebound.resolution != "resolved"
     assert _lines_to(edges, again, "eng.stack.Stack.push") == [44]
+
+
+def test_what_a_method_gives_through_self_and_cls(edges: list[Edge]) -> None:
+    # `twin = self.copy()`; `copy` gives `self.clone()`, a classmethod giving `cls()`
+    assert _lines_to(edges, "eng.stack.Chain.again", "eng.stack.Stack.push") == [48]
 
 
 def test_a_parameter_has_the_class_every_call_passes(edges: list[Edge]) -> None:
@@ -216,14 +259,14 @@ def test_callers_list_every_line_of_each_call(tmp_path: Path) -> None:
     eng.index()
     walk = eng.callers("eng.stack.Stack.push")
     sites = sorted((x.edge.path, n) for x in walk.links for n in x.lines)
-    uses = [("eng/use.py", n) for n in (19, 20, 21, 22, 23, 25, 26, 27, 28, 36, 44)]
-    assert sites == [("eng/stack.py", 25), *uses]
+    uses = [("eng/use.py", n) for n in (19, 20, 21, 22, 23, 25, 26, 27, 28, 31, 36, 44, 58, 60)]
+    assert sites == [("eng/stack.py", 25), ("eng/stack.py", 48), *uses]
     [local] = [j for j in walk.to_json() if j["start_line"] == 19]
     assert local["lines"] == [19, 20, 22] and local["resolved"] is True  # one ref: one edge
-    assert walk.name_only_hidden == 5  # `item.push`, `d.push`, `y.push`, `a.push`, `v.push`
+    assert walk.name_only_hidden == 5  # `item.push`, `d.push`, `a.push`, `v.push`, `e.push`
     guessed = eng.callers("eng.stack.Stack.push", name_matches=True)
     guesses = [(x.edge.path, x.edge.span_start) for x in guessed.links if x.match == "name"]
-    assert guesses == [("eng/stack.py", 29)] + [("eng/use.py", n) for n in (24, 31, 42, 51)]
+    assert guesses == [("eng/stack.py", 29)] + [("eng/use.py", n) for n in (24, 42, 51, 56)]
     plain = eng.callees("eng.use.Holder.again")  # `a.push` unresolved; `b.push` a Stack's
     assert [(x.symbol.qname, x.match) for x in plain.links] == [
         ("eng.stack.Base", "resolved"),
@@ -235,3 +278,27 @@ def test_callers_list_every_line_of_each_call(tmp_path: Path) -> None:
     named = eng.callees("eng.use.Holder.again", name_matches=True)  # the one `push` there is
     assert [x.match for x in named.links if x.edge.span_start == 42] == ["name"]
     eng.close()
+
+
+@pytest.mark.parametrize(
+    ("source", "gives"),
+    [
+        ("def f() -> 'm.Foo': ...", ("m.Foo()", False)),
+        ("def f(self) -> Self: ...", ("p.C()", True)),
+        ("def f(self):\n    return self", ("p.C()", True)),
+        ("def f(cls, it):\n    return cls(it)", ("p.C()", True)),
+        ("def f(self):\n    return self.g(1)", ("p.C.g()", True)),
+        ("def f(x):\n    if x:\n        return None\n    return Foo(x)", ("Foo()", False)),
+        ("def f(x):\n    if x:\n        return Foo()\n    return Bar()", None),
+        ("def f(self, x):\n    return x", None),
+        ("def f():\n    yield Foo()", None),
+        ("async def f():\n    return Foo()", None),
+        ("def f() -> list[Foo]:\n    return [Foo()]", None),
+    ],
+)
+def test_what_a_call_gives(source: str, gives: tuple[str, bool] | None) -> None:
+    import ast
+
+    node = ast.parse(source).body[0]
+    assert isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    assert returned(node, "p.C") == gives

@@ -4,19 +4,18 @@ Per file, a call on such a parameter keeps the parameter in its ref: `x.m()` in
 `pkg.f(x)` is `pkg.f@x().m` (`PARAMETER`). Across the repository, each resolved call of
 `pkg.f` says what it passes for each slot (`Edge.arguments`: `0=pkg.Foo()`, `x=` for a
 value of no stated class, `*=` for `*args`/`**kwargs`). When every such call passes an
-instance of one class for `x`, and at least one does, `pkg.f@x` is that class, and the
-refs through it are resolved again as `pkg.Foo().m`. That is how static analysers infer
-an unannotated parameter from its callers (jedi's dynamic parameters). A parameter
-passed on to another function (`g(x)`) gives `g`'s parameter the same class in the next
-round. A method called unbound (`Cls.m(obj, x)`, marked `~`) is left out: its slots
-start with `self`.
+instance of one class for `x`, and at least one does, `pkg.f@x` is that class (the
+table's `parameters`), and the edges through instances that were not resolved are
+resolved again. That is how static analysers infer an unannotated parameter from its
+callers (jedi's dynamic parameters). A parameter passed on to another function
+(`g(x)`), or given back (`return x`), carries the class on in the next round. A method
+called unbound (`Cls.m(obj, x)`, marked `~`) is left out: its slots start with `self`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from strata.index.code.model import Edge
 from strata.index.code.resolve import INSTANCE, PARAMETER, SymbolTable, lookup, resolve_edge
@@ -25,25 +24,24 @@ ROUNDS = 4  # parameters passed on through this many calls are followed
 
 
 def through_parameters(edges: list[Edge], table: SymbolTable) -> list[Edge]:
-    """`edges` with the refs through parameters of a known class resolved (see module doc)."""
-    classes: dict[str, str] = {}
+    """`edges` with the refs through parameters of a known class resolved (see module doc).
+
+    Fills `table.parameters` (and clears its memo of lookups each round)."""
     out = edges
     for _ in range(ROUNDS):
-        found = parameter_classes(out, table, classes)
-        if found == classes:
+        found = parameter_classes(out, table)
+        if found == table.parameters:
             break
-        classes = found
-        out = [_again(e, classes, table) if PARAMETER in e.dst_ref else e for e in edges]
+        table.parameters.clear()
+        table.parameters.update(found)
+        table.resolved.clear()
+        out = [_again(e, table) if INSTANCE in e.dst_ref else e for e in edges]
     return out
 
 
-def parameter_classes(
-    edges: Iterable[Edge], table: SymbolTable, known: Mapping[str, str]
-) -> dict[str, str]:
-    """`pkg.f@x` -> the class qname every resolved call of `pkg.f` passes for `x`.
-
-    `known` are the parameter classes of the round before (for `g(x)` inside `pkg.f`).
-    """
+def parameter_classes(edges: Iterable[Edge], table: SymbolTable) -> dict[str, str]:
+    """`pkg.f@x` -> the class qname every resolved call of `pkg.f` passes for `x`
+    (a parameter passed on, `g(x)` in `pkg.f`, by the classes the table knows so far)."""
     passed: dict[str, set[str]] = defaultdict(set)
     for e in edges:
         callee = e.dst_qname
@@ -64,18 +62,15 @@ def parameter_classes(
             else:
                 targets = (slot,)
             for name in targets:
-                passed[f"{callee}{PARAMETER}{name}"].add(_class_of(cls, table, known) or "")
+                passed[f"{callee}{PARAMETER}{name}"].add(_class_of(cls, table) or "")
     return {p: c.pop() for p, c in passed.items() if len(c) == 1 and "" not in c}
 
 
-def _class_of(instance: str, table: SymbolTable, known: Mapping[str, str]) -> str | None:
+def _class_of(instance: str, table: SymbolTable) -> str | None:
     """The class qname of `pkg.Foo()` (or of a parameter's `pkg.g@y()`), if a class."""
     if not instance.endswith(INSTANCE):
         return None
-    ref = instance[: -len(INSTANCE)]
-    if PARAMETER in ref:
-        return known.get(ref)
-    found = lookup(ref, table)
+    found = lookup(instance[: -len(INSTANCE)], table)
     return found if found and table.kind_by_qname.get(found) == "class" else None
 
 
@@ -88,13 +83,9 @@ def _positional(qname: str, table: SymbolTable) -> tuple[str, ...] | None:
     return None
 
 
-def _again(edge: Edge, classes: Mapping[str, str], table: SymbolTable) -> Edge:
-    """The edge resolved with its parameter's class in the ref, if that class is known."""
-    head, sep, rest = edge.dst_ref.partition(INSTANCE + ".")
-    cls = classes.get(head) if sep else None
-    if cls is None:
+def _again(edge: Edge, table: SymbolTable) -> Edge:
+    """The edge resolved again, if it was not (its ref may go through a parameter)."""
+    if edge.resolution == "resolved":
         return edge
-    found = resolve_edge(dataclasses.replace(edge, dst_ref=f"{cls}{INSTANCE}.{rest}"), table)
-    if found.resolution != "resolved":
-        return edge
-    return dataclasses.replace(found, dst_ref=edge.dst_ref)
+    found = resolve_edge(edge, table)
+    return found if found.resolution == "resolved" else edge

@@ -35,7 +35,8 @@ class ModuleScope:
     normalised like edge refs; `attributes` maps a class qname to what its attributes
     hold where the class states it (`{"stack": "pkg.engine.FilterStack()"}`);
     `parameters` maps each function and method to the names its positional arguments
-    fill (a method's `self` left out). Store it per file (`to_json`) and rebuild the table.
+    fill (a method's `self` left out); `returns` what a call of a function gives, where it
+    says or shows one class (`pkg.Foo()`). Store it per file (`to_json`) and rebuild the table.
     """
 
     path: str
@@ -46,6 +47,7 @@ class ModuleScope:
     bases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     attributes: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     parameters: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    returns: Mapping[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (the inverse of `ModuleScope.from_json`)."""
@@ -58,6 +60,7 @@ class ModuleScope:
             "bases": {k: list(v) for k, v in self.bases.items()},
             "attributes": {k: dict(v) for k, v in self.attributes.items()},
             "parameters": {k: list(v) for k, v in self.parameters.items()},
+            "returns": dict(self.returns),
         }
 
     @classmethod
@@ -72,6 +75,7 @@ class ModuleScope:
             bases={k: tuple(v) for k, v in data["bases"].items()},
             attributes={k: dict(v) for k, v in data.get("attributes", {}).items()},
             parameters={k: tuple(v) for k, v in data.get("parameters", {}).items()},
+            returns=dict(data.get("returns", {})),
         )
 
 
@@ -87,6 +91,9 @@ class SymbolTable:
     roots: frozenset[str]  # top-level package names present in the repository
     # ref -> qname or None, filled by `lookup` (the table itself never changes)
     resolved: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
+    # `pkg.f@x` -> the class of parameter `x` (filled by `strata.index.code.params`, which
+    # clears `resolved` when it adds to it)
+    parameters: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def module_id(self, module: str) -> str:
         """The pseudo symbol id of a module (`"<path>::<module>"`), the source of its imports."""
@@ -166,6 +173,8 @@ class _Lookup:
         table = self.table
         if ref in table.ids_by_qname or ref in table.scopes:
             return ref, _FINAL
+        if ref in table.parameters:
+            return table.parameters[ref], _FINAL
         parts = ref.split(".")
         for cut in range(len(parts) - 1, 0, -1):
             head, rest = ".".join(parts[:cut]), parts[cut:]
@@ -184,7 +193,15 @@ class _Lookup:
         of its bases when `cls_ref` names a class of the repository; `pkg.Foo().x.run`
         the method of what the class says its attribute `x` holds."""
         cls, waits_on = self._find(cls_ref)
-        if cls is None or self.table.kind_by_qname.get(cls) != "class":
+        kind = self.table.kind_by_qname.get(cls or "")
+        if cls is not None and kind in ("function", "method"):  # what a call of it gives
+            scope = self.table.scopes.get(_module_of(cls, self.table))
+            gives = scope.returns.get(cls) if scope else None
+            if gives is None or not gives.endswith(INSTANCE):
+                return None, waits_on
+            found, waited = self._find(".".join([gives, *rest]))
+            return found, min(waits_on, waited)
+        if cls is None or kind != "class":
             return None, waits_on
         if len(rest) == 1:
             found, waited = self._find(f"{cls}.{rest[0]}")

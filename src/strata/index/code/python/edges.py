@@ -17,6 +17,7 @@ from strata.index.code.python.names import (
     imported_modules,
 )
 from strata.index.code.python.receivers import (
+    DERIVED,
     INSTANCE,
     PARAMETER,
     constructed,
@@ -261,8 +262,19 @@ class _Collector:
         """Name -> `pkg.Foo()` for each name whose stated class `frame` can name absolutely."""
         out = {}
         for name, written in classes.items():
+            if written.startswith(DERIVED):  # what an attribute of a known instance holds
+                head, _, rest = written[len(DERIVED) :].partition(".")
+                if head == frame.self_name and frame.cls:
+                    read = f"{frame.cls}{INSTANCE}.{rest}"
+                else:
+                    read = self.normalise(written[len(DERIVED) :], frame) or ""
+                if INSTANCE in read and not read.endswith(INSTANCE):
+                    out[name] = read
+                continue
             head = written.partition(".")[0]
-            if head in frame.locals:
+            if head == frame.self_name:  # `self.make()`: what the method gives
+                known = frame.cls is not None and "." in written
+            elif head in frame.locals:
                 known = frame.locals[head] is not None  # not a local of unknown value
             else:
                 known = head in self.defined or head in self.scope.bindings
@@ -287,8 +299,19 @@ class _Collector:
         for name, target, _ in import_bindings(node.body, self.path):
             if name != "*":
                 locals_[name] = target
-        known = _Frame(qname, "", locals_, None, None)
-        typed = self.instances(local_classes(node), known)
+        self_name = outer.self_name
+        if in_class:
+            positional = [*args.posonlyargs, *args.args]
+            plain = not any(dotted(d) in _SKIP_SELF for d in node.decorator_list)
+            self_name = positional[0].arg if positional and plain else None
+        if self_name:
+            locals_.pop(self_name, None)
+        cls = outer.cls if self_name else None
+        known = _Frame(qname, "", locals_, cls, self_name)
+        stated = local_classes(node)
+        typed = self.instances({n: c for n, c in stated.items() if c[:1] != DERIVED}, known)
+        known = replace(known, locals={**locals_, **typed})
+        typed.update(self.instances({n: c for n, c in stated.items() if c[:1] == DERIVED}, known))
         timelines = {
             name: tuple((end, self.instances({"": c}, known).get("")) for end, c in bindings)
             for name, bindings in local_timelines(node).items()
@@ -297,18 +320,12 @@ class _Collector:
         for name in free_parameters(node):  # what every call passes (index/code/params.py)
             typed.setdefault(name, f"{qname}{PARAMETER}{name}{INSTANCE}")
         locals_.update(typed)
-        self_name = outer.self_name
-        if in_class:
-            positional = [*args.posonlyargs, *args.args]
-            plain = not any(dotted(d) in _SKIP_SELF for d in node.decorator_list)
-            self_name = positional[0].arg if positional and plain else None
-        if self_name:
-            locals_.pop(self_name, None)
+        locals_.pop(self_name or "", None)
         return _Frame(
             qname,
             self.symbol_id(qname, node),
             locals_,
-            outer.cls if self_name else None,
+            cls,
             self_name,
             outer.bases,
             {n: t for n, t in timelines.items() if n != self_name},

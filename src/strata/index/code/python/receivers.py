@@ -19,6 +19,7 @@ from strata.index.code.python.names import assigned_names, dotted, flat_statemen
 from strata.index.code.resolve import INSTANCE, PARAMETER
 
 __all__ = [
+    "DERIVED",
     "INSTANCE",
     "PARAMETER",
     "annotation_ref",
@@ -28,11 +29,13 @@ __all__ = [
     "local_classes",
     "local_timelines",
     "positional_names",
+    "returned",
 ]
 
 # Wrappers whose only argument is the class: `Optional[Foo]`, `Final[Foo]`, `ClassVar[Foo]`.
 _WRAPPERS = frozenset({"Optional", "Final", "ClassVar", "Annotated"})
 _UNKNOWN = ""  # a binding that states no class
+DERIVED = "="  # `=env.cache`: a local bound to what an attribute of a known value holds
 Matcher = Callable[[ast.expr], bool]
 
 
@@ -73,7 +76,7 @@ def local_classes(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str
     params = _parameters(node.args)
     found = {name: {ref or _UNKNOWN} for name, ref in params.items()}
     for name, stmt in assigned_names(node.body):
-        found.setdefault(name, set()).update(_stated(stmt, _name_target(name), params))
+        found.setdefault(name, set()).update(_stated(stmt, _name_target(name), params, True))
     return _agreed(found)
 
 
@@ -89,7 +92,7 @@ def local_timelines(
     for name, stmt in assigned_names(node.body):
         if name in nested:
             continue
-        stated = _stated(stmt, _name_target(name), params)
+        stated = _stated(stmt, _name_target(name), params, True)
         cls = stated.pop() if len(stated) == 1 else _UNKNOWN
         out.setdefault(name, [(0, params.get(name) or _UNKNOWN)] if name in params else [])
         out[name].append((stmt.end_lineno or stmt.lineno, cls))
@@ -165,30 +168,38 @@ def _self_assignments(
                 yield from ((target.attr, r) for r in _stated(stmt, _attr_target, params))
 
 
-def _stated(stmt: ast.stmt, is_target: Matcher, params: Mapping[str, str | None]) -> set[str]:
+def _stated(
+    stmt: ast.stmt, is_target: Matcher, params: Mapping[str, str | None], derived: bool = False
+) -> set[str]:
     """The classes one binding statement states for its target (`{""}`: none).
 
     `params` are the function's parameters: one assigned as it is (`self.x = x`)
-    states the class its annotation names.
+    states the class its annotation names. With `derived`, an attribute read
+    (`x = env.cache`) is kept as `DERIVED` + its text: what that attribute holds.
     """
     if isinstance(stmt, ast.AnnAssign):
         return {annotation_ref(stmt.annotation) or _UNKNOWN}
     if isinstance(stmt, ast.Assign) and all(is_target(t) for t in stmt.targets):
-        return _value_classes(stmt.value, params)
+        return _value_classes(stmt.value, params, derived)
     return {_UNKNOWN}
 
 
-def _value_classes(value: ast.expr, params: Mapping[str, str | None]) -> set[str]:
+def _value_classes(
+    value: ast.expr, params: Mapping[str, str | None], derived: bool = False
+) -> set[str]:
     """The classes a value may be: `Foo()`, an annotated parameter, `x or Foo()`,
-    `a if c else b` (each side), `None` (none)."""
+    `a if c else b` (each side), `None` (none), `env.cache` (with `derived`)."""
     if _is_none(value):
         return set()
     if isinstance(value, ast.Name) and value.id in params:
         return {params[value.id] or _UNKNOWN}
     if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
-        return set().union(*(_value_classes(v, params) for v in value.values))
+        return set().union(*(_value_classes(v, params, derived) for v in value.values))
     if isinstance(value, ast.IfExp):
-        return _value_classes(value.body, params) | _value_classes(value.orelse, params)
+        body, orelse = value.body, value.orelse
+        return _value_classes(body, params, derived) | _value_classes(orelse, params, derived)
+    if derived and isinstance(value, ast.Attribute) and (read := dotted(value)):
+        return {f"{DERIVED}{read}"}
     return {constructed(value) or _UNKNOWN}
 
 
@@ -216,3 +227,64 @@ def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
 
 def _is_none(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
+
+
+def returned(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, owner: str | None, qname: str = ""
+) -> tuple[str, bool] | None:
+    """What a call of the function gives, when it states or shows one class: (ref, absolute).
+
+    The return annotation (`-> Foo`; `-> Self` is `owner`), else the one instance every
+    `return` gives: `Foo(...)` (the ref as written), `self` or `cls(...)` (`owner`, a
+    class qname), `self.m(...)` (what `owner.m` gives), a parameter `x` with no
+    annotation (`qname@x()`: what the calls pass). A generator or a coroutine gives
+    neither. The ref ends in `INSTANCE` (`pkg.Foo()`: what calling `pkg.Foo` gives).
+    """
+    first = [*node.args.posonlyargs, *node.args.args][:1]
+    static = any(dotted(d) == "staticmethod" for d in node.decorator_list)
+    me = first[0].arg if first and owner is not None and not static else None
+    stated = annotation_ref(node.returns)
+    if stated is not None:
+        if stated.rpartition(".")[2] == "Self" and owner is not None:
+            return f"{owner}{INSTANCE}", True
+        return f"{stated}{INSTANCE}", False
+    if isinstance(node, ast.AsyncFunctionDef) or node.returns is not None:
+        return None
+    found: set[tuple[str, bool]] = set()
+    free = set(free_parameters(node))
+    for sub in _own_nodes(node.body):
+        if isinstance(sub, ast.Yield | ast.YieldFrom):
+            return None
+        if isinstance(sub, ast.Return) and not _is_none(sub.value):
+            value = sub.value
+            if qname and isinstance(value, ast.Name) and value.id in free and value.id != me:
+                found.add((f"{qname}{PARAMETER}{value.id}{INSTANCE}", True))
+            else:
+                found.add(_gives(value, me, owner) or ("", False))
+    return found.pop() if len(found) == 1 and ("", False) not in found else None
+
+
+def _gives(value: ast.expr | None, me: str | None, owner: str | None) -> tuple[str, bool] | None:
+    """The instance one returned value is, as `returned` says it."""
+    if isinstance(value, ast.Name) and me is not None and value.id == me:
+        return f"{owner}{INSTANCE}", True
+    func = dotted(value.func) if isinstance(value, ast.Call) else None
+    if func is None:
+        return None
+    head, _, rest = func.partition(".")
+    if me is not None and head == me:
+        return f"{owner}.{rest}{INSTANCE}" if rest else f"{owner}{INSTANCE}", True
+    return f"{func}{INSTANCE}", False
+
+
+def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every node of a function body, nested defs, classes and lambdas left out."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(
+                child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda
+            ):
+                stack.append(child)

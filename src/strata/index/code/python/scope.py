@@ -13,7 +13,12 @@ from strata.index.code.python.names import (
     import_statements,
     imported_modules,
 )
-from strata.index.code.python.receivers import INSTANCE, attribute_classes, positional_names
+from strata.index.code.python.receivers import (
+    INSTANCE,
+    attribute_classes,
+    positional_names,
+    returned,
+)
 from strata.index.code.python.symbols import parse_python
 from strata.index.code.resolve import ModuleScope
 from strata.text.langs import module_from_path
@@ -60,6 +65,7 @@ def scope_of_tree(tree: ast.Module, path: str) -> ModuleScope:
         }
         for q, held in _class_attributes(tree.body, module).items()
     }
+    functions = list(_functions(tree.body, module, None))
     return ModuleScope(
         path=path,
         module=module,
@@ -68,7 +74,8 @@ def scope_of_tree(tree: ast.Module, path: str) -> ModuleScope:
         imported=frozenset(imported),
         bases=bases,
         attributes={q: held for q, held in attributes.items() if held},
-        parameters=dict(_parameters(tree.body, module, in_class=False)),
+        parameters={q: names for q, names, _ in functions},
+        returns={q: r for q, _, gives in functions if (r := _gives(gives, bindings, defined))},
     )
 
 
@@ -91,18 +98,31 @@ def _class_bases(stmts: list[ast.stmt], prefix: str) -> dict[str, list[str]]:
     return out
 
 
-def _parameters(
-    stmts: list[ast.stmt], prefix: str, *, in_class: bool
-) -> Iterator[tuple[str, tuple[str, ...]]]:
-    """(qname, positional names) of every def, nested ones too (a method's `self` left out)."""
+def _gives(
+    gives: tuple[str, bool] | None, bindings: Mapping[str, str], defined: Mapping[str, str]
+) -> str | None:
+    """`returned`'s instance with its class named absolutely (None: not from here)."""
+    if gives is None or gives[1]:
+        return gives[0] if gives else None
+    cls = normalise_head(gives[0][: -len(INSTANCE)], bindings, defined)
+    return f"{cls}{INSTANCE}" if cls else None
+
+
+def _functions(
+    stmts: list[ast.stmt], prefix: str, owner: str | None
+) -> Iterator[tuple[str, tuple[str, ...], tuple[str, bool] | None]]:
+    """(qname, positional names, what a call gives) of every def, nested ones too; a
+    method's `self` is left out of its names (`owner`: the class of a method)."""
     for stmt in flat_statements(stmts):
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
             qname = f"{prefix}.{stmt.name}"
             static = any(dotted(d) == "staticmethod" for d in stmt.decorator_list)
-            yield qname, positional_names(stmt, bound=in_class and not static)
-            yield from _parameters(stmt.body, qname, in_class=False)
+            names = positional_names(stmt, bound=owner is not None and not static)
+            yield qname, names, returned(stmt, owner, qname)
+            yield from _functions(stmt.body, qname, None)
         elif isinstance(stmt, ast.ClassDef):
-            yield from _parameters(stmt.body, f"{prefix}.{stmt.name}", in_class=True)
+            qname = f"{prefix}.{stmt.name}"
+            yield from _functions(stmt.body, qname, qname)
 
 
 def _class_attributes(stmts: list[ast.stmt], prefix: str) -> dict[str, dict[str, str]]:
