@@ -4,10 +4,15 @@ For a fixed-seed sample of the functions and methods of each package's library c
 (the sdists of the quality benchmark), the oracle is every call site (the name followed
 by `(`) inside the library code, the definition itself left out, that jedi ties to the
 definition in either of two ways: `Script.get_references` of the definition's name, or
-`Script.goto` at the site itself (every `name(` of the library is asked). The second is
-jedi's own inference of each call, as Python runs it: `self.visit(...)` in a subclass
-goes to the nearest `visit` along the class's MRO, which `get_references` alone does not
-report (it misses 40 of jinja2's calls of `NodeVisitor.visit` from its subclasses). Strata's
+`Script.goto` (else `Script.infer`) at the site itself (every `name(` of the library is
+asked). The second is jedi's own inference of each call, as Python runs it:
+`self.visit(...)` in a subclass goes to the nearest `visit` along the class's MRO, which
+`get_references` alone does not report (it misses 40 of jinja2's calls of
+`NodeVisitor.visit` from its subclasses), and `setitem = self.__setitem__; setitem(k, v)`
+calls the method, which `goto` stops short of (at the assignment) and `infer` reaches.
+A call through an alias does not show the definition's name, so the sites Strata lists
+beyond the name's own are pooled in and judged the same way (jedi's goto or infer at
+each call on the line; `jedi_pooled` in the JSON): every listed site has jedi's verdict. Strata's
 answer is `callers(symbol)` at depth 1 on an index of the same tree, as call sites
 (path, line; every line of an edge): the default (resolved and qualified-name edges
 only) and with `name_matches=True` (bare-name guesses added). Precision and recall are
@@ -88,17 +93,39 @@ def oracle_calls(jd: Jedi, d: Definition) -> dict[str, set[Site]] | None:
             continue
         if _is_call(jd.lines[rel][ref.line - 1], ref.column, d.name):
             refs.add((rel, ref.line))
-    goto: set[Site] = set()
     pattern = re.compile(rf"\b({re.escape(d.name)})\s*\(")
-    for rel, lines in jd.lines.items():
-        for n, text in enumerate(lines, 1):
-            for m in pattern.finditer(text):
-                if (rel, n) == (d.path, spot[0]) or re.match(r"\s*(def|class)\s", text):
-                    continue
-                names = jd.script(rel).goto(n, m.start(1), follow_imports=True)
-                if any(jd.rel(g.module_path) == d.path and g.line == spot[0] for g in names):
-                    goto.add((rel, n))
+    sites = [(rel, n) for rel, lines in jd.lines.items() for n, _ in enumerate(lines, 1)]
+    goto = {s for s in sites if _calls_at(jd, s, pattern, d.path, spot[0])}
     return {"refs": refs, "goto": goto}
+
+
+def pooled_calls(jd: Jedi, d: Definition, sites: set[Site]) -> set[Site]:
+    """Those of `sites` (what Strata lists beyond the name's own sites) where jedi's goto or
+    infer at some call on the line lands on `d`: calls through an alias (`f = self.m; f()`)."""
+    spot = _name_position(jd.lines[d.path], d)
+    pattern = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+    return {s for s in sites if spot and _calls_at(jd, s, pattern, d.path, spot[0])}
+
+
+def _calls_at(jd: Jedi, site: Site, pattern: re.Pattern[str], path: str, line: int) -> bool:
+    """Whether a call the pattern finds on the site's line goes, by jedi, to `path:line`."""
+    rel, n = site
+    text = jd.lines[rel][n - 1] if rel in jd.lines and 0 < n <= len(jd.lines[rel]) else ""
+    if (rel, n) == (path, line) or re.match(r"\s*(def|class)\s", text):
+        return False
+    for m in pattern.finditer(text):
+        script, col = jd.script(rel), m.start(1)
+        names = script.goto(n, col, follow_imports=True)
+        if not _lands(jd, names, path, line):
+            names = script.infer(n, col)  # `f = self.m; f(x)`: goto stops at `f =`
+        if _lands(jd, names, path, line):
+            return True
+    return False
+
+
+def _lands(jd: Jedi, names: Sequence[Any], path: str, line: int) -> bool:
+    """Whether one of jedi's answers is the definition at `path:line`."""
+    return any(jd.rel(g.module_path) == path and g.line == line for g in names)
 
 
 def _is_call(text: str, column: int, name: str) -> bool:
@@ -139,14 +166,16 @@ def measure(pkg: Package, per_package: int) -> dict[str, Any]:
             guessed = strata_calls(eng, d, name_matches=True)
             if found is None or got is None or guessed is None:
                 continue
+            pooled = pooled_calls(jd, d, (got | guessed) - found["refs"] - found["goto"])
             rows.append(
                 {
                     "symbol": f"{d.path}:{d.qualname}",
-                    "oracle": found["refs"] | found["goto"],
+                    "oracle": found["refs"] | found["goto"] | pooled,
                     "strata": got,
                     "with_name_matches": guessed,
                     "jedi_references": found["refs"],
                     "jedi_goto": found["goto"],
+                    "jedi_pooled": pooled,
                 }
             )
         eng.close()

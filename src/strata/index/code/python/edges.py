@@ -10,7 +10,6 @@ from dataclasses import dataclass, field, replace
 from strata.index.code.model import Edge, Symbol
 from strata.index.code.python.names import (
     NO_CALLS,
-    assigned_names,
     dotted,
     flat_statements,
     import_bindings,
@@ -21,9 +20,7 @@ from strata.index.code.python.receivers import (
     INSTANCE,
     PARAMETER,
     constructed,
-    free_parameters,
-    local_classes,
-    local_timelines,
+    function_locals,
 )
 from strata.index.code.python.scope import module_names, module_scope, scope_of_tree
 from strata.index.code.python.symbols import parse_python
@@ -291,7 +288,8 @@ class _Collector:
         for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
             if arg is not None:
                 locals_[arg.arg] = None
-        for name, _ in assigned_names(node.body):
+        own = function_locals(node)
+        for name in own.bound:
             locals_[name] = None
         for stmt in flat_statements(node.body):
             if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -308,16 +306,16 @@ class _Collector:
             locals_.pop(self_name, None)
         cls = outer.cls if self_name else None
         known = _Frame(qname, "", locals_, cls, self_name)
-        stated = local_classes(node)
+        stated = own.classes
         typed = self.instances({n: c for n, c in stated.items() if c[:1] != DERIVED}, known)
         known = replace(known, locals={**locals_, **typed})
         typed.update(self.instances({n: c for n, c in stated.items() if c[:1] == DERIVED}, known))
         timelines = {
             name: tuple((end, self.instances({"": c}, known).get("")) for end, c in bindings)
-            for name, bindings in local_timelines(node).items()
+            for name, bindings in own.timelines.items()
             if name not in typed
         }
-        for name in free_parameters(node):  # what every call passes (index/code/params.py)
+        for name in own.free:  # what every call passes (index/code/params.py)
             typed.setdefault(name, f"{qname}{PARAMETER}{name}{INSTANCE}")
         locals_.update(typed)
         locals_.pop(self_name or "", None)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 
 from strata.index.code.python.names import assigned_names, dotted, flat_statements
 from strata.index.code.resolve import INSTANCE, PARAMETER
@@ -22,12 +23,12 @@ __all__ = [
     "DERIVED",
     "INSTANCE",
     "PARAMETER",
+    "Locals",
     "annotation_ref",
     "attribute_classes",
     "constructed",
     "free_parameters",
-    "local_classes",
-    "local_timelines",
+    "function_locals",
     "positional_names",
     "returned",
 ]
@@ -71,44 +72,57 @@ def constructed(value: ast.expr | None) -> str | None:
     return None
 
 
-def local_classes(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
-    """Name -> class (as written) of the function's parameters and locals that state one."""
+@dataclass(frozen=True, slots=True)
+class Locals:
+    """What a function's own names hold, as far as its code says (classes as written).
+
+    `classes`: parameters and locals bound to one class; `timelines`: (last line of the
+    binding, class or "") of each binding of a local bound differently by the body's own
+    top-level statements only (straight-line code: the binding before a line is the one
+    in force there); `free`: parameters with no annotation the body never rebinds (their
+    class is what every call passes: `PARAMETER`, resolved by `strata.index.code.params`).
+    """
+
+    classes: dict[str, str]
+    timelines: dict[str, list[tuple[int, str]]]
+    free: list[str]
+    bound: set[str]  # every name the body binds by assignment, loop or `with`
+
+
+def function_locals(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Locals:
+    """The `Locals` of a function, in one pass over its bindings."""
     params = _parameters(node.args)
+    top = {id(s) for s in node.body}
     found = {name: {ref or _UNKNOWN} for name, ref in params.items()}
+    lines: dict[str, list[tuple[int, str]]] = {}
+    nested: set[str] = set()
     for name, stmt in assigned_names(node.body):
-        found.setdefault(name, set()).update(_stated(stmt, _name_target(name), params, True))
-    return _agreed(found)
-
-
-def local_timelines(
-    node: ast.FunctionDef | ast.AsyncFunctionDef,
-) -> dict[str, list[tuple[int, str]]]:
-    """Name -> (last line of the binding, class as written or "") of each binding, for the
-    locals `local_classes` has no one class for that only the body's own top-level
-    statements bind (straight-line code: the binding before a line is the one in force)."""
-    params = _parameters(node.args)
-    nested = {name for name, stmt in assigned_names(node.body) if stmt not in node.body}
-    out: dict[str, list[tuple[int, str]]] = {}
-    for name, stmt in assigned_names(node.body):
-        if name in nested:
-            continue
         stated = _stated(stmt, _name_target(name), params, True)
-        cls = stated.pop() if len(stated) == 1 else _UNKNOWN
-        out.setdefault(name, [(0, params.get(name) or _UNKNOWN)] if name in params else [])
-        out[name].append((stmt.end_lineno or stmt.lineno, cls))
-    return {n: t for n, t in out.items() if len(t) > 1 and any(c for _, c in t)}
+        found.setdefault(name, set()).update(stated)
+        if id(stmt) not in top:
+            nested.add(name)
+            continue
+        first = [(0, params.get(name) or _UNKNOWN)] if name in params else []
+        cls = next(iter(stated)) if len(stated) == 1 else _UNKNOWN
+        lines.setdefault(name, first).append((stmt.end_lineno or stmt.lineno, cls))
+    classes = _agreed(found)
+    timelines = {
+        n: t
+        for n, t in lines.items()
+        if n not in nested and n not in classes and len(t) > 1 and any(c for _, c in t)
+    }
+    bound = set(lines) | nested
+    return Locals(classes, timelines, _free(node.args, bound), bound)
+
+
+def _free(args: ast.arguments, bound: set[str]) -> list[str]:
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+    return [a.arg for a in every if a.annotation is None and a.arg not in bound]
 
 
 def free_parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
-    """Parameters with no annotation that the body never rebinds: their class is what
-    every call passes (`PARAMETER`, resolved across files by `strata.index.code.params`)."""
-    args = node.args
-    bound = {name for name, _ in assigned_names(node.body)}
-    return [
-        a.arg
-        for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]
-        if a.annotation is None and a.arg not in bound
-    ]
+    """`Locals.free` alone."""
+    return _free(node.args, {name for name, _ in assigned_names(node.body)})
 
 
 def positional_names(node: ast.FunctionDef | ast.AsyncFunctionDef, bound: bool) -> tuple[str, ...]:
@@ -251,13 +265,20 @@ def returned(
     if isinstance(node, ast.AsyncFunctionDef) or node.returns is not None:
         return None
     found: set[tuple[str, bool]] = set()
-    free = set(free_parameters(node))
-    for sub in _own_nodes(node.body):
-        if isinstance(sub, ast.Yield | ast.YieldFrom):
-            return None
+    free: set[str] | None = None  # the free parameters, when a `return name` needs them
+    for sub in _statements(node.body):  # statements only: a whole walk costs too much
+        if isinstance(getattr(sub, "value", None), ast.Yield | ast.YieldFrom):
+            return None  # a generator (`yield x`, `y = yield x`)
         if isinstance(sub, ast.Return) and not _is_none(sub.value):
             value = sub.value
-            if qname and isinstance(value, ast.Name) and value.id in free and value.id != me:
+            if qname and isinstance(value, ast.Name) and free is None:
+                free = set(free_parameters(node))
+            if (
+                qname
+                and isinstance(value, ast.Name)
+                and value.id in (free or ())
+                and value.id != me
+            ):
                 found.add((f"{qname}{PARAMETER}{value.id}{INSTANCE}", True))
             else:
                 found.add(_gives(value, me, owner) or ("", False))
@@ -275,16 +296,3 @@ def _gives(value: ast.expr | None, me: str | None, owner: str | None) -> tuple[s
     if me is not None and head == me:
         return f"{owner}.{rest}{INSTANCE}" if rest else f"{owner}{INSTANCE}", True
     return f"{func}{INSTANCE}", False
-
-
-def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
-    """Every node of a function body, nested defs, classes and lambdas left out."""
-    stack: list[ast.AST] = list(body)
-    while stack:
-        node = stack.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if not isinstance(
-                child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda
-            ):
-                stack.append(child)
