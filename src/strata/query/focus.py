@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from strata.text.tokens import iter_tokens
 from strata.types import Record
@@ -20,7 +20,7 @@ FOCUS_LINES = 12  # the window: a screenful of a function
 LONG_LINES = 30  # a chunk shorter than this is shown whole
 CONTEXT = 2  # lines shown above the first line holding a query word
 MIN_TERM = 3  # shorter query tokens (`io`, `x`) match too much to place a window
-STEM = 4  # a line's word and a query word match when one starts the other, 4+ letters
+STEM = 5  # a line's word and a query word match when their first 5 letters do
 
 
 def focus(rec: Record, terms: Sequence[str]) -> tuple[int, int] | None:
@@ -33,18 +33,13 @@ def focus(rec: Record, terms: Sequence[str]) -> tuple[int, int] | None:
     lines = rec.content.split("\n")
     if not rec.layer.startswith("C") or rec.span_start is None or len(lines) < LONG_LINES:
         return None  # a document section is read from its heading
-    wanted = tuple(dict.fromkeys(t for t in terms if len(t) >= MIN_TERM))
+    wanted = {_key(t) for t in terms if len(t) >= MIN_TERM}
     per_line = [_held(line, wanted) for line in lines]
     df = Counter(t for held in per_line for t in held)
     if not df:
         return None
     weight = {t: math.log(1 + len(lines) / n) for t, n in df.items()}
-    best, at = 0.0, 0
-    for start in range(len(lines) - FOCUS_LINES + 1):
-        window = frozenset().union(*per_line[start : start + FOCUS_LINES])
-        score = sum(weight[t] for t in window)
-        if score > best + 1e-9:
-            best, at = score, start
+    at = _best_window(per_line, weight)
     at = _lead_in(per_line, at, len(lines))
     first = rec.span_start + at
     return first, first + FOCUS_LINES - 1
@@ -78,13 +73,36 @@ def window_lines(rec: Record) -> tuple[int, str]:
     return start, "\n".join(lines[start - first : end - first + 1])
 
 
-def _held(line: str, wanted: Sequence[str]) -> frozenset[str]:
-    """The query terms one line holds (as a token, or a word sharing a 4+ letter stem)."""
-    found = set()
-    for token in iter_tokens(line):
-        for t in wanted:
-            if token == t or (
-                min(len(token), len(t)) >= STEM and (token.startswith(t) or t.startswith(token))
-            ):
-                found.add(t)
-    return frozenset(found)
+def _best_window(per_line: Sequence[frozenset[str]], weight: Mapping[str, float]) -> int:
+    """The first line of the earliest window with the highest weight of distinct terms
+    (one pass: the window's term counts are updated as it slides)."""
+    inside: Counter[str] = Counter()
+    score = best = 0.0
+    at = 0
+    for i, held in enumerate(per_line):
+        for t in held:
+            inside[t] += 1
+            score += weight[t] if inside[t] == 1 else 0.0
+        if i >= FOCUS_LINES:
+            for t in per_line[i - FOCUS_LINES]:
+                inside[t] -= 1
+                score -= weight[t] if inside[t] == 0 else 0.0
+        start = max(0, i - FOCUS_LINES + 1)
+        if i >= FOCUS_LINES - 1 and score > best + 1e-9:
+            best, at = score, start
+    return at
+
+
+def _held(line: str, wanted: set[str]) -> frozenset[str]:
+    """The match keys of `wanted` that a line's tokens have (lines without any of them as
+    text are not tokenised: most lines of a chunk hold none)."""
+    low = line.lower()
+    if not any(key in low for key in wanted):
+        return frozenset()
+    return frozenset(_key(t) for t in iter_tokens(line)) & wanted
+
+
+def _key(token: str) -> str:
+    """A token's match key: its first `STEM` letters (`limited` ~ `limit`, `formats` ~
+    `format`), the whole of a shorter one."""
+    return token[:STEM]
