@@ -171,3 +171,37 @@ def test_row_ids_of_another_version_are_not_taken_for_rows(store: LanceStore) ->
     assert at is not None and list(at) == [2, 1, 0]
     assert hot.records(at) == hot.records([0, 1, 2])[::-1]
     assert hot.positions([*some, int(hot.row_ids.max()) + 1]) is None
+
+
+FETCHED = [
+    *FILTERS,
+    dataclasses.replace(PASSAGES, ids=("src/m1.py:2", "docs/d3.md:0", "nope:0")),
+    dataclasses.replace(PASSAGES, ids=("src/m1.py:2",), paths=("docs/d3.md",)),
+    dataclasses.replace(PASSAGES, has_vector=True, branch="main"),
+]
+
+
+@pytest.mark.parametrize("where", FETCHED)
+def test_fetch_from_memory_gives_what_lancedb_gives(
+    store: LanceStore, tmp_path: Path, where: Filter
+) -> None:
+    cold = LanceStore(tmp_path / "lance", DIM)
+    columns = ["id", "path", "span_start", "span_end", "layer"]
+    expected = (cold.fetch(where, vectors=False), cold.fetch_table(where, columns))
+    limited = cold.fetch(where, 5, vectors=False)
+    warm(store, np.ones(DIM, dtype=np.float32))
+    assert store.fetch(where, vectors=False) == expected[0]  # whole records, in order
+    assert store.fetch(where, 5, vectors=False) == limited
+    assert store.fetch_table(where, columns).to_pylist() == expected[1].to_pylist()
+
+
+def test_a_read_in_one_version_asks_lancedb_once(store: LanceStore, tmp_path: Path) -> None:
+    other = LanceStore(tmp_path / "lance", DIM)
+    before = store.version
+    with store.one_version():
+        other.delete_by_source("src/m1.py")  # another process's commit, inside the block
+        assert store.version == before  # one number for the whole read
+        with store.one_version():  # nested: still the same read
+            assert store.version == before
+        assert store.version == before
+    assert store.version > before  # the next read sees the commit at once

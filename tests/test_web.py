@@ -209,6 +209,17 @@ def test_a_search_overtaken_by_a_newer_one_is_aborted_quietly(server: Server, pa
     assert "down" not in (page.locator("#conn").get_attribute("class") or "")
 
 
+def test_a_keystroke_after_a_pause_searches_at_once(server: Server, page: Any) -> None:
+    page.clock.install(time=0)  # the page's timers run only when the test moves its clock
+    page.goto(_base(server))
+    page.clock.pause_at(1000)
+    page.locator("#q").press_sequentially("retry")
+    page.locator('#hits[data-query="r"]').wait_for()  # the first key: searched, no wait
+    assert page.locator('#hits[data-query="retry"]').count() == 0  # the rest: gathered
+    page.clock.run_for(100)  # past the debounce
+    page.locator('#hits[data-query="retry"] .hit').first.wait_for()
+
+
 def test_a_rejected_query_shows_its_reason(server: Server, page: Any) -> None:
     page.goto(_base(server) + "#/search?q=x&layer=NOPE")
     page.locator("#error", has_text="layer").wait_for()

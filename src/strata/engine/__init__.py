@@ -158,12 +158,14 @@ class Engine:
         """
         flags = _checked(self.parts, k, filters)
         try:
-            if route and not layers:
-                plan = self.plan(query, k).narrowed(flags)
-                return execute(self.parts.context(), plan, k or self.config.search.k, mode=mode)
-            return hybrid.search(
-                self.parts.context(), query, k, layers=layers, filters=flags, mode=mode
-            )
+            with self.parts.one_read():
+                if route and not layers:
+                    plan = self.plan(query, k).narrowed(flags)
+                    k = k or self.config.search.k
+                    return execute(self.parts.context(), plan, k, mode=mode)
+                return hybrid.search(
+                    self.parts.context(), query, k, layers=layers, filters=flags, mode=mode
+                )
         finally:
             memory.release_now_and_then()
 

@@ -4,6 +4,7 @@ the index it is asked to serve, and the `QueryContext` a search runs against."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -18,7 +19,7 @@ from strata.query.hybrid import QueryContext
 from strata.query.lookup.symbols import symbol_index
 from strata.store import Store, open_store
 from strata.store.branches import BranchView
-from strata.store.capabilities import WarmReads
+from strata.store.capabilities import WarmReads, one_version
 from strata.store.uri import redact
 from strata.store.view import RepoView
 from strata.workspace import memory
@@ -166,6 +167,10 @@ class Parts:
                 f"no index at {self.index_dir}", hint=f"run `strata index {self.root}`"
             )
 
+    def one_read(self) -> contextlib.AbstractContextManager[None]:
+        """A block that reads one store version (a search asks for it several times)."""
+        return one_version(self.base_store) if self.exists else contextlib.nullcontext()
+
     def locator(self) -> dict[str, Any]:
         """The index's locator (`index.json`), read afresh."""
         return read_locator(self.index_dir)
@@ -284,6 +289,7 @@ class Parts:
             self.store.keep_warm()
         if self.embeds and self.store.dim > 0:  # a lexical index never embeds a query
             self.query_embedder()
+        memory.keep_what_is_built()
         memory.release()
 
     def close(self) -> None:

@@ -15,11 +15,10 @@ the router's and `strata symbols`' business, not the ranking's.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 
 from strata.layers import C0_SOURCE_CHUNKS
-from strata.query.lookup.rows import chunk_at, meta_str
+from strata.query.lookup.rows import chunks_at, meta_str
 from strata.query.lookup.symbols import SymbolMatch, find_symbols
 from strata.store import Filter, Store
 from strata.types import Record
@@ -60,20 +59,16 @@ def header_chunks(
 ) -> dict[str, Record]:
     """Symbol id -> the C0 chunk that starts its definition (or the narrowest holding its
     first line), for the matches whose file the filter `where` admits."""
-    paths = {m.record.path for m in matches}
-    if where is not None and where.paths is not None:
-        paths &= set(where.paths)
-    if not paths:
-        return {}
-    scope = dataclasses.replace(
-        where or Filter(), layers=(C0_SOURCE_CHUNKS,), paths=tuple(sorted(paths))
-    )
-    by_path: dict[str, list[Record]] = {}
-    for rec in store.fetch(scope, vectors=False):
-        by_path.setdefault(rec.path, []).append(rec)
+    allowed = None if where is None or where.paths is None else set(where.paths)
+    spots = [
+        (m.record.path, m.record.span_start)
+        for m in matches
+        if allowed is None or m.record.path in allowed
+    ]
+    chunks = chunks_at(store, spots, where)
     out: dict[str, Record] = {}
     for m in matches:
-        chunk = chunk_at(by_path.get(m.record.path, ()), m.record.span_start)
+        chunk = chunks.get((m.record.path, m.record.span_start or 0))
         if chunk is not None:
             out[meta_str(m.record, "symbol_id")] = chunk
     return out

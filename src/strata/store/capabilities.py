@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import inspect
+import threading
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -33,6 +35,8 @@ __all__ = [
     "Integrity",
     "Maintenance",
     "Metadata",
+    "OneVersion",
+    "PinnedReads",
     "PreparedWrites",
     "RepoLocking",
     "SessionListing",
@@ -42,8 +46,10 @@ __all__ = [
     "WarmReads",
     "delete_all",
     "fetch_table",
+    "one_version",
     "restat",
     "sessions",
+    "version_of",
     "write_prepared",
 ]
 
@@ -131,6 +137,15 @@ class Versioned(Protocol):
 
 
 @runtime_checkable
+class PinnedReads(Protocol):
+    """Can read its version once for a whole read (a search asks for it several times)."""
+
+    def one_version(self) -> contextlib.AbstractContextManager[None]:
+        """A block in which this thread reads the version once."""
+        ...
+
+
+@runtime_checkable
 class Metadata(Protocol):
     """Keeps the index's metadata (schema version, creation time, analysis of its text)."""
 
@@ -191,6 +206,36 @@ class Branching(Protocol):
         ...
 
 
+class OneVersion:
+    """A store's version, read once per read in each thread that asks inside `block()`
+    (`PinnedReads`); outside it, read afresh every time."""
+
+    def __init__(self, read: Callable[[], int]) -> None:
+        self._read = read
+        self._local = threading.local()
+
+    def get(self) -> int:
+        """The version this thread's read is at, else the store's now."""
+        pinned: int | None = getattr(self._local, "version", None)
+        return self._read() if pinned is None else pinned
+
+    @contextlib.contextmanager
+    def block(self) -> Iterator[None]:
+        """Read the version once for the block (a nested block keeps the outer one's)."""
+        if getattr(self._local, "version", None) is not None:
+            yield
+            return
+        self._local.version = self._read()
+        try:
+            yield
+        finally:
+            self._local.version = None
+
+    def forget(self) -> None:
+        """This thread just committed: its next read sees the new version."""
+        self._local.version = None
+
+
 class SharedUpkeep:
     """A view's upkeep of the shared store under it (`base`): its own, where it has it."""
 
@@ -199,7 +244,11 @@ class SharedUpkeep:
     @property
     def version(self) -> object:
         """The shared store's version token (changes with every commit of any repository)."""
-        return self.base.version if isinstance(self.base, Versioned) else None
+        return version_of(self.base)
+
+    def one_version(self) -> contextlib.AbstractContextManager[None]:
+        """The shared store's version read once in the block (if it can)."""
+        return one_version(self.base)
 
     def optimize(self) -> None:
         """Fold new rows into the shared indexes (if the shared store keeps any)."""
@@ -270,3 +319,16 @@ def sessions(store: Store) -> list[dict[str, Any]]:
     from strata.store.rows import SESSION_COLUMNS, sessions_of
 
     return sessions_of(fetch_table(store, Filter(), SESSION_COLUMNS))
+
+
+def version_of(store: object) -> object:
+    """The store's version token (None: it keeps none), read once: on Python 3.11 an
+    `isinstance` check against `Versioned` reads the property, a look at the store."""
+    if inspect.getattr_static(store, "version", None) is None:
+        return None
+    return getattr(store, "version")  # noqa: B009  # typed as object on purpose
+
+
+def one_version(store: object) -> contextlib.AbstractContextManager[None]:
+    """A block in which the store reads its version once, where it can (`PinnedReads`)."""
+    return store.one_version() if isinstance(store, PinnedReads) else contextlib.nullcontext()

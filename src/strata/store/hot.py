@@ -157,6 +157,34 @@ class HotPassages:
             return []
         return take_records(self.table, positions, self.repeated)
 
+    def select(self, where: Filter) -> list[Record]:
+        """The records `where` allows, in path, span (missing first), layer and id order:
+        `Store.fetch` without vectors, cut from the copy."""
+        return sorted(self.records(self._allowed(where)), key=_fetch_order)
+
+    def columns_of(self, where: Filter, names: Sequence[str]) -> pa.Table | None:
+        """Columns of the rows `where` allows, in no set order (None: one is not kept)."""
+        at = self._allowed(where)
+        out: dict[str, pa.Array] = {}
+        for name in names:
+            if name in self.repeated:
+                codes, values = self.repeated[name]
+                out[name] = pa.array([values[i] for i in codes[at].tolist()], pa.string())
+            elif name in self.table.column_names:
+                out[name] = self.table.column(name).take(pa.array(at))
+            else:
+                return None
+        return pa.table(out)
+
+    def _allowed(self, where: Filter) -> np.ndarray:
+        mask = self._mask(where)
+        if where.has_vector:
+            mask = _and(mask, self.has_vector)
+        if where.ids is not None:
+            listed = pc.is_in(self.table.column("id"), pa.array(list(where.ids), pa.string()))
+            mask = _and(mask, listed.to_numpy(zero_copy_only=False))
+        return np.arange(len(self)) if mask is None else np.flatnonzero(mask)
+
     def _is_in(self, column: str, values: Sequence[str]) -> np.ndarray:
         known = self.codes[column]
         wanted = [known[v] for v in values if v in known]
@@ -228,6 +256,17 @@ class WarmPassages:
         threading.Thread(target=self._build, args=(version,), daemon=True).start()
         return None
 
+    def fetch(self, where: Filter) -> list[Record] | None:
+        """`Store.fetch` (no vectors) from the copy, when there is one holding every row
+        `where` allows (a read by filter or by id)."""
+        hot = self.get() if _holds(where) else None
+        return None if hot is None else hot.select(where)
+
+    def fetch_table(self, where: Filter, columns: Sequence[str]) -> pa.Table | None:
+        """`fetch_table`'s rows (in no set order) from the copy, when it holds them."""
+        hot = self.get() if _holds(where) else None
+        return None if hot is None else hot.columns_of(where, columns)
+
     def wait(self, timeout: float) -> bool:
         """Block until no build is running (tests and benchmarks); True if none is."""
         deadline = time.monotonic() + timeout
@@ -263,6 +302,11 @@ def covers(where: Filter) -> bool:
     """Whether the copy can answer a search under `where`: it keeps to the passage layers."""
     passages = where.layers is not None and set(where.layers) <= set(PASSAGE_LAYERS)
     return passages and where.ids is None  # the copy is searched by filter, never by id
+
+
+def _holds(where: Filter) -> bool:
+    """Whether the copy holds every row `where` allows (a read by filter or by id)."""
+    return where.layers is not None and set(where.layers) <= set(PASSAGE_LAYERS)
 
 
 def load_passages(
@@ -328,6 +372,10 @@ def _joined(chunks: list[pa.Array], kind: pa.DataType) -> pa.Array:
     joined = pa.concat_arrays(chunks)
     chunks.clear()
     return joined
+
+
+def _fetch_order(r: Record) -> tuple[str, bool, int, str, str]:
+    return (r.path, r.span_start is not None, r.span_start or 0, r.layer, r.id)
 
 
 def _and(mask: np.ndarray | None, more: np.ndarray) -> np.ndarray:

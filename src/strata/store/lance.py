@@ -31,7 +31,7 @@ from strata.store.arrow import (
     to_records,
     vector_dim,
 )
-from strata.store.capabilities import IndexHealth
+from strata.store.capabilities import IndexHealth, OneVersion
 from strata.store.hot import HotPassages, WarmPassages, covers, load_passages
 from strata.store.lancedb_loaded import Bitmap, IvfPq
 from strata.store.schema import (
@@ -90,6 +90,8 @@ class LanceStore(PreparedWriter):
         self._fts_ready = False
         self._counts: tuple[int, dict[str, dict[str, int]]] | None = None
         self._has_ann = False
+        self._pin = OneVersion(lambda: int(self._table.version))
+        self.one_version = self._pin.block  # `PinnedReads`: a search reads one version
         self._warm = WarmPassages(self._load_hot, lambda: self.version)
         self._db = connect(self.directory, create)
         if TABLE in table_names(self._db):
@@ -105,7 +107,7 @@ class LanceStore(PreparedWriter):
             self._table = self._db.create_table(TABLE, schema=table_schema(dim), exist_ok=True)
             self._check_dim()
             if not (self.directory / META_FILE).exists():
-                now = _now()
+                now = datetime.now(timezone.utc).isoformat(timespec="seconds")
                 self.write_meta({"created_at": now, "dim": dim})
 
     # -- writing --------------------------------------------------------------
@@ -252,6 +254,8 @@ class LanceStore(PreparedWriter):
         predicate = sql.where(where, vectors=self.dim > 0)
         if predicate == sql.FALSE or (limit is not None and limit <= 0):
             return []
+        if not vectors and (found := self._warm.fetch(where)) is not None:
+            return found[:limit]  # a warm process: cut from the copy in memory
         if limit is not None:
             keys = sort_rows(self._select(predicate, ["id", "path", "span_start", "layer"]))
             if keys.num_rows > limit:
@@ -267,7 +271,9 @@ class LanceStore(PreparedWriter):
         wanted = list(dict.fromkeys([*columns, *keys]))
         if predicate == sql.FALSE:
             return self._table.schema.empty_table().select(list(columns))
-        return sort_rows(self._select(predicate, wanted)).select(list(columns))
+        table = self._warm.fetch_table(where, wanted)  # a warm process: from memory
+        table = self._select(predicate, wanted) if table is None else table
+        return sort_rows(table).select(list(columns))
 
     def counts(self, *, repo: str | None = None) -> dict[str, dict[str, int]]:
         """Per layer: `rows` and `vectors` (memoised per table version: searches ask often)."""
@@ -289,9 +295,9 @@ class LanceStore(PreparedWriter):
     @property
     def version(self) -> int:
         """The table's version: it changes with every commit (a cache key for readers). Read
-        afresh each time: what is built from the rows is keyed by the commit the queries
-        read (a remembered number let a stale symbol catalogue answer)."""
-        return int(self._table.version)
+        afresh (once per read in `one_version`): what is built from the rows is keyed by
+        the commit the queries read (a remembered number let a stale catalogue answer)."""
+        return self._pin.get()
 
     # -- metadata -------------------------------------------------------------
 
@@ -389,7 +395,3 @@ class LanceStore(PreparedWriter):
         config = IvfPq(distance_type="cosine", num_sub_vectors=max(1, self.dim // 8))
         self._table.create_index("vector", config=config, name="vector_idx")
         self._has_ann = True
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")

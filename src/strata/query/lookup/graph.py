@@ -86,6 +86,8 @@ class CallGraph:
         self.by_dst_name: dict[str, list[Edge]] = {}
         self.by_src_id: dict[str, list[Edge]] = {}
         self.by_src: dict[str, list[Edge]] = {}
+        self._guessed: dict[str, list[Edge]] = {}  # see `_guesses`
+        self._sources: dict[int, Node] = {}  # see `_source`
         calls = []
         for e in _edges(table):
             if e.edge_type == "imports":
@@ -183,8 +185,17 @@ class CallGraph:
             yield self.by_dst_id.get(node.symbol_id, []), RESOLVED
         yield [e for e in self.by_dst.get(node.qname, []) if self._open(e, node)], QNAME
         if node.record is not None or "." not in node.qname:
-            guesses = self.by_dst_name.get(_bare(node.qname), [])
-            yield [e for e in guesses if self._guessable(e) and self._open(e, node)], NAME
+            yield self._guesses(_bare(node.qname)), NAME
+
+    def _guesses(self, name: str) -> list[Edge]:
+        """The edges a bare-name guess may tie to any symbol called `name` (unresolved, so
+        open to every node): the same for every `execute` a walk starts from, worked out
+        once per graph (a few thousand such calls in a large repository)."""
+        found = self._guessed.get(name)
+        if found is None:
+            found = [e for e in self.by_dst_name.get(name, []) if self._guessable(e)]
+            self._guessed[name] = found
+        return found
 
     def outgoing(self, node: Node) -> Iterator[tuple[Edge, Node, str]]:
         """Each call `node` makes: (edge, callee, how the callee was found)."""
@@ -210,9 +221,15 @@ class CallGraph:
         return Node(ref), UNRESOLVED
 
     def _source(self, edge: Edge) -> Node:
-        sid = edge.src_symbol_id
-        rec = self.symbols.record_of(sid)
-        return self.node(rec) if rec is not None else Node(edge.src_qname, sid or None)
+        """The caller of an edge (worked out once per edge: a walk from many targets of one
+        name meets the same calls again and again)."""
+        node = self._sources.get(edge.pos)
+        if node is None:
+            sid = edge.src_symbol_id
+            rec = self.symbols.record_of(sid)
+            node = self.node(rec) if rec is not None else Node(edge.src_qname, sid or None)
+            self._sources[edge.pos] = node
+        return node
 
     def _open(self, edge: Edge, node: Node) -> bool:
         """False when the edge is resolved to some other symbol than `node`."""

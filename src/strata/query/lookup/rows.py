@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import threading
 import weakref
@@ -10,8 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from strata.layers import C0_SOURCE_CHUNKS
-from strata.store import Filter, Store
-from strata.store.capabilities import Versioned
+from strata.store import Filter, Store, capabilities
 from strata.types import JSON, Record, fields_json
 from strata.workspace import memory
 
@@ -22,6 +22,7 @@ __all__ = [
     "MADE_RECORDS",
     "KeptRows",
     "chunk_at",
+    "chunks_at",
     "chunks_of",
     "derived",
     "indexed_paths",
@@ -47,7 +48,7 @@ def store_version(store: Store) -> object:
     A store may have a cheap one (`Versioned`); otherwise the token is a digest of every
     source's path, file hash and row count.
     """
-    version = store.version if isinstance(store, Versioned) else None
+    version = capabilities.version_of(store)
     if version is not None:
         return version
     digest = hashlib.blake2b(digest_size=16)
@@ -142,6 +143,37 @@ def chunks_of(store: Store, paths: Iterable[str]) -> dict[str, list[Record]]:
     for rec in store.fetch(Filter(layers=(C0_SOURCE_CHUNKS,), paths=wanted), vectors=False):
         out.setdefault(rec.path, []).append(rec)
     return out
+
+
+def chunks_at(
+    store: Store, spots: Iterable[tuple[str, int | None]], where: Filter | None = None
+) -> dict[tuple[str, int], Record]:
+    """For each (path, line): the C0 chunk `chunk_at` picks, under `where`'s other
+    restrictions. The spans are read first and only the chosen chunks made into records
+    (a file holds dozens of chunks; a lookup shows one per spot)."""
+    wanted = {(path, line) for path, line in spots if line is not None}
+    paths = tuple(sorted({path for path, _ in wanted}))
+    if not paths:
+        return {}
+    scope = dataclasses.replace(where or Filter(), layers=(C0_SOURCE_CHUNKS,), paths=paths)
+    spans = capabilities.fetch_table(store, scope, _SPAN_COLUMNS)
+    by_path: dict[str, list[tuple[int, int, str]]] = {}
+    columns = [spans.column(c).to_pylist() for c in _SPAN_COLUMNS]
+    for id_, path, start, end in zip(*columns, strict=True):
+        by_path.setdefault(path, []).append((start or 0, -1 if end is None else end, id_))
+    picked: dict[tuple[str, int], str] = {}
+    for path, line in wanted:
+        holding = [s for s in by_path.get(path, ()) if s[0] <= line <= s[1]]
+        if holding:
+            picked[(path, line)] = min(holding, key=lambda s: (s[0] != line, s[1] - s[0]))[2]
+    ids = tuple(sorted(set(picked.values())))
+    made: dict[str, Record] = {}
+    for rec in store.fetch(dataclasses.replace(scope, ids=ids), vectors=False) if ids else ():
+        made.setdefault(rec.id, rec)
+    return {spot: made[i] for spot, i in picked.items() if i in made}
+
+
+_SPAN_COLUMNS = ("id", "path", "span_start", "span_end")
 
 
 def chunk_at(chunks: Iterable[Record], line: int | None) -> Record | None:

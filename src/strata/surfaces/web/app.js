@@ -9,7 +9,7 @@ const LAYERS = ["C0_SOURCE_CHUNKS", "C1_SYMBOL_CATALOG", "C2_DEPENDENCY_GRAPH",
 const SNIPPET_LINES = 12;
 const FILE_WINDOW = 1500; // lines rendered at once; the rest behind "show more"
 const LONG_LINE = 2000; // characters of a line shown before "…"
-const DEBOUNCE_MS = 30; // after the last keystroke; a newer search aborts the one in flight
+const DEBOUNCE_MS = 30; // keystrokes closer than this make one search; a newer search aborts the one in flight
 const FIRST_HITS = 6; // hits rendered before the page paints; the rest right after
 const CONFIGURE = "To answer questions, configure an LLM: set llm.provider (ollama or openai), " +
   "llm.base_url and llm.model in .strata/config.yaml (or STRATA_LLM_PROVIDER, STRATA_LLM_BASE_URL, " +
@@ -583,9 +583,18 @@ function setup() {
   const layer = $("f-layer");
   for (const name of LAYERS) layer.append(el("option", { value: name }, name));
   let debounce = null;
-  const changed = () => {
+  let searched = -Infinity;
+  const go = () => {
+    debounce = null;
+    searched = performance.now();
+    history.replaceState(null, "", hashOf("search", formParams()));
+    render();
+  };
+  const changed = () => { // the first change after a pause searches at once (no wait)
+    const idle = debounce === null && performance.now() - searched >= DEBOUNCE_MS;
     clearTimeout(debounce);
-    debounce = setTimeout(() => { history.replaceState(null, "", hashOf("search", formParams())); render(); }, DEBOUNCE_MS);
+    if (idle) go();
+    else debounce = setTimeout(go, DEBOUNCE_MS);
   };
   $("searchform").addEventListener("input", changed);
   $("searchform").addEventListener("submit", (ev) => { ev.preventDefault(); });
