@@ -40,8 +40,12 @@ def extract_edges(
     """The file's `calls`, `imports` and `inherits` edges, one per (source, type, target).
 
     `dst_ref` is absolute where the file decides it (imports, module-level names,
-    `self.m()`, `super().m()`); a call on a local value keeps its text (`resp.json`).
-    Calls to builtins are left out. Resolve them with `strata.index.code.resolve.resolve_edges`.
+    `self.m()`, `super().m()`); a call on a value whose class the code states goes through
+    the instance (`pkg.Foo().run`, `pkg.Cls().attr.run`, `pkg.make().run`, `pkg.f@x().run`
+    for a parameter: `receivers.py`); any other call on a local keeps its text
+    (`resp.json`). Each edge keeps every line of its calls (`lines`) and, per call, what
+    it passes (`arguments`). Calls to builtins are left out. Resolve them with
+    `strata.index.code.resolve.resolve_edges`, then `strata.index.code.params`.
     Pass the file's `scope` when it is already built (`module_scope`), to save a pass.
     """
     tree = parse_python(text, path)
