@@ -125,7 +125,10 @@ def _calls_at(jd: Jedi, site: Site, pattern: re.Pattern[str], path: str, line: i
 
 def _lands(jd: Jedi, names: Sequence[Any], path: str, line: int) -> bool:
     """Whether one of jedi's answers is the definition at `path:line`."""
-    return any(jd.rel(g.module_path) == path and g.line == line for g in names)
+    return any(
+        g.module_path is not None and jd.rel(g.module_path) == path and g.line == line
+        for g in names
+    )
 
 
 def _is_call(text: str, column: int, name: str) -> bool:
