@@ -90,10 +90,16 @@ def test_mcp_print_config_prints_the_clients_snippet(client: str, indexed: Path)
     assert Path(server["command"]).name.startswith("strata")
 
 
-def test_store_flag_puts_the_rows_where_it_says(tmp_path: Path) -> None:
+def _notes(tmp_path: Path) -> Path:
+    """A tree of one Markdown file."""
     root = tmp_path / "r"
     root.mkdir()
     (root / "notes.md").write_text("# Notes\n\nwombat carousel\n")
+    return root
+
+
+def test_store_flag_puts_the_rows_where_it_says(tmp_path: Path) -> None:
+    root = _notes(tmp_path)
     rows = tmp_path / "rows-here"
     store = f"lancedb://{rows}"
     done = cli("index", str(root), "--embedder", "none", "--store", store, "-q")
@@ -161,9 +167,7 @@ def embedder() -> Iterator[embed_server.EmbedServer]:
 def test_index_model_flag_names_the_embedding_model(
     tmp_path: Path, embedder: embed_server.EmbedServer
 ) -> None:
-    root = tmp_path / "r"
-    root.mkdir()
-    (root / "notes.md").write_text("# Notes\n\nwombat carousel\n")
+    root = _notes(tmp_path)
     env = {"STRATA_EMBED_BASE_URL": embedder.url}
     done = cli("index", str(root), "--embedder", "ollama", "--model", "m-flag", "-q", env=env)
     assert done.exit_code == 0, done.output
