@@ -302,3 +302,38 @@ def test_what_a_call_gives(source: str, gives: tuple[str, bool] | None) -> None:
     node = ast.parse(source).body[0]
     assert isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
     assert returned(node, "p.C") == gives
+
+
+def test_a_copy_keeps_the_class_of_the_attribute() -> None:
+    text = dedent(
+        """
+        import copy
+
+
+        class Field:
+            def load(self):
+                pass
+
+
+        def make() -> Field:
+            return Field()
+
+
+        class List:
+            def __init__(self):
+                self.inner = make()
+                self.inner = copy.deepcopy(self.inner)
+                self.other = make()
+                self.other = list(self.other)
+
+            def load(self):
+                self.inner.load()
+                self.other.load()
+        """
+    ).lstrip()
+    syms = extract_symbols(text, "m.py")
+    table = build_table(syms, [module_scope(text, "m.py")])
+    found = resolve_edges(extract_edges(text, "m.py", syms), table)
+    by_ref = {e.dst_ref: e for e in found if e.src_qname == "m.List.load"}
+    assert by_ref["m.List().inner.load"].dst_qname == "m.Field.load"  # a copy adds no class
+    assert by_ref["m.List().other.load"].resolution != "resolved"  # `list(...)`: another one

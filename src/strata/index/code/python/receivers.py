@@ -203,7 +203,7 @@ def _value_classes(
 ) -> set[str]:
     """The classes a value may be: `Foo()`, an annotated parameter, `x or Foo()`,
     `a if c else b` (each side), `None` (none), `env.cache` (with `derived`)."""
-    if _is_none(value):
+    if _is_none(value) or _is_copy(value):
         return set()
     if isinstance(value, ast.Name) and value.id in params:
         return {params[value.id] or _UNKNOWN}
@@ -237,6 +237,14 @@ def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
         if isinstance(stmt, ast.Match):
             for case in stmt.cases:
                 yield from _statements(case.body)
+
+
+def _is_copy(value: ast.expr) -> bool:
+    """`copy.copy(x)` / `copy.deepcopy(x)`: the class `x` has, so a binding that adds none
+    (`self.inner = copy.deepcopy(self.inner)` beside `self.inner = make_field()`)."""
+    if not isinstance(value, ast.Call) or len(value.args) != 1 or value.keywords:
+        return False
+    return dotted(value.func) in ("copy.copy", "copy.deepcopy", "deepcopy")
 
 
 def _is_none(node: ast.expr | None) -> bool:
