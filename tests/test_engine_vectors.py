@@ -163,7 +163,7 @@ def test_a_warm_engine_answers_what_a_cold_one_answers(
     if both_stores == "lancedb":  # its passages in memory (PostgreSQL keeps its own cache)
         assert warm.store._warm.get() is not None  # type: ignore[attr-defined]
         assert pa.default_memory_pool().backend_name == "system"  # freed memory goes back
-    assert {"symbols", "paths"} <= set(lookup_rows._memo[warm.store])  # found built
+    assert {"symbols", "paths", "calls"} <= set(lookup_rows._memo[warm.store])  # found built
     assert [answer(warm, q, m) for q, m in asked] == expected
     assert any(expected)
 

@@ -13,9 +13,10 @@ from typing import Any
 from strata.config import Config
 from strata.embedding import Embedder, known_dim, make_embedder, make_query_embedder
 from strata.errors import EmbedderMismatchError, NoIndexError, UserError
-from strata.layers import C1_SYMBOL_CATALOG
+from strata.layers import C1_SYMBOL_CATALOG, C2_DEPENDENCY_GRAPH
 from strata.query import lookup
 from strata.query.hybrid import QueryContext
+from strata.query.lookup.graph import call_graph
 from strata.query.lookup.symbols import symbol_index
 from strata.store import Store, open_store
 from strata.store.branches import BranchView
@@ -283,8 +284,11 @@ class Parts:
         memory.return_large_buffers()
         # Smallest first: each build's passing peak then sits on less of what is kept.
         lookup.indexed_paths(self.store)  # what a question with a path-shaped word asks
-        if self.store.counts().get(C1_SYMBOL_CATALOG, {}).get("rows"):
+        counts = self.store.counts()
+        if counts.get(C1_SYMBOL_CATALOG, {}).get("rows"):
             symbol_index(self.store)  # what a routed query for a name asks first
+        if counts.get(C2_DEPENDENCY_GRAPH, {}).get("rows"):
+            call_graph(self.store)  # "who calls X" walks it (15 s to build at 95k edges)
         if isinstance(self.store, WarmReads):
             self.store.keep_warm()
         if self.embeds and self.store.dim > 0:  # a lexical index never embeds a query
