@@ -2,6 +2,7 @@
 warm query latency per search mode.
 
     python -m benchmarks.store_compare --sets devqs --repeat 3
+    python -m benchmarks.store_compare --sets devqs --embedder none --modes lexical
 
 Uses the quality benchmark's indexes (`benchmarks/quality/indexes.py`; built if missing,
 the second store's embeddings come from the first one's embedding cache, so both hold the
@@ -44,6 +45,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--sets", default="devqs")
     parser.add_argument("--embedder", default="all-MiniLM-L6-v2")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--modes", default=",".join(MODES), help="search modes to time")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     rows = []
@@ -58,7 +60,7 @@ def main(argv: list[str]) -> None:
                 "index_s": facts.get("seconds"),
                 "queries": len(queries),
             }
-            for mode in MODES:
+            for mode in args.modes.split(","):
                 row[mode] = latencies(eng, queries, mode, args.repeat)
             eng.close()
             rows.append(row)
