@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -88,6 +89,28 @@ def test_mcp_print_config_prints_the_clients_snippet(client: str, indexed: Path)
         server = parsed["servers" if client == "vscode" else "mcpServers"]["strata"]
     assert server["args"] == ["mcp", str(indexed)]
     assert Path(server["command"]).name.startswith("strata")
+
+
+def test_index_dir_variable_finds_the_index_from_anywhere(indexed: Path) -> None:
+    """`$STRATA_INDEX_DIR` is `--index-dir`; here the working directory holds no index."""
+    assert not (Path.cwd() / ".strata" / "lance").exists()
+    done = cli("status", "--json", env={"STRATA_INDEX_DIR": str(indexed / ".strata")})
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout)["root"] == str(indexed)
+
+
+def test_symbols_k_caps_the_matches(indexed: Path) -> None:
+    idx = ("--index-dir", str(indexed / ".strata"))
+    every = json.loads(cli("symbols", "Retry", "--json", *idx).stdout)
+    one = json.loads(cli("symbols", "Retry", "-k", "1", "--json", *idx).stdout)
+    assert len(every) > 1 and one == every[:1]
+
+
+def test_version_names_the_package() -> None:
+    from importlib.metadata import version
+
+    done = cli("--version")
+    assert done.exit_code == 0 and version("strata-index") in done.output
 
 
 def _notes(tmp_path: Path) -> Path:
@@ -284,3 +307,24 @@ def test_watch_debounce_waits_for_quiet(tmp_path: Path) -> None:
         proc.terminate()
         proc.communicate(timeout=60)
     assert "a.md" in line and waited >= 2, (line, waited)
+
+
+def test_every_flag_of_every_command_is_documented_in_the_readme() -> None:
+    """The reverse of `test_every_key_is_documented_in_the_readme`, for the CLI: each
+    command's row of the README's table (or the line every command shares) names each of
+    its options."""
+    import click
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    start = readme.index("Every command takes")
+    shared = readme[start : readme.index("Exit codes", start)]
+    table = [line.split(" | ")[0] for line in readme.splitlines() if line.startswith("| `strata ")]
+    rows = {name: cell for cell in table for name in re.findall(r"`strata (\w+)", cell)}
+    ctx = click.Context(app)
+    for name in app.list_commands(ctx):
+        command = app.get_command(ctx, name)
+        assert command is not None and name in rows, name
+        for param in command.params:
+            if isinstance(param, click.Option):
+                named = [o for o in param.opts if f"`{o}" in shared or f"{o}" in rows[name]]
+                assert named, (name, param.opts)
