@@ -14,7 +14,7 @@ from typing import Any
 from strata.answer import Answer, AnswerStream, Piece, answer
 from strata.config import Config, load_config
 from strata.embedding import Embedder, recorded_embedder
-from strata.engine import indexing
+from strata.engine import indexing, upkeep
 from strata.engine.parts import Parts, resolve
 from strata.engine.results import RepoInfo, Session, Status
 from strata.engine.status import repos_of, sessions_of, status_of
@@ -228,8 +228,10 @@ class Engine:
         """Ready this process to search again and again (`strata serve` calls it): the
         indexed paths are read and the symbol catalogue built, the passage layers are
         copied into memory, then the query model is loaded, then what the loading freed is
-        handed back to the system."""
+        handed back to the system. An index whose full-text index lags far behind its
+        rows (an interrupted embedding pass) is brought up to date in the background."""
         self.parts.warm()
+        upkeep.catch_up_in_background(self.parts)
 
     # ---- the structural layers (strata.query.lookup); `repo=` looks inside one -----------
     def symbols(

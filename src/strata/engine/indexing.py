@@ -157,9 +157,13 @@ def _apply(
     finally:
         done = {"last_index": time.time(), "skipped": summary.skipped_stats(files)}
         parts.write_locator(**recorded(parts.locator(), r, **done))
-    if isinstance(parts.store, Maintenance) and not plan.is_noop():
+    if not isinstance(parts.store, Maintenance):
+        return summary
+    # a run that only resumed embedding changed no file, yet rewrote rows (their vectors)
+    wrote = not plan.is_noop() or summary.vectors_embedded > 0
+    if wrote or capabilities.unindexed_rows(parts.store) > 0:
         parts.store.optimize()
-    elif isinstance(parts.store, Maintenance):
+    else:
         parts.store.ensure_indexes()  # an index made by an older Strata gains what it lacks
     return summary
 

@@ -1,6 +1,7 @@
 """Repair of an index: back it up, then fix what `strata.engine.doctor.check` found.
 
-Repair backs the index directory up first, then drops bad rows, re-indexes through
+Repair backs the index directory up first (unless it only folds rows into the search
+indexes, which changes no row), then drops bad rows, re-indexes through
 `Engine.refresh` and rebuilds the search indexes (`optimize`, where the store keeps any).
 """
 
@@ -12,7 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from strata.engine import Engine
-from strata.engine.doctor import ERROR, Report, check
+from strata.engine.doctor import ERROR, Problem, Report, check
 from strata.errors import EmbedderError
 from strata.store.capabilities import Maintenance
 from strata.workspace.lock import LOCK_NAME, write_lock
@@ -22,6 +23,8 @@ __all__ = ["repair"]
 # Problems `repair` fixes by re-indexing the path from disk (after dropping its rows).
 _REINDEX = ("stale", "unindexed", "rows", "mixed", "duplicate")
 _DROP = ("orphan", "duplicate", "mixed", "rows")
+# Problems `optimize` alone fixes, changing no row: no backup is made for them.
+_INDEX_ONLY = ("lag",)
 _REBUILD = "schema/embedder mismatch needs a rebuild: run `strata index --full`"
 
 
@@ -36,9 +39,11 @@ def repair(engine: Engine, report: Report) -> Report:
             report.actions = [_REBUILD]
         return report
     actions: list[str] = []
-    backup = _backup(engine.index_dir)
-    actions.append(f"backed up {engine.index_dir} to {backup}")
-    actions += [f"removed old backup {p.name}" for p in _prune_backups(engine)]
+    backup: Path | None = None
+    if any(p.kind not in _INDEX_ONLY for p in report.problems if _fixable_problem(p)):
+        backup = _backup(engine.index_dir)
+        actions.append(f"backed up {engine.index_dir} to {backup}")
+        actions += [f"removed old backup {p.name}" for p in _prune_backups(engine)]
     drop = sorted(report.paths(*_DROP))
     if drop:
         with write_lock(engine.index_dir):
@@ -59,18 +64,19 @@ def repair(engine: Engine, report: Report) -> Report:
     if _needs_rebuild(report):
         actions.append(_REBUILD)
     after = check(engine)
-    after.actions, after.backup = actions, str(backup)
+    after.actions, after.backup = actions, str(backup) if backup else None
     return after
 
 
 def _fixable(report: Report) -> bool:
     """Whether repair would change anything for these problems."""
-    for p in report.problems:
-        if p.kind in _REINDEX or p.kind in _DROP or p.kind in ("vectors", "lexical", "corpus"):
-            return True
-        if p.kind == "lock" and p.path != LOCK_NAME:
-            return True
-    return False
+    return any(_fixable_problem(p) for p in report.problems)
+
+
+def _fixable_problem(p: Problem) -> bool:
+    if p.kind in _REINDEX or p.kind in _DROP or p.kind in ("vectors", "lexical", "corpus", "lag"):
+        return True
+    return p.kind == "lock" and p.path != LOCK_NAME
 
 
 def _needs_rebuild(report: Report) -> bool:

@@ -111,6 +111,7 @@ class Status:
     corpus_unfinished: tuple[str, ...]  # artifacts files whose cross-file pass a run left undone
     healthy: bool
     repos: tuple[RepoInfo, ...] | None = None
+    unindexed_rows: int = 0  # rows outside the full-text index, past `upkeep.LAG_ROWS`
 
     def to_json(self) -> dict[str, Any]:
         """The document of `strata status --json` and `GET /status`."""
@@ -127,6 +128,7 @@ class Status:
             "writer_active": self.writer_active,
             "moved_from": str(self.moved_from) if self.moved_from else None,
             "corpus_unfinished": list(self.corpus_unfinished),
+            "unindexed_rows": self.unindexed_rows,
             "healthy": self.healthy,
         }
         if self.repos is not None:

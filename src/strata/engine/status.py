@@ -19,6 +19,7 @@ from strata.engine.results import (
     Status,
     VectorCount,
 )
+from strata.engine.upkeep import lagging
 from strata.index.corpus.cache import corpus_unfinished
 from strata.index.discovery import discover
 from strata.index.plan import make_plan
@@ -55,6 +56,7 @@ def report_status(
     counts: Mapping[str, Mapping[str, int]],
     pending: int | None,
     repos: tuple[RepoInfo, ...] | None = None,
+    unindexed: int = 0,
 ) -> Status:
     """The status (the same for `--json`, the terminal and the API); layers in name order."""
     dim = int(locator.get("dim", 0))
@@ -85,8 +87,10 @@ def report_status(
         and not unfinished
         and (dim == 0 or vecs == embeddable)
         and not pending
-        and not locator.get("vectors_pending"),
+        and not locator.get("vectors_pending")
+        and not unindexed,
         repos=repos,
+        unindexed_rows=unindexed,
     )
 
 
@@ -101,7 +105,9 @@ def status_of(parts: Parts) -> Status:
     )
     counts = counts_of(parts.store)  # a branch's status counts its own rows
     repos = tuple(repos_of(parts))
-    return report_status(parts.root, parts.index_dir, parts.store_uri, meta, counts, pending, repos)
+    return report_status(
+        parts.root, parts.index_dir, parts.store_uri, meta, counts, pending, repos, lagging(parts)
+    )
 
 
 def repos_of(parts: Parts) -> list[RepoInfo]:

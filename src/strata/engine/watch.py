@@ -21,7 +21,7 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from strata.engine import Engine
+from strata.engine import Engine, upkeep
 from strata.errors import EmbedderError, LockError, StrataError
 from strata.index.discovery import IgnoreRules, discover
 from strata.index.events import Event, Intent, WorkQueue, is_ignore_file
@@ -195,6 +195,8 @@ class Watcher:
                 self._since.setdefault(rel, now)
                 self.queue.push(rel, Intent.REMOVE)
         log.info("reconcile: %d to index, %d to remove", len(plan.to_read), len(plan.removed))
+        if upkeep.lagging(eng.parts):  # left by an interrupted run: folded in once idle
+            self._dirty = True
         if eng.store.dim and self._missing_vectors():
             self._apply({})  # fills vectors left out by an earlier outage
 
@@ -223,9 +225,9 @@ class Watcher:
     def _apply(self, batch: dict[str, Intent]) -> None:
         """One `Engine.refresh` over the batch (directories expanded to their files)."""
         rels = sorted(set(batch) | set(self._expand(batch)))
+        self._dirty = True  # a failed batch may have written rows too
         self.engine.refresh(rels, rules=self._rules, lock_wait=0.5)
         self.batches += 1
-        self._dirty = True
         self._report(batch, rels)
 
     def _expand(self, batch: dict[str, Intent]) -> Iterator[str]:

@@ -32,6 +32,7 @@ from strata.index.passages import FileOutcome, first_look_rows, unique_ids
 from strata.index.pipeline import process_batch
 from strata.index.plan import Changes
 from strata.index.summary import CorpusHook, IndexSummary, Session, session_for
+from strata.index.upkeep import Upkeep
 from strata.index.workers import batches, outcomes, worker_pool, workers_for
 from strata.layers import EMBEDDED_LAYERS, missing_count
 from strata.store import Store, capabilities
@@ -77,6 +78,7 @@ class Indexer:
         self._now_ns = time.time_ns()
         self._corpus_rows: dict[str, Counter[str]] = {}  # per file, rows the corpus pass redoes
         self._written: dict[str, str] = {}  # per file written, its corpus-layer rows' digest
+        self._upkeep = Upkeep(store)
 
     @property
     def embeds(self) -> bool:
@@ -96,20 +98,35 @@ class Indexer:
         `known` is the index's view before the run: a changed stat whose content hash
         is unchanged counts as unchanged (its rows are rewritten only to record the stat).
         `ready`: worker processes the caller already started, used if the plan needs any
-        and shut down once every file is read.
+        and shut down once every file is read. A run that stops early (an error, Ctrl-C)
+        first folds the rows it wrote into the store's search indexes (`index.upkeep`).
         """
-        started = time.monotonic()
-        self._now_ns = time.time_ns()
+        try:
+            return self._run(plan, known, summary, progress or (lambda *_: None), ready)
+        except BaseException:
+            self._upkeep.rescue()
+            raise
+        finally:
+            summary.fold_seconds = self._upkeep.seconds
+
+    def _run(
+        self,
+        plan: Changes,
+        known: Mapping[str, FileState],
+        summary: IndexSummary,
+        report: ProgressFn,
+        ready: Executor | None,
+    ) -> IndexSummary:
+        started, self._now_ns = time.monotonic(), time.time_ns()
         self._corpus_rows, self._written = {}, {}
-        report = progress or (lambda *_: None)
-        if self._corpus is not None and (plan.removed or plan.new or plan.changed):
+        summary.unchanged = len(plan.unchanged)
+        changed = self._settle_stats(plan.changed, known, summary)  # a stat alone: no mark
+        to_read = self._retag(plan.new + changed, summary)
+        if self._corpus is not None and (plan.removed or to_read):
             self._corpus.begin()  # before the first write: a crash from here leaves the mark
         if plan.removed:
             self._store.replace_sources({p: [] for p in plan.removed})
             summary.removed = len(plan.removed)
-        summary.unchanged = len(plan.unchanged)
-        changed = self._settle_stats(plan.changed, known, summary)
-        to_read = self._retag(plan.new + changed, summary)
         previously_indexed = {f.rel for f in changed}
         fresh: dict[str, Artifact] = {}
         summary.workers = workers_for(self._cfg.index, len(to_read))
@@ -138,10 +155,8 @@ class Indexer:
                 written=self._written,
             )
             summary.corpus_rewritten = len(done.rewritten)
-            _count_corpus_rows(
-                summary,
-                [self._corpus_rows.get(p, Counter()) for p in done.rewritten],
-                done.rows_by_layer,
+            summary.count_corpus_rows(
+                [self._corpus_rows.get(p, Counter()) for p in done.rewritten], done.rows_by_layer
             )
             corpus.finish()
         if self._down is not None:  # the changed files went in lexically; no second wait
@@ -159,10 +174,9 @@ class Indexer:
         """Write the passage rows (C0/D0) of many new files first, so BM25 answers while the
         other layers are built. The rows are marked unfinished (no file hash, mtime 0): a run
         killed before the full pass redoes those files, and the full pass replaces them.
-        The workers hand back rows ready to write (`first_look_rows`): this process, which
-        also writes, would otherwise be the bottleneck. It commits `index.commit_rows`
-        rows at a time, or a quarter of that when it would only wait for the next result:
-        the first files answer early, and a run makes few commits."""
+        The workers hand back rows ready to write (`first_look_rows`), committed
+        `index.commit_rows` at a time, or a quarter of that when it would only wait for
+        the next result: the first files answer early, and a run makes few commits."""
         parts: list[PreparedRows] = []
         rows = done = 0
         args = (self._cfg, self._session, self._store.dim)
@@ -295,6 +309,7 @@ class Indexer:
         if self.embeds:
             batch = self._attach_vectors(batch, previously_indexed, summary)
         self._store.replace_sources(batch)
+        self._upkeep.tick()
 
     def _attach_vectors(
         self, batch: dict[str, list[Record]], previously_indexed: set[str], summary: IndexSummary
@@ -340,6 +355,7 @@ class Indexer:
         done = 0
         try:
             while missing:
+                self._upkeep.tick()  # rows rewritten with their vectors left the full-text index
                 texts = {h: t for _, h, t in missing}
                 base = done
 
@@ -381,16 +397,3 @@ class Indexer:
             assert self._embedder_factory is not None
             self._embedder = self._embedder_factory()
         return self._embedder
-
-
-def _count_corpus_rows(
-    summary: IndexSummary, superseded: Sequence[Counter[str]], written: Mapping[str, int]
-) -> None:
-    """The corpus pass's rows in the summary (D3 entities exist only there), in place of
-    the per-file rows of the layers it rewrote for the same files."""
-    for layer, n in (sum(superseded, Counter()) - Counter()).items():
-        summary.rows_by_layer[layer] = summary.rows_by_layer.get(layer, 0) - n
-    for layer, n in written.items():
-        summary.rows_by_layer[layer] = summary.rows_by_layer.get(layer, 0) + n
-    for layer in [layer for layer, n in summary.rows_by_layer.items() if n <= 0]:
-        del summary.rows_by_layer[layer]

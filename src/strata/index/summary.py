@@ -10,7 +10,7 @@ from strata.types import Skip, fields_json
 from strata.workspace.git import DIRTY, dirty_paths, head_commit
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping, Sequence
     from pathlib import Path
 
     from strata.index.corpus import ArtifactCache
@@ -87,6 +87,7 @@ class IndexSummary:
     embed_error: str | None = None
     corpus_rewritten: int = 0
     workers: int = 1
+    fold_seconds: float = 0.0  # spent folding new rows into the search indexes mid-run
 
     @property
     def skipped(self) -> dict[str, int]:
@@ -97,6 +98,19 @@ class IndexSummary:
         """Stat of each file the run skipped, so `status` does not count it as pending."""
         skipped = {s.rel for s in self.skips}
         return {f.rel: [f.size, f.mtime_ns] for f in files if f.rel in skipped}
+
+    def count_corpus_rows(
+        self, superseded: Sequence[Counter[str]], written: Mapping[str, int]
+    ) -> None:
+        """The corpus pass's rows (D3 entities exist only there), in place of the per-file
+        rows of the layers it rewrote for the same files."""
+        rows = self.rows_by_layer
+        for layer, n in (sum(superseded, Counter()) - Counter()).items():
+            rows[layer] = rows.get(layer, 0) - n
+        for layer, n in written.items():
+            rows[layer] = rows.get(layer, 0) + n
+        for layer in [layer for layer, n in rows.items() if n <= 0]:
+            del rows[layer]
 
     def to_json(self) -> dict[str, object]:
         """The summary as printed by `strata index --json`."""
@@ -110,4 +124,5 @@ class IndexSummary:
             "seconds": round(self.seconds, 3),
             "searchable_seconds": round(self.searchable_seconds, 3),
             **fields_json(self, "embed_error", "corpus_rewritten", "workers"),
+            "fold_seconds": round(self.fold_seconds, 3),
         }

@@ -49,6 +49,7 @@ __all__ = [
     "one_version",
     "restat",
     "sessions",
+    "unindexed_rows",
     "version_of",
     "write_prepared",
 ]
@@ -166,7 +167,9 @@ class IndexHealth:
     writes_version: int  # the layout this Strata writes (another: `strata index --full`)
     missing: tuple[str, ...] = ()  # search indexes it should have and lacks
     outdated: tuple[str, ...] = ()  # search indexes an older Strata built another way
-    unindexed_rows: int = 0  # rows not yet in the full-text index (searched by a scan)
+    # rows not yet in the full-text index (searched by a scan); always 0 for a store that
+    # maintains its indexes on every write (PostgreSQL's GIN/HNSW)
+    unindexed_rows: int = 0
 
 
 @runtime_checkable
@@ -310,6 +313,15 @@ def fetch_table(store: Store, where: Filter, columns: Sequence[str]) -> pa.Table
     from strata.store.arrow import to_arrow
 
     return to_arrow(store.fetch(where, vectors=False), 0).select(list(columns))
+
+
+def unindexed_rows(store: Store) -> int:
+    """Rows the store's own full-text index has not reached yet (searched by a scan until
+    `Maintenance.optimize`): 0 for a store that keeps its indexes current on every write
+    (PostgreSQL) or reports nothing. A view answers for the shared store under it."""
+    while isinstance(store, SharedUpkeep):
+        store = store.base
+    return store.integrity().unindexed_rows if isinstance(store, Integrity) else 0
 
 
 def sessions(store: Store) -> list[dict[str, Any]]:

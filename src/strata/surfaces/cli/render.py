@@ -268,4 +268,9 @@ def status(out: Console, s: Status) -> None:
         out.print(f"  {layer:<22} {c.rows:>8}")
     out.print(f"[bold]pending[/]   {s.files_pending} files changed on disk since the last index")
     out.print(f"[bold]writer[/]    {'running' if s.writer_active else 'none'}")
+    if s.unindexed_rows:
+        out.print(
+            f"[yellow]lexical[/]   {s.unindexed_rows} rows outside the full-text index "
+            "(searched by a scan): `strata doctor --repair` folds them in"
+        )
     out.print(f"[bold]health[/]    {'ok' if s.healthy else 'needs `strata index`'}")
