@@ -32,14 +32,26 @@ def server() -> Iterator[EmbedServer]:
     yield from serve()
 
 
-def embedded(server: EmbedServer) -> dict[str, Any]:
-    return {
-        "embed.provider": "ollama",
-        "embed.base_url": server.url,
-        "embed.model": "test-model",
-        "embed.retries": 1,
-        "embed.timeout": 1.0,
-    }
+@pytest.fixture
+def config(server: EmbedServer) -> dict[str, Any]:
+    given = {"provider": "ollama", "base_url": server.url, "model": "test-model", "retries": 1}
+    return {f"embed.{key}": value for key, value in given.items()}
+
+
+@pytest.fixture
+def eng(minirepo: Path, config: dict[str, Any]) -> Engine:
+    engine = Engine.open(minirepo, config=config)
+    engine.index()
+    return engine
+
+
+@pytest.fixture
+def lagging(eng: Engine, monkeypatch: pytest.MonkeyPatch) -> Engine:
+    """An index whose vectors were all rewritten (as an embedding pass does), with a lag
+    threshold of one row (the real one, 10k rows, takes a big corpus to pass)."""
+    monkeypatch.setattr(upkeep, "LAG_ROWS", 1)
+    rewrite_vectors(eng)
+    return eng
 
 
 def behind(eng: Engine) -> int:
@@ -74,11 +86,10 @@ def wait_until_caught_up(eng: Engine) -> float:
     return behind(eng)
 
 
+@pytest.mark.usefixtures("both_stores")
 def test_a_failed_embedding_pass_and_its_resumption_leave_no_row_outside_the_index(
-    both_stores: str, minirepo: Path, server: EmbedServer
+    minirepo: Path, server: EmbedServer, eng: Engine
 ) -> None:
-    eng = Engine.open(minirepo, config=embedded(server))
-    eng.index()
     assert behind(eng) == 0
     add_docs(minirepo, ["quetzalmarble", "obsidianferret"])
     server.faults.error_500 = FOREVER
@@ -94,10 +105,8 @@ def test_a_failed_embedding_pass_and_its_resumption_leave_no_row_outside_the_ind
 
 
 def test_ctrl_c_during_embedding_leaves_the_rows_written_in_the_index(
-    minirepo: Path, server: EmbedServer
+    minirepo: Path, eng: Engine
 ) -> None:
-    eng = Engine.open(minirepo, config=embedded(server))
-    eng.index()
     add_docs(minirepo, ["lapiswombat"])
 
     def interrupt(phase: str, *_: object) -> None:
@@ -110,11 +119,7 @@ def test_ctrl_c_during_embedding_leaves_the_rows_written_in_the_index(
     assert paths_with(eng, "lapiswombat") == {"docs/late0.md"}
 
 
-def test_folds_are_paced_by_their_cost(
-    minirepo: Path, server: EmbedServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    eng = Engine.open(minirepo, config=embedded(server))
-    eng.index()
+def test_folds_are_paced_by_their_cost(eng: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(index_upkeep, "FOLD_MIN_ROWS", 1)
     later = [0.0]
     pacer = Upkeep(eng.parts.base_store, clock=lambda: time.monotonic() + later[0])
@@ -129,24 +134,16 @@ def test_folds_are_paced_by_their_cost(
     assert pacer.folds == 2 and behind(eng) == 0
 
 
-def test_a_store_maintained_on_write_is_never_behind(
-    both_stores: str, minirepo: Path, server: EmbedServer
-) -> None:
-    eng = Engine.open(minirepo, config=embedded(server))
-    eng.index()
+@pytest.mark.usefixtures("both_stores")
+def test_a_store_maintained_on_write_is_never_behind(eng: Engine) -> None:
     assert rewrite_vectors(eng) > 0
     assert (behind(eng) > 0) == is_lance(eng)
     assert Upkeep(eng.parts.base_store).fold() == is_lance(eng)  # PostgreSQL: nothing to do
     assert behind(eng) == 0
 
 
-def test_a_warm_server_folds_a_lag_in_unless_a_writer_holds_the_lock(
-    minirepo: Path, server: EmbedServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    eng = Engine.open(minirepo, config=embedded(server))
-    eng.index()
-    monkeypatch.setattr(upkeep, "LAG_ROWS", 1)
-    rewrite_vectors(eng)
+def test_a_warm_server_folds_a_lag_in_unless_a_writer_holds_the_lock(lagging: Engine) -> None:
+    eng = lagging
     lag = behind(eng)
     assert lag > 1
     with write_lock(eng.index_dir):
@@ -158,14 +155,11 @@ def test_a_warm_server_folds_a_lag_in_unless_a_writer_holds_the_lock(
 
 
 def test_a_watcher_started_on_a_lagging_index_folds_it_in(
-    minirepo: Path, server: EmbedServer, monkeypatch: pytest.MonkeyPatch
+    minirepo: Path, config: dict[str, Any], lagging: Engine
 ) -> None:
-    eng = Engine.open(minirepo, config=embedded(server))
-    eng.index()
-    monkeypatch.setattr(upkeep, "LAG_ROWS", 1)
-    rewrite_vectors(eng)
+    eng = lagging
     assert behind(eng) > 1
-    watcher = Watcher(Engine.open(minirepo, config=embedded(server)), optimize_idle=0.1)
+    watcher = Watcher(Engine.open(minirepo, config=config), optimize_idle=0.1)
     stop = threading.Event()
     thread = threading.Thread(target=watcher.run, args=(stop,), daemon=True)
     thread.start()
@@ -177,13 +171,9 @@ def test_a_watcher_started_on_a_lagging_index_folds_it_in(
         thread.join(TIMEOUT)
 
 
-def test_doctor_status_and_repair_agree_on_a_lag(
-    both_stores: str, minirepo: Path, server: EmbedServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    eng = Engine.open(minirepo, config=embedded(server))
-    eng.index()
-    monkeypatch.setattr(upkeep, "LAG_ROWS", 1)
-    rewrite_vectors(eng)
+@pytest.mark.usefixtures("both_stores")
+def test_doctor_status_and_repair_agree_on_a_lag(minirepo: Path, lagging: Engine) -> None:
+    eng = lagging
     status, report = eng.status(), check(eng)
     lagging = is_lance(eng)
     assert (status.unindexed_rows > 1) == lagging
