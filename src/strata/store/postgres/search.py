@@ -76,18 +76,21 @@ class Corpus:
 
     def frequencies(self, conn: psycopg.Connection[Any], lexemes: Sequence[str]) -> list[int]:
         """Each lexeme's document frequency (call `current` first)."""
+        # this refresh's table: a reader thread sharing the store may start the next one
+        # (`current` puts a new dict in place) while this one fills its own
+        df, common, rows = self.df, self.common, self.rows
         for w in lexemes:
-            if w not in self.df and w in self.common:
-                self.df[w] = round(self.common[w] * self.rows)
-        todo = [w for w in lexemes if w not in self.df]
+            if w not in df and w in common:
+                df[w] = round(common[w] * rows)
+        todo = [w for w in lexemes if w not in df]
         if todo:
             found = conn.execute(
                 "SELECT (SELECT count(*) FROM rag_chunks WHERE lex_tsv @@ q) "
                 "FROM unnest(%s::tsquery[]) AS q",
                 ([tsquery_word(w) for w in todo],),
             ).fetchall()
-            self.df.update((w, int(n)) for w, (n,) in zip(todo, found, strict=True))
-        return [self.df[w] for w in lexemes]
+            df.update((w, int(n)) for w, (n,) in zip(todo, found, strict=True))
+        return [df[w] for w in lexemes]
 
     def forget(self) -> None:
         """This handle just wrote: read the statistics again next time."""
