@@ -26,13 +26,12 @@ QUERIES = ["request context", "blueprint", "jsonify", "session cookie", "test cl
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--corpus", default="flask==3.1.3")
-    ap.add_argument("--model", default="minilm-static")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", default="flask==3.1.3", help="name==version of an sdist")
+    ap.add_argument("--model", default="minilm-static", help="the local embedding model")
     args = ap.parse_args()
-    name, version = args.corpus.split("==")
-    src = fetch_sdist(name, version)
     cfg = {"embed.provider": "local", "embed.model": args.model}
+    src = fetch_sdist(*args.corpus.split("==", 1))
     out: dict[str, object] = {"corpus": args.corpus, "model": args.model}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "full"
