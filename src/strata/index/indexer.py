@@ -2,18 +2,18 @@
 
 Order of work, chosen so a user can search as early as possible and nothing is lost:
 1. files no longer on disk are dropped;
-2. files are read, chunked and written batch by batch, each batch one atomic commit.
-   A file already in the index is embedded *before* its rows are replaced, so an
-   embedder outage leaves its old rows intact; a new file is written at once
-   (lexically searchable) and its vectors follow;
-3. rows still without vectors are embedded (the cache skips anything seen before)
-   and their vectors set in place. Killed at any point, the next run resumes here.
+2. files are read, chunked and written batch by batch, each batch one atomic commit (a
+   file already indexed is embedded *before* its rows are replaced: an embedder outage
+   leaves its old rows intact; a new file is written at once, its vectors follow);
+3. rows still without vectors are embedded (the cache skips anything seen before) and
+   their vectors set in place. Killed at any point, the next run resumes here.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import logging
 import time
 from collections import Counter
@@ -28,9 +28,10 @@ from strata.errors import EmbedderError
 from strata.index.corpus import Artifact
 from strata.index.corpus.apply import refresh_corpus
 from strata.index.corpus.rows import CORPUS_LAYERS, digest_of
-from strata.index.passages import FileOutcome, first_look_rows, unique_ids
+from strata.index.passages import FileOutcome, first_look_rows, stamped, unique_ids
 from strata.index.pipeline import process_batch
 from strata.index.plan import Changes
+from strata.index.stream import index_streamed, streams
 from strata.index.summary import CorpusHook, IndexSummary, Session, session_for
 from strata.index.upkeep import Upkeep
 from strata.index.workers import batches, outcomes, worker_pool, workers_for
@@ -137,7 +138,7 @@ class Indexer:
             workers = contextlib.nullcontext(ready if summary.workers > 1 else None)
         with workers as pool:
             if len(plan.new) >= LEXICAL_FIRST_MIN_FILES:
-                self._first_look(plan.new, pool, report)
+                self._first_look([f for f in plan.new if not streams(f)], pool, report)
                 summary.searchable_seconds = time.monotonic() - started
             self._build(to_read, known, previously_indexed, fresh, summary, pool, report)
         if ready is not None:
@@ -204,9 +205,9 @@ class Indexer:
     ) -> None:
         """Every layer of each file, written batch by batch (the full pass)."""
         total = len(to_read)
-        pending: dict[str, list[Record]] = {}
-        pending_rows = 0
-        for i, outcome in enumerate(outcomes(to_read, process_batch, self._cfg, pool), 1):
+        whole, streamed = [f for f in to_read if not streams(f)], [f for f in to_read if streams(f)]
+        pending, pending_rows = dict[str, list[Record]](), 0
+        for i, outcome in enumerate(outcomes(whole, process_batch, self._cfg, pool), 1):
             report("index", i, total, outcome.file.rel)
             if outcome.artifact is not None:
                 fresh[outcome.file.rel] = outcome.artifact
@@ -230,6 +231,17 @@ class Indexer:
                 pending, pending_rows = {}, 0
         if pending:
             self._flush(pending, previously_indexed, summary)
+        for i, f in enumerate(streamed, total - len(streamed) + 1):
+            report("index", i, total, f.rel)
+            ready = functools.partial(self._ready, f, summary)
+            if art := index_streamed(self._store, f, self._cfg, known.get(f.rel), ready, summary):
+                fresh[f.rel] = art
+                self._written[f.rel], self._corpus_rows[f.rel] = digest_of(()), Counter()
+
+    def _ready(self, f: SourceFile, summary: IndexSummary, records: list[Record]) -> list[Record]:
+        """A streamed (large plain-text) part's rows, stamped, with the cache's vectors."""
+        rows = stamped(records, f, self._session, 0 if self._racy(f) else f.mtime_ns)
+        return self._attach_vectors({f.rel: rows}, set(), summary)[f.rel] if self.embeds else rows
 
     def _settle_stats(
         self, changed: Sequence[SourceFile], known: Mapping[str, FileState], summary: IndexSummary
@@ -280,20 +292,8 @@ class Indexer:
             summary.skips.append(outcome.skip)
             return None
         f = outcome.file
-        session_id, commit_sha = self._session.of(f.rel)
-        records = unique_ids(outcome.records, f.rel)
         mtime = 0 if self._racy(f) else f.mtime_ns  # 0: re-check the content next run
-        rows = [
-            dataclasses.replace(
-                r,
-                file_size=f.size,
-                file_mtime_ns=mtime,
-                session_id=session_id,
-                repo_id=self._session.repo_id,
-                commit_sha=commit_sha,
-            )
-            for r in records
-        ]
+        rows = stamped(unique_ids(outcome.records, f.rel), f, self._session, mtime)
         self._written[f.rel] = digest_of(r for r in rows if r.layer in CORPUS_LAYERS)
         if not count:
             return rows

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from strata.config import Config
 from strata.index.chunking import chunk
@@ -91,16 +91,25 @@ def first_look_rows(
         outcome = chunk_file(f, cfg)
         if outcome.skip is not None or not outcome.records:
             continue
-        rows[f.rel] = [
-            dataclasses.replace(
-                r,
-                file_hash="",
-                file_size=f.size,
-                file_mtime_ns=0,
-                session_id=session.of(f.rel)[0],
-                repo_id=session.repo_id,
-                commit_sha=session.of(f.rel)[1],
-            )
-            for r in unique_ids(outcome.records, f.rel)
-        ]
+        rows[f.rel] = stamped(unique_ids(outcome.records, f.rel), f, session, 0, file_hash="")
     return prepare(rows, dim, new=True)
+
+
+def stamped(
+    records: Iterable[Record], f: SourceFile, session: Session, mtime: int, **more: Any
+) -> list[Record]:
+    """`records` of file `f` with its size, `mtime`, session, repository and commit (and
+    the fields in `more`) set."""
+    session_id, commit_sha = session.of(f.rel)
+    return [
+        dataclasses.replace(
+            r,
+            file_size=f.size,
+            file_mtime_ns=mtime,
+            session_id=session_id,
+            repo_id=session.repo_id,
+            commit_sha=commit_sha,
+            **more,
+        )
+        for r in records
+    ]

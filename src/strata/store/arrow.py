@@ -9,10 +9,11 @@ are (`PreparedWrites`) only commits them; for any other, `to_records` turns them
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pyarrow as pa
@@ -294,9 +295,29 @@ def take_records(
 
 
 class PreparedWriter(PerSource):
-    """`replace_sources` for a backend whose writes take prepared rows (`PreparedWrites`)."""
+    """`replace_sources` for a backend whose writes take prepared rows (`PreparedWrites`);
+    `write_streamed` too, a part in memory at a time if it `streams_readers` (its
+    `write_prepared` takes a `pa.RecordBatchReader` for `table`), else all at once."""
 
     dim: int
+    streams_readers: ClassVar[bool] = False
+
+    def write_streamed(
+        self, path: str, parts: Iterator[PreparedRows], *, repo: str | None = None
+    ) -> None:
+        """Replace the rows of `path` (of `repo`) by those of `parts`, in one commit."""
+        first = next(parts, None)
+        if first is None:
+            self.replace_sources({path: []}, repo=repo)
+            return
+        tables = itertools.chain([first.table], (part.table for part in parts))
+        if not self.streams_readers:
+            self.write_prepared(PreparedRows((path,), pa.concat_tables(list(tables))), repo=repo)
+            return
+        batches = (batch for table in tables for batch in table.to_batches())
+        reader = pa.RecordBatchReader.from_batches(first.table.schema, batches)
+        del first  # the reader holds one part at a time
+        self.write_prepared(PreparedRows((path,), reader), repo=repo)  # a reader as `table`
 
     def write_prepared(self, rows: PreparedRows, *, repo: str | None = None) -> None:
         """Commit rows in this format (a backend's own)."""

@@ -42,6 +42,7 @@ __all__ = [
     "SessionListing",
     "SharedUpkeep",
     "StatUpdates",
+    "StreamedWrites",
     "Versioned",
     "WarmReads",
     "delete_all",
@@ -52,6 +53,7 @@ __all__ = [
     "unindexed_rows",
     "version_of",
     "write_prepared",
+    "write_streamed",
 ]
 
 
@@ -63,6 +65,19 @@ class PreparedWrites(Protocol):
     def write_prepared(self, rows: PreparedRows, *, repo: str | None = None) -> None:
         """`replace_sources` for prepared rows. Rows prepared as `new` are appended: the
         caller (holding the write lock) knows their paths hold no rows."""
+        ...
+
+
+@runtime_checkable
+class StreamedWrites(Protocol):
+    """Replaces one file's rows by rows made a part at a time (`strata.index.stream`), in
+    one commit, without holding them all."""
+
+    def write_streamed(
+        self, path: str, parts: Iterator[PreparedRows], *, repo: str | None = None
+    ) -> None:
+        """Replace the rows of `path` by those of `parts`; an error raised by `parts`
+        leaves the old rows as they were."""
         ...
 
 
@@ -281,6 +296,18 @@ def write_prepared(store: Store, rows: PreparedRows, *, repo: str | None = None)
     for record in to_records(rows.table):
         by_path[record.path].append(record)
     store.replace_sources(by_path, repo=repo)
+
+
+def write_streamed(
+    store: Store, path: str, parts: Iterator[PreparedRows], *, repo: str | None = None
+) -> None:
+    """Replace the rows of `path` by those of `parts`: streamed, or gathered and replaced."""
+    if isinstance(store, StreamedWrites):
+        store.write_streamed(path, parts, repo=repo)
+        return
+    from strata.store.arrow import to_records
+
+    store.replace_sources({path: [r for part in parts for r in to_records(part.table)]}, repo=repo)
 
 
 def restat(store: Store, stats: Mapping[str, tuple[int, int]], *, repo: str | None = None) -> int:

@@ -70,6 +70,8 @@ MERGE_KEY = ("id", "file_hash")
 class LanceStore(PreparedWriter):
     """A `Store` on an embedded LanceDB directory."""
 
+    streams_readers = True  # `merge_insert` and `add` take a RecordBatchReader
+
     def __init__(
         self,
         directory: str | Path,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from strata.store import Filter, Hits, PerSource, Store, capabilities
@@ -56,6 +56,16 @@ class RepoView(SharedUpkeep, PerSource):
         self._same(repo)
         prepared = with_repo(rows, self.repo, self.prefix)
         capabilities.write_prepared(self.base, prepared, repo=self.repo)
+
+    def write_streamed(
+        self, path: str, parts: Iterator[PreparedRows], *, repo: str | None = None
+    ) -> None:
+        """Replace this repository's rows of `path` by those of `parts`, in one commit."""
+        from strata.store.arrow import with_repo
+
+        self._same(repo)
+        mine = (with_repo(part, self.repo, self.prefix) for part in parts)
+        capabilities.write_streamed(self.base, path, mine, repo=self.repo)
 
     @property
     def branch_aware(self) -> bool:

@@ -13,14 +13,24 @@ from __future__ import annotations
 
 import errno
 import functools
+import hashlib
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
-from strata.types import Skip, SkipReason, SourceFile, bytes_hash
+from strata.types import Skip, SkipReason, SourceFile
 
-__all__ = ["Refused", "file_hash", "file_kind", "read_inside", "read_source"]
+__all__ = [
+    "Refused",
+    "file_hash",
+    "file_kind",
+    "iter_inside",
+    "read_inside",
+    "read_source",
+    "skip_of",
+]
 
 _FLAGS: Final = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
 _CHUNK: Final = 1 << 20
@@ -39,18 +49,29 @@ def read_source(f: SourceFile, max_bytes: int | None = None) -> bytes | Skip:
     """The bytes of a discovered file, or a Skip saying why it was not read."""
     try:
         return read_inside(f.abspath, source_root(f), max_bytes)
-    except Refused as exc:
-        return Skip(f.rel, exc.reason, exc.detail)
-    except FileNotFoundError:
-        return Skip(f.rel, SkipReason.VANISHED, "deleted before it was read")
     except OSError as exc:
-        return Skip(f.rel, SkipReason.UNREADABLE, exc.strerror or str(exc))
+        return skip_of(f.rel, exc)
+
+
+def skip_of(rel: str, exc: OSError) -> Skip:
+    """The Skip for an error reading `rel` (`Refused` says its own reason)."""
+    if isinstance(exc, Refused):
+        return Skip(rel, exc.reason, exc.detail)
+    if isinstance(exc, FileNotFoundError):
+        return Skip(rel, SkipReason.VANISHED, "deleted before it was read")
+    return Skip(rel, SkipReason.UNREADABLE, exc.strerror or str(exc))
 
 
 def file_hash(f: SourceFile, max_bytes: int | None = None) -> str:
-    """The hash of a discovered file's bytes, or "" when it cannot be read safely."""
-    got = read_source(f, max_bytes)
-    return "" if isinstance(got, Skip) else bytes_hash(got)
+    """The hash of a discovered file's bytes (`bytes_hash`), or "" when it cannot be read
+    safely. Read a piece at a time: hashing a large file does not hold it in memory."""
+    digest = hashlib.blake2b(digest_size=16)
+    try:
+        for part in iter_inside(f.abspath, source_root(f), max_bytes):
+            digest.update(part)
+    except OSError:  # Refused included
+        return ""
+    return digest.hexdigest()
 
 
 def source_root(f: SourceFile) -> Path:
@@ -65,6 +86,14 @@ def read_inside(path: Path, root: Path, max_bytes: int | None = None) -> bytes:
         Refused: not a regular file, resolves outside the root, or over `max_bytes`.
         OSError: it cannot be opened or read.
     """
+    return b"".join(iter_inside(path, root, max_bytes))
+
+
+def iter_inside(
+    path: Path, root: Path, max_bytes: int | None = None, piece: int = _CHUNK
+) -> Iterator[bytes]:
+    """`read_inside` a piece (at most `piece` bytes) at a time, checked the same way before
+    the first; raises as it does, `TOO_LARGE` once the pieces pass `max_bytes`."""
     fd = _open(path)
     try:
         st = os.fstat(fd)
@@ -75,7 +104,7 @@ def read_inside(path: Path, root: Path, max_bytes: int | None = None) -> bytes:
         if not _inside(_fd_path(fd, path, st), _real_root(str(root))):
             raise Refused(SkipReason.NOT_A_FILE, "resolves outside the root")
         os.set_blocking(fd, True)
-        return _read_capped(fd, max_bytes)
+        yield from _read_capped(fd, max_bytes, piece)
     finally:
         os.close(fd)
 
@@ -90,19 +119,17 @@ def _open(path: Path) -> int:
     return os.open(path, _FLAGS)
 
 
-def _read_capped(fd: int, max_bytes: int | None) -> bytes:
-    parts: list[bytes] = []
+def _read_capped(fd: int, max_bytes: int | None, piece: int) -> Iterator[bytes]:
     size = 0
     while True:
-        want = _CHUNK if max_bytes is None else min(_CHUNK, max_bytes + 1 - size)
+        want = piece if max_bytes is None else min(piece, max_bytes + 1 - size)
         part = os.read(fd, want) if want > 0 else b""
         if not part:
             break
-        parts.append(part)
         size += len(part)
         if max_bytes is not None and size > max_bytes:
             raise Refused(SkipReason.TOO_LARGE, f"more than {max_bytes} bytes")
-    return b"".join(parts)
+        yield part
 
 
 def _fd_path(fd: int, path: Path, st: os.stat_result) -> str:

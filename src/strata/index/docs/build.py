@@ -37,7 +37,7 @@ from strata.layers import (
     D6_INTEGRATION_INDEX,
 )
 from strata.text.names import normalise_name
-from strata.types import Record
+from strata.types import Chunk, Record
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ def document_records(rel: str, text: str, lang: str, file_hash: str, cfg: ChunkC
     resolver = Resolver.of([(doc, mentions)])
     records = [
         *_chunk_records(doc, file_hash, cfg),
-        _card_record(doc, file_hash),
+        card_record(doc, file_hash),
         *(_fact_record(doc, file_hash, f, resolver) for f in facts),
         *_workflow_records(doc, file_hash),
         *(_relation_record(doc, file_hash, r, resolver) for r in relations),
@@ -195,6 +195,14 @@ def _record(
 
 
 def _chunk_records(doc: Document, file_hash: str, cfg: ChunkConfig) -> list[Record]:
+    return section_records(doc, chunk_sections(doc.lines, doc.sections, cfg), file_hash)
+
+
+def section_records(
+    doc: Document, chunks: Sequence[Chunk], file_hash: str, first: int = 0, offset: int = 0
+) -> list[Record]:
+    """D0 records of `chunks` of `doc` (ids from ordinal `first`, lines moved down by
+    `offset`: a streamed file's part, chunked alone, with its document's metadata)."""
     base = {
         "document_id": doc.document_id,
         "type": doc.doc_type,
@@ -204,7 +212,7 @@ def _chunk_records(doc: Document, file_hash: str, cfg: ChunkConfig) -> list[Reco
         "tags": doc.tags,
     }
     records = []
-    for i, chunk in enumerate(chunk_sections(doc.lines, doc.sections, cfg)):
+    for i, chunk in enumerate(chunks, first):
         meta = {
             **base,
             "section_path": list(chunk.metadata["section_path"]),
@@ -224,7 +232,7 @@ def _chunk_records(doc: Document, file_hash: str, cfg: ChunkConfig) -> list[Reco
                 content=chunk.text,
                 lang=doc.lang,
                 file_hash=file_hash,
-                span=(chunk.start_line, chunk.end_line),
+                span=(chunk.start_line + offset, chunk.end_line + offset),
                 kind=chunk.kind,
                 metadata=meta,
                 embed_text=f"{doc.rel}\n{where}\n{chunk.text}",
@@ -233,7 +241,8 @@ def _chunk_records(doc: Document, file_hash: str, cfg: ChunkConfig) -> list[Reco
     return records
 
 
-def _card_record(doc: Document, file_hash: str) -> Record:
+def card_record(doc: Document, file_hash: str) -> Record:
+    """The document's D1 card."""
     summary = summary_of(doc)
     return _record(
         doc,
