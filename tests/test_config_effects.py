@@ -298,9 +298,12 @@ def test_watch_debounce_waits_for_quiet(tmp_path: Path) -> None:
     try:
         assert proc.stderr is not None
         assert "watching" in proc.stderr.readline()
-        time.sleep(0.5)  # the watch is set up
-        edited = time.monotonic()
+        # a first edit, seen whenever the watcher gets to it (its start-up catch-up may read
+        # it at once); after its line the watcher is in its loop, and the second one waits
         (root / "a.md").write_text("# A\n\nsecond words\n")
+        assert "a.md" in proc.stderr.readline()
+        edited = time.monotonic()
+        (root / "a.md").write_text("# A\n\nthird words\n")
         line = proc.stderr.readline()
         waited = time.monotonic() - edited
     finally:

@@ -29,6 +29,7 @@ STATUS_KEYS = [
     "writer_active",
     "moved_from",
     "corpus_unfinished",
+    "unindexed_rows",
     "healthy",
     "repos",
 ]

@@ -64,7 +64,7 @@ def release() -> None:
 
 
 RELEASE_EVERY_S = 1.0
-_last_release = [0.0]
+_last_release = [time.monotonic()]  # a process that searches once never trims
 _release_lock = threading.Lock()
 
 
@@ -79,7 +79,9 @@ def release_now_and_then() -> None:
         if now - _last_release[0] < RELEASE_EVERY_S:
             return
         _last_release[0] = now
-    threading.Thread(target=release, name="strata-trim", daemon=True).start()
+    # not a daemon: the interpreter waits for a trim under way before it exits (a trim still
+    # walking the heap while the process tears down can abort a one-shot `strata search`)
+    threading.Thread(target=release, name="strata-trim").start()
 
 
 def keep_what_is_built() -> None:
