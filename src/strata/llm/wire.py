@@ -11,6 +11,7 @@ import http.client
 import json
 import urllib.error
 import urllib.request
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -31,7 +32,7 @@ class Endpoint:
 
 
 @dataclass(frozen=True, slots=True)
-class ChatServer:
+class ChatServer(ABC):
     """A chat model behind an HTTP server, what every HTTP provider has: its `name` and
     `stream`; a provider adds its fields, `_pieces` (its wire format) and `_status_error`."""
 
@@ -56,9 +57,9 @@ class ChatServer:
         except HttpStatusError as exc:
             raise self._status_error(exc) from exc
 
+    @abstractmethod
     def _pieces(self, messages: Sequence[Message]) -> Iterator[tuple[str, str]]:
         """(thinking, text) pieces of the answer as the server sends them."""
-        raise NotImplementedError
 
     def _status_error(self, exc: HttpStatusError) -> LlmError:
         """What an error status means for this provider (by default, the status itself)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -294,7 +295,7 @@ def take_records(
     return to_records(table.take(pa.array(at)), {**values, **(given or {})})
 
 
-class PreparedWriter(PerSource):
+class PreparedWriter(PerSource, ABC):
     """`replace_sources` for a backend whose writes take prepared rows (`PreparedWrites`);
     `write_streamed` too, a part in memory at a time if it `streams_readers` (its
     `write_prepared` takes a `pa.RecordBatchReader` for `table`), else all at once."""
@@ -319,9 +320,9 @@ class PreparedWriter(PerSource):
         del first  # the reader holds one part at a time
         self.write_prepared(PreparedRows((path,), reader), repo=repo)  # a reader as `table`
 
+    @abstractmethod
     def write_prepared(self, rows: PreparedRows, *, repo: str | None = None) -> None:
         """Commit rows in this format (a backend's own)."""
-        raise NotImplementedError
 
     def replace_sources(
         self, rows_by_path: Mapping[str, Sequence[Record]], *, repo: str | None = None
