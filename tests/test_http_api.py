@@ -82,6 +82,8 @@ def test_typed_endpoints_answer_what_the_engine_answers(server: Server, indexed:
     assert found[0]["title"].endswith("RetryPolicy")
     status, calls = request(server, "POST", "/callers", {"qname": "Client._transmit"})
     assert status == 200 and calls and calls[0]["symbol"]["qname"].endswith("Client.send")
+    # through the shared call-link model (CallLinkOut), nothing left out or added
+    assert calls == json.loads(json.dumps(eng.callers("Client._transmit").to_json()))
     status, called = request(server, "POST", "/callees", {"qname": "Client.send"})
     assert status == 200 and any(c["symbol"]["qname"].endswith("_transmit") for c in called)
     status, mains = request(server, "POST", "/entrypoints", {})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import subprocess
@@ -17,6 +18,7 @@ from mcp import Client, StdioServerParameters
 
 from strata import Engine
 from strata.surfaces.client import SERVE_FILE
+from strata.surfaces.http.bodies import CallLinkOut
 from strata.surfaces.http.pool import Engines
 from strata.surfaces.http.state import fresh_engine
 from strata.surfaces.jobs import Jobs
@@ -85,7 +87,7 @@ def test_every_tool_in_process(indexed: Path) -> None:
         assert symbol["title"].endswith("RetryPolicy") and "class RetryPolicy" in symbol["snippet"]
         callers = await call(client, "call_graph", qname="Client._transmit")
         assert callers["targets"] and callers["links"][0]["qname"].endswith("Client.send")
-        assert "def send" in callers["links"][0]["snippet"]
+        assert "def send" in callers["links"][0]["code"]["snippet"]
         callees = await call(client, "call_graph", qname="Client.send", direction="callees")
         assert any(link["qname"].endswith("_transmit") for link in callees["links"])
         missing = await call(client, "call_graph", qname="no_such_function_here")
@@ -142,14 +144,35 @@ def test_streamable_http_on_a_real_server(indexed: Path, lexical: dict[str, str]
             time.sleep(0.1)
         port = json.loads(served.read_text())["port"]
 
-        async def session(client: Client) -> tuple[set[str], Any]:
+        async def session(client: Client) -> tuple[set[str], Any, Any]:
             names = {t.name for t in (await client.list_tools()).tools}
-            return names, await call(client, "find_symbol", name="parse_header", lines=1)
+            found = await call(client, "find_symbol", name="parse_header", lines=1)
+            return names, found, await call(client, "call_graph", qname="Client._transmit")
 
-        names, found = run(session, f"http://127.0.0.1:{port}/mcp")
+        names, found, walk = run(session, f"http://127.0.0.1:{port}/mcp")
+        over_http = _post(port, "/callers", {"qname": "Client._transmit"})
     finally:
         proc.terminate()
         proc.communicate(timeout=60)
     assert names == TOOLS
     assert found["hits"][0]["title"].endswith("parse_header")
     assert found["hits"][0]["snippet"].startswith("def parse_header")
+    # a call edge carries the same fields over MCP as over HTTP (one model), code aside
+    shared = set(CallLinkOut.model_fields) - {"code"}
+    links = walk["links"]
+    assert links and links[0]["lines"] and links[0]["match"] == "resolved"
+    assert [{k: link[k] for k in shared} for link in links] == [
+        {k: link[k] for k in shared} for link in over_http
+    ]
+    first_lines = links[0]["code"]["snippet"].split("\n… (+")[0]
+    assert over_http[0]["chunk"]["content"].startswith(first_lines)
+
+
+def _post(port: int, path: str, body: Any) -> Any:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+    resp = conn.getresponse()
+    status, payload = resp.status, resp.read()
+    conn.close()
+    assert status == 200, payload
+    return json.loads(payload)

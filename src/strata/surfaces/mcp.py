@@ -297,18 +297,20 @@ def _reported(fn: Callable[..., T]) -> Callable[..., T]:
 
 
 def _link(link: CallLink, lines: int) -> CallLinkOut:
-    """A call edge as an agent reads it: the other symbol and, when indexed, its code."""
-    out = CallLinkOut(qname=link.symbol.qname, depth=link.depth)
-    if link.chunk is None:
-        return out
-    at = record_snippet(link.chunk, lines)
-    return out.model_copy(
-        update={
-            "path": at.path,
-            "start_line": at.start_line,
-            "end_line": at.end_line,
-            "snippet": at.snippet,
-        }
+    """A call edge as an agent reads it: the fields of `POST /callers`, with the first
+    `lines` lines of the calling (or called) code instead of the whole chunk."""
+    edge = link.edge
+    return CallLinkOut(
+        qname=link.symbol.qname,
+        depth=link.depth,
+        via=link.via,
+        match=link.match,
+        resolved=link.resolved,
+        path=edge.path,
+        start_line=edge.span_start or 0,
+        end_line=edge.span_end or 0,
+        lines=list(link.lines),
+        code=None if link.chunk is None else record_snippet(link.chunk, lines),
     )
 
 

@@ -56,8 +56,11 @@ class CallLink:
         return self.match in (RESOLVED, QNAME)
 
     def to_json(self) -> JSON:
-        """The edge's record JSON plus depth, lines, match, the other symbol and its chunk."""
-        return link_json(self, lines=list(self.lines), resolved=self.resolved)
+        """The edge's record JSON plus depth, lines, match, the other symbol (and its
+        `qname`) and its chunk."""
+        return link_json(
+            self, qname=self.symbol.qname, lines=list(self.lines), resolved=self.resolved
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from strata.engine.similar import similar
 from strata.query.lookup.rows import record_json
 from strata.surfaces.http.bodies import (
     ERRORS,
+    CallLinkOut,
     CallsRequest,
     CliBody,
     DocsRequest,
@@ -65,12 +66,12 @@ def router(state: ServeState) -> APIRouter:  # noqa: C901 - one short nested han
         found = served().symbols(body.name, kind=body.kind, limit=body.k, repo=body.repo)
         return [m.to_json() for m in found]
 
-    @api.post("/callers")
+    @api.post("/callers", response_model=list[CallLinkOut], response_model_exclude_unset=True)
     def callers(body: CallsRequest) -> list[JSON]:
         """C2: who calls `qname`, with the calling code."""
         return served().callers(body.qname, body.depth, repo=body.repo).to_json()
 
-    @api.post("/callees")
+    @api.post("/callees", response_model=list[CallLinkOut], response_model_exclude_unset=True)
     def callees(body: CallsRequest) -> list[JSON]:
         """C2: what `qname` calls, with the called code."""
         return served().callees(body.qname, body.depth, repo=body.repo).to_json()

@@ -205,14 +205,26 @@ class SearchAnswer(BaseModel):
 
 
 class CallLinkOut(BaseModel):
-    """One call edge: the other symbol, how many hops away, and its code (when indexed)."""
+    """One call edge, on every surface (`POST /callers`, `/callees`, MCP's `call_graph`): the
+    other symbol (`qname`), hops from the start (`depth`) and the symbol one hop nearer
+    (`via`), how the call is tied to it (`match`: resolved, qname, name or unresolved;
+    `resolved`), where the call is (`path`, `start_line`, `end_line`, `lines`: every line
+    it is made on), and the calling (or called) code. HTTP gives that code whole (`chunk`)
+    with the rest of the edge's record, as `strata callers --json`; MCP its first lines
+    (`code`)."""
+
+    model_config = ConfigDict(extra="allow")  # HTTP: the edge's record fields too
 
     qname: str
     depth: int
-    path: str = ""
-    start_line: int = 0
-    end_line: int = 0
-    snippet: str = ""
+    via: str
+    match: str
+    resolved: bool
+    path: str
+    start_line: int
+    end_line: int
+    lines: list[int]
+    code: Snippet | None = None
 
 
 class CallAnswer(BaseModel):
