@@ -184,6 +184,34 @@ def test_the_filter_fields_are_the_servers_search_filters(server: Server, page: 
     )
 
 
+def test_the_layer_menu_is_the_servers_list_of_layers(server: Server, page: Any) -> None:
+    from strata.layers import ALL_LAYERS
+
+    def menu() -> list[str]:
+        return list(page.eval_on_selector_all("#f-layer option", "els => els.map(e => e.value)"))
+
+    page.goto(_base(server) + "#/search?q=retry&layer=C1_SYMBOL_CATALOG")
+    page.wait_for_selector("#hits .hit")
+    assert menu() == ["", *sorted(ALL_LAYERS)]  # "" is the routed search
+    assert page.locator("#f-layer").input_value() == "C1_SYMBOL_CATALOG"
+
+    def one_fewer(route: Any) -> None:  # the page keeps no list of its own
+        answer = route.fetch()
+        schema = answer.json()
+        layers = schema["components"]["schemas"]["SearchRequest"]["properties"]["layers"]
+        for option in layers["anyOf"]:
+            for listed in (option, option.get("items", {})):
+                if "D6_INTEGRATION_INDEX" in listed.get("enum", []):
+                    listed["enum"].remove("D6_INTEGRATION_INDEX")
+        route.fulfill(response=answer, json=schema)
+
+    page.route("**/openapi.json", one_fewer)
+    page.goto(_base(server) + "#/status")
+    page.reload()
+    page.wait_for_function("() => document.querySelectorAll('#f-layer option').length > 1")
+    assert menu() == ["", *sorted(set(ALL_LAYERS) - {"D6_INTEGRATION_INDEX"})]
+
+
 def test_a_search_overtaken_by_a_newer_one_is_aborted_quietly(server: Server, page: Any) -> None:
     held: list[Any] = []  # the first search is held back, so it is still in flight
 

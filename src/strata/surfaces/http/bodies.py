@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from strata.layers import normalise
+from strata.layers import ALL_LAYERS, normalise
 from strata.query.filters import SearchFilters
 
 MAX_K = 1000
@@ -27,6 +27,9 @@ NonEmptyName = Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
 Strings = str | list[Name]
 K = Annotated[int, Field(ge=1, le=MAX_K)]
 Depth = Annotated[int, Field(ge=1, le=5)]  # hops of a call-graph or relation walk
+# A layer id, listed in the schema (the web page's layer menu reads it there); `normalise`
+# also takes one case-insensitively or by its prefix (`c0`).
+Layer = Annotated[str, Field(max_length=MAX_NAME, json_schema_extra={"enum": sorted(ALL_LAYERS)})]
 
 
 class Body(BaseModel):
@@ -66,7 +69,7 @@ class SearchRequest(Body):
 
     query: Annotated[str, Field(max_length=MAX_QUERY)]
     k: K | None = None
-    layers: Strings | None = None
+    layers: Layer | list[Layer] | None = None
     mode: Mode | None = None
     filters: Filters | None = None
 

@@ -2,10 +2,6 @@
 // put into the page as text (textContent, attributes), never as HTML.
 
 const TOKEN_KEY = "strata-token";
-const LAYERS = ["C0_SOURCE_CHUNKS", "C1_SYMBOL_CATALOG", "C2_DEPENDENCY_GRAPH",
-  "C3_ENTRYPOINTS", "C4_SEMANTIC_ROLES", "D0_DOC_CHUNKS", "D1_DOCUMENT_CATALOG",
-  "D2_FACT_INDEX", "D3_ENTITY_CATALOG", "D4_WORKFLOW_INDEX", "D5_RELATION_GRAPH",
-  "D6_INTEGRATION_INDEX"];
 const SNIPPET_LINES = 12;
 const FILE_WINDOW = 1500; // lines rendered at once; the rest behind "show more"
 const LONG_LINE = 2000; // characters of a line shown before "…"
@@ -218,12 +214,21 @@ async function render() {
 // ---- the search filters: the fields of the server's search body -------------------------
 
 // What a search may keep to, as the server's OpenAPI schema names it (`Filters`, the
-// `filters` of `POST /search`): one form field and one URL parameter each, read once.
+// `filters` of `POST /search`): one form field and one URL parameter each, read once;
+// the layer menu lists the layer ids of the body's `layers`.
 let filterFields = null;
+let filtersRead = null;
 
-async function filters() {
-  if (filterFields) return filterFields;
+function filters() { // asked at once by the page and by the first search: one read
+  filtersRead ??= readFilters();
+  return filtersRead;
+}
+
+async function readFilters() {
   const schema = await api("/openapi.json");
+  const layers = schema.components?.schemas?.SearchRequest?.properties?.layers?.anyOf || [];
+  const names = layers.find((o) => o.enum)?.enum || [];
+  $("f-layer").append(...names.map((name) => el("option", { value: name }, name)));
   const props = schema.components?.schemas?.Filters?.properties || {};
   filterFields = Object.entries(props).map(([key, p]) => ({
     key, flag: p.type === "boolean", title: p.title || key, example: (p.examples || [])[0],
@@ -580,8 +585,7 @@ function moveSelection(step) {
 }
 
 function setup() {
-  const layer = $("f-layer");
-  for (const name of LAYERS) layer.append(el("option", { value: name }, name));
+  filters().catch(() => { filtersRead = null; }); // the layer menu, before any search; a failure is the search's to show
   let debounce = null;
   let searched = -Infinity;
   const go = () => {
