@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -230,6 +231,30 @@ def test_idle_connections_are_closed_and_the_backlog_is_real(server: Server) -> 
     )
     backlog = int(listening.stdout.split()[2])  # Send-Q of a listening socket: its backlog
     assert backlog >= 128
+
+
+def test_the_servers_end_of_a_connection_sends_at_once(server: Server) -> None:
+    """Nagle is off (TCP_NODELAY) on the server's end: a response's body is not held back
+    behind its headers until the client's delayed ACK (~40 ms per kept-alive request)."""
+    with socket.create_connection((server.host, server.port), timeout=30) as client:
+        client.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert client.recv(65536).startswith(b"HTTP/1.1 200")
+        nodelay = _nodelay_of_ends_facing(client.getsockname())
+    assert nodelay and all(nodelay), nodelay
+
+
+def _nodelay_of_ends_facing(peer: Any) -> list[int]:
+    """TCP_NODELAY of this process's sockets connected to `peer` (the server runs here)."""
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            sock = socket.socket(fileno=os.dup(int(fd)))
+        except OSError:
+            continue  # not a socket (or closed since the listing)
+        with sock, contextlib.suppress(OSError):
+            if sock.type == socket.SOCK_STREAM and sock.getpeername() == peer:
+                found.append(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+    return found
 
 
 def test_requests_past_the_concurrency_limit_get_429_at_once(indexed: Path) -> None:
