@@ -5,18 +5,16 @@ scan costs tens of milliseconds at 30k rows, and taking 50 hit rows back by id a
 five. A warm process — `strata serve`, an API user, a benchmark — keeps one snapshot of
 the passage layers (C0, D0) instead: their search columns as Arrow, their vectors in one
 float32 matrix, and the columns a `Filter` restricts as integer codes. Vector search is
-one matrix product (the same cosine scores as the flat scan); BM25 still runs in LanceDB
-but returns row ids only, and hits are cut from the snapshot. The snapshot belongs to
-one table version; any commit makes it stale, and the store answers from LanceDB until
-it is rebuilt.
+one matrix product (the same cosine scores as the flat scan); BM25 is the passages'
+postings (`strata.store.bm25`, the full-text index's scores), or else LanceDB's FTS
+returning row ids only, and hits are cut from the snapshot. The snapshot belongs to one
+table version; any commit makes it stale, and the store answers from LanceDB until it
+is rebuilt (`strata.store.warm`).
 """
 
 from __future__ import annotations
 
 import functools
-import logging
-import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,22 +23,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from strata.layers import PASSAGE_LAYERS
-from strata.store import Filter, sql
+from strata.store import Filter, Hits
 from strata.store.arrow import SEARCH_COLUMNS, Coded, code_repeated, take_records
+from strata.store.bm25 import PassageBM25
 from strata.types import Record
-from strata.workspace import memory
 
-__all__ = [
-    "ASKS_BEFORE_BUILD",
-    "MAX_ROWS",
-    "HotPassages",
-    "WarmPassages",
-    "covers",
-    "load_passages",
-]
-
-log = logging.getLogger(__name__)
+__all__ = ["ASKS_BEFORE_BUILD", "MAX_ROWS", "HotPassages"]
 
 # 150k rows: ~230 MB of vectors plus their text; past that the ANN index is the better trade.
 MAX_ROWS = 150_000
@@ -66,6 +54,7 @@ class HotPassages:
     codes: dict[str, dict[str, int]]  # column -> value -> code
     _by_row_id: np.ndarray  # positions sorting `row_ids`
     repeated: dict[str, Coded]  # REPEATED_COLUMNS, kept out of `table` (`code_repeated`)
+    bm25: PassageBM25 | None = None  # set once it answers as the full-text index does
 
     @classmethod
     def load(
@@ -137,19 +126,33 @@ class HotPassages:
         best = best[np.argsort(-scores[best], kind="stable")]
         return [(int(i), float(scores[i])) for i in best if np.isfinite(scores[i])]
 
+    def lexical(self, words: Sequence[str], limit: int, where: Filter) -> Hits | None:
+        """BM25 from memory, as the full-text index ranks (None: not kept here)."""
+        if self.bm25 is None:
+            return None
+        mask = self._mask(where)
+        if where.has_vector:
+            mask = _and(mask, self.has_vector)
+        return self.hits(self.bm25.top(words, limit, mask))
+
+    def hits(self, found: Sequence[tuple[int, float]]) -> Hits:
+        """(position, score) pairs as the store's hits: (record, score)."""
+        return list(zip(self.records([i for i, _ in found]), [s for _, s in found], strict=True))
+
+    def at(self, row_ids: np.ndarray) -> np.ndarray:
+        """Per LanceDB row id, its position in the snapshot, or -1 when it holds none."""
+        if len(self) == 0:
+            return np.full(len(row_ids), -1, dtype=np.intp)
+        wanted = np.asarray(row_ids, dtype=np.uint64)
+        found = self._by_row_id[
+            np.minimum(np.searchsorted(self.row_ids, wanted, sorter=self._by_row_id), len(self) - 1)
+        ]
+        return np.where(self.row_ids[found] == wanted, found, -1).astype(np.intp)
+
     def positions(self, row_ids: Sequence[int]) -> np.ndarray | None:
         """The snapshot positions of LanceDB row ids; None if one is not in this snapshot."""
-        wanted = np.asarray(row_ids, dtype=np.uint64)
-        if len(wanted) == 0:
-            return np.zeros(0, dtype=np.intp)
-        if len(self) == 0:
-            return None
-        at = np.searchsorted(self.row_ids, wanted, sorter=self._by_row_id)
-        at = np.minimum(at, len(self) - 1)
-        found = self._by_row_id[at]
-        if not np.array_equal(self.row_ids[found], wanted):
-            return None
-        return np.asarray(found, dtype=np.intp)
+        found = self.at(np.asarray(row_ids, dtype=np.uint64))
+        return None if (found < 0).any() else found
 
     def records(self, positions: Sequence[int] | np.ndarray) -> list[Record]:
         """The records at `positions`, in that order."""
@@ -206,129 +209,6 @@ class HotPassages:
         if where.has_vector is False:
             mask = np.zeros(len(self), dtype=bool)
         return mask
-
-
-class WarmPassages:
-    """When a store keeps the passage layers in memory.
-
-    Searches at a table version go to LanceDB at first (a one-shot command never pays for
-    a copy); the `ASKS_BEFORE_BUILD`-th ask, or `keep()`, starts building the copy in a
-    background thread; later asks use it. A commit by anyone makes the copy stale until
-    it is rebuilt.
-    """
-
-    def __init__(
-        self, load: Callable[[int], HotPassages | None], version: Callable[[], int]
-    ) -> None:
-        self._load = load
-        self._version = version
-        self._hot: HotPassages | None = None
-        self._asked = (-1, 0)  # (table version, asks at it)
-        self._kept = False
-        self._building = False
-        self._failed = -1  # a version whose copy could not be built: LanceDB answers it
-        self._lock = threading.Lock()
-
-    def keep(self) -> None:
-        """This process will search again and again: build the copy now (in this thread),
-        and again in the background after each commit."""
-        version = self._version()
-        with self._lock:
-            self._kept = True
-            if self._building or (self._hot is not None and self._hot.version == version):
-                return
-            self._building = True
-        self._build(version)
-
-    def get(self) -> HotPassages | None:
-        """The copy for the current version, if there is one (maybe starting a build)."""
-        version = self._version()
-        with self._lock:
-            hot = self._hot
-            if hot is not None and hot.version == version:
-                return hot
-            seen = self._asked[1] + 1 if self._asked[0] == version else 1
-            self._asked = (version, seen)
-            wanted = self._kept or seen >= ASKS_BEFORE_BUILD
-            if not wanted or self._building or self._failed == version:
-                return None
-            self._building = True
-        threading.Thread(target=self._build, args=(version,), daemon=True).start()
-        return None
-
-    def fetch(self, where: Filter) -> list[Record] | None:
-        """`Store.fetch` (no vectors) from the copy, when there is one holding every row
-        `where` allows (a read by filter or by id)."""
-        hot = self.get() if _holds(where) else None
-        return None if hot is None else hot.select(where)
-
-    def fetch_table(self, where: Filter, columns: Sequence[str]) -> pa.Table | None:
-        """`fetch_table`'s rows (in no set order) from the copy, when it holds them."""
-        hot = self.get() if _holds(where) else None
-        return None if hot is None else hot.columns_of(where, columns)
-
-    def wait(self, timeout: float) -> bool:
-        """Block until no build is running (tests and benchmarks); True if none is."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            with self._lock:
-                if not self._building:
-                    return True
-            time.sleep(0.01)
-        return False
-
-    def _build(self, version: int) -> None:
-        memory.return_large_buffers()  # a process that keeps a copy stays up: stay lean
-        try:
-            hot = self._load(version)
-            with self._lock:
-                if hot is not None:
-                    self._hot = hot
-                else:
-                    self._failed = version
-            if hot is not None:
-                log.debug("%d passages in memory (%d MB)", len(hot), hot.nbytes >> 20)
-        except Exception:  # a background nicety: LanceDB goes on answering
-            log.debug("building the in-memory passages failed", exc_info=True)
-            with self._lock:
-                self._failed = version
-        finally:
-            memory.release()
-            with self._lock:
-                self._building = False
-
-
-def covers(where: Filter) -> bool:
-    """Whether the copy can answer a search under `where`: it keeps to the passage layers."""
-    passages = where.layers is not None and set(where.layers) <= set(PASSAGE_LAYERS)
-    return passages and where.ids is None  # the copy is searched by filter, never by id
-
-
-def _holds(where: Filter) -> bool:
-    """Whether the copy holds every row `where` allows (a read by filter or by id)."""
-    return where.layers is not None and set(where.layers) <= set(PASSAGE_LAYERS)
-
-
-def load_passages(
-    table: Any, dim: int, version: int, current: Callable[[], int]
-) -> HotPassages | None:
-    """The passage rows of a LanceDB `table` at `version` in memory (None: too many rows,
-    or a commit came between: `current()`, the table's version now, moved on)."""
-    predicate = sql.in_list("layer", PASSAGE_LAYERS)
-    if table.count_rows(predicate) > MAX_ROWS:
-        return None
-
-    def take(row_ids: list[int]) -> pa.Table:
-        return table.take_row_ids(row_ids).select(["id", "vector"]).to_arrow()
-
-    query = table.search().where(predicate).select(list(SEARCH_COLUMNS))
-    try:
-        hot = HotPassages.load(
-            query.with_row_id(True).to_batches(), take if dim else None, version, dim
-        )
-    except ValueError:
-        return None
-    return hot if current() == version else None
 
 
 def _copy_vectors(column: pa.Array | pa.ChunkedArray, out: np.ndarray, dim: int) -> None:

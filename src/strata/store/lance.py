@@ -32,7 +32,7 @@ from strata.store.arrow import (
     vector_dim,
 )
 from strata.store.capabilities import IndexHealth, OneVersion
-from strata.store.hot import HotPassages, WarmPassages, covers, load_passages
+from strata.store.hot import HotPassages
 from strata.store.lancedb_loaded import Bitmap, IvfPq
 from strata.store.schema import (
     FULL_TEXT,
@@ -49,6 +49,7 @@ from strata.store.schema import (
     table_names,
     write_meta_file,
 )
+from strata.store.warm import WarmPassages, covers, load_passages
 from strata.types import FileState, Record, Vector
 
 log = logging.getLogger(__name__)
@@ -165,8 +166,7 @@ class LanceStore(PreparedWriter):
         self._table.optimize(cleanup_older_than=KEEP_VERSIONS)
 
     # -- searching ------------------------------------------------------------
-    # Cold: whole rows from LanceDB. Warm (`strata.store.hot`): BM25 gives row ids, the hits are
-    # cut from the copy of the passage layers, which answers vector searches by itself.
+    # Cold: whole rows from LanceDB. Warm: the copy of the passages answers (`strata.store.hot`).
 
     def lexical_search(self, terms: Sequence[str], limit: int, where: Filter) -> Hits:
         """BM25 over `lex` (OR of the terms), best first."""
@@ -177,15 +177,16 @@ class LanceStore(PreparedWriter):
         if predicate == sql.FALSE:
             return []
         hot = self._warm.get() if covers(where) else None
+        if hot is not None and (mine := hot.lexical(words, limit, where)) is not None:
+            return mine
         if hot is not None:  # row ids only: the hits are cut from the copy in memory
             found = self._bm25(words, predicate, limit).select(["_score"]).with_row_id(True)
             table = found.to_arrow()
             at = hot.positions(table.column("_rowid").to_pylist())
             if at is not None:
-                return list(zip(hot.records(at), table.column("_score").to_pylist(), strict=True))
+                return hot.hits(list(zip(at, table.column("_score").to_pylist(), strict=True)))
             # a commit came between the copy and the query: whole rows from LanceDB
-        found = self._bm25(words, predicate, limit).select([*SEARCH_COLUMNS, "_score"])
-        table = found.to_arrow()
+        table = self._bm25(words, predicate, limit).select([*SEARCH_COLUMNS, "_score"]).to_arrow()
         return list(zip(to_records(table), table.column("_score").to_pylist(), strict=True))
 
     def _bm25(self, words: list[str], predicate: str, limit: int) -> Any:
@@ -200,8 +201,7 @@ class LanceStore(PreparedWriter):
             return []
         hot = self._warm.get() if covers(where) else None
         if hot is not None:
-            best = hot.top(query, limit, where)
-            return list(zip(hot.records([i for i, _ in best]), [s for _, s in best], strict=True))
+            return hot.hits(hot.top(query, limit, where))
         predicate = sql.conjunction(["has_vector = TRUE", sql.where(where, vectors=True)])
         if predicate == sql.FALSE:
             return []
