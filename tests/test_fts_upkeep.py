@@ -4,6 +4,10 @@ doctor, status and repair agree on a lag. Real LanceDB/PostgreSQL, a real embedd
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -184,3 +188,62 @@ def test_doctor_status_and_repair_agree_on_a_lag(minirepo: Path, lagging: Engine
     assert not list(minirepo.glob(".strata.bak-*"))
     assert fixed.healthy and eng.status().healthy and behind(eng) == 0
     assert eng.status().to_json()["unindexed_rows"] == 0
+
+
+def test_a_second_ctrl_c_skips_the_fold_and_the_index_stays_valid(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`strata index` stopped by Ctrl-C says it folds what it wrote in; a second Ctrl-C
+    skips that, and the index answers (by a scan) until a later fold."""
+    root = tmp_path / "repo"
+    for n in range(FILES):
+        module = root / "pkg" / f"mod{n:03}.py"
+        module.parent.mkdir(parents=True, exist_ok=True)
+        word = "zebra" + "".join("abcdefghij"[int(d)] for d in f"{n:03}")  # 17: zebraabh
+        module.write_text("".join(FUNCTION.format(n=n, i=i, word=word) for i in range(6)))
+    env = {**os.environ, "STRATA_EMBED_PROVIDER": "none", "PYTHONUNBUFFERED": "1"}
+    env["STRATA_INDEX_COMMIT_ROWS"] = "40"  # many commits: rows behind, a fold with work
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "strata", "index", str(root)],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+        # As from a terminal: a suite run in the background inherits SIGINT ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert proc.stderr is not None
+    seen: list[str] = []
+    try:
+        _read_until(proc, seen, "indexing [")  # the full pass: the first look is written
+        proc.send_signal(signal.SIGINT)
+        _read_until(proc, seen, "Ctrl-C again skips it")
+        proc.send_signal(signal.SIGINT)
+        seen.append(proc.communicate(timeout=60)[1])
+    finally:
+        proc.kill()
+    err = "".join(seen)
+    assert proc.returncode == 130, err
+    assert "fold skipped" in err and "Traceback" not in err
+    eng = Engine.open(root, config={"embed.provider": "none"})
+    assert behind(eng) > 0  # not folded in
+    assert paths_with(eng, "zebraabh") == {"pkg/mod017.py"}  # a valid index, scanned
+    monkeypatch.setattr(upkeep, "LAG_ROWS", 1)  # the 10k rows that make it matter
+    assert "lag" in {p.kind for p in check(eng).problems}
+    assert upkeep.catch_up(eng.parts)  # what `serve`, `watch` and `doctor --repair` do
+    assert behind(eng) == 0
+    eng.index()  # the next run finishes what the interrupted one left
+    assert behind(eng) == 0 and eng.status().healthy
+
+
+FILES = 400
+FUNCTION = 'def f{i}_{n}(x):\n    """The {word} function {i}."""\n    return x + {i}\n\n\n'
+
+
+def _read_until(proc: subprocess.Popen[str], seen: list[str], text: str) -> None:
+    """Read the process's stderr line by line until one holds `text`."""
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        seen.append(line)
+        if text in line:
+            return
+    raise AssertionError(f"{text!r} never came: {''.join(seen)[-2000:]}")

@@ -104,8 +104,8 @@ class Indexer:
         """
         try:
             return self._run(plan, known, summary, progress or (lambda *_: None), ready)
-        except BaseException:
-            self._upkeep.rescue()
+        except BaseException as exc:
+            self._upkeep.rescue(interrupted=isinstance(exc, KeyboardInterrupt))
             raise
         finally:
             summary.fold_seconds = self._upkeep.seconds

@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 
 PACE = 10  # the wait between folds, in multiples of the last fold's cost
 FOLD_MIN_ROWS = 1000  # rows behind worth a fold during a run (a scan of fewer costs little)
+# Who folds in what a run left behind (past `engine.upkeep.LAG_ROWS`, also serve and watch).
+LATER = "the next `strata index` folds them in"
 
 
 class Upkeep:
@@ -56,11 +58,22 @@ class Upkeep:
         self.seconds += cost
         return True
 
-    def rescue(self) -> None:
+    def rescue(self, *, interrupted: bool = False) -> None:
         """For a run that stops early: make what it wrote searchable through the index.
-        Never raises: the reason the run stopped is the error to report."""
+        Never raises: the reason the run stopped is the error to report. Stopped by
+        Ctrl-C, it says so first, and a second Ctrl-C skips the fold (what was written
+        stays valid and is searched by a scan until something folds it in)."""
         try:
+            if interrupted and (behind := capabilities.unindexed_rows(self._store)):
+                log.warning(
+                    "interrupted: folding the %d rows written into the full-text index "
+                    "(Ctrl-C again skips it: %s)",
+                    behind,
+                    LATER,
+                )
             if self.fold():
                 log.info("folded the rows written so far into the search indexes")
+        except KeyboardInterrupt:
+            log.warning("fold skipped: rows written are searched by a scan until %s", LATER)
         except Exception as exc:  # a full disk, a store gone: the next run folds them in
             log.warning("rows written are searched by a scan until the next index: %s", exc)
