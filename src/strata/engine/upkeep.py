@@ -25,7 +25,9 @@ __all__ = ["LAG_ROWS", "catch_up", "catch_up_in_background", "lagging"]
 log = logging.getLogger(__name__)
 
 # Rows outside the full-text index past which lexical search is slow enough to matter
-# (each costs ~6 µs of scan per query: 10k rows, ~60 ms; 179k rows, 1.0-1.3 s).
+# (each costs ~6 µs of scan per query: 10k rows, ~60 ms; 179k rows, 1.0-1.3 s). A constant,
+# not a config key: it follows from the store's costs, not from a user's taste, and
+# doctor, status, serve and watch must agree on it.
 LAG_ROWS = 10_000
 
 

@@ -23,6 +23,8 @@ __all__ = ["FOLD_MIN_ROWS", "PACE", "Upkeep"]
 
 log = logging.getLogger(__name__)
 
+# Constants, not config keys: folding costs a run at most ~1/PACE whatever the store's
+# speed (5-6 % measured, docs/benchmarks.md), and a user has nothing to weigh them against.
 PACE = 10  # the wait between folds, in multiples of the last fold's cost
 FOLD_MIN_ROWS = 1000  # rows behind worth a fold during a run (a scan of fewer costs little)
 # Who folds in what a run left behind (past `engine.upkeep.LAG_ROWS`, also serve and watch).
