@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 from strata.config import Config, IndexConfig
 from strata.index.passages import FileOutcome
 from strata.types import SourceFile
+from strata.workspace.memory import collect_young, collector_paused
 
 FILES_PER_TASK = 32
 TASK_BYTES = 256 * 1024
@@ -46,14 +47,16 @@ def worker_pool(workers: int) -> Iterator[Executor | None]:
     opens the pool first, and they start (about 0.2 s of imports each) while it goes on.
     """
     if workers <= 1:
-        yield None
+        with collector_paused():
+            yield None
         return
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=parsing_gc) as pool:
         with _main_hidden():  # workers start here; they need strata, not the caller's script
             for _ in range(workers):
                 pool.submit(_started)
-        yield pool
+        with collector_paused():
+            yield pool
 
 
 def parsing_gc() -> None:
@@ -91,6 +94,7 @@ def batches(
         for i in range(0, len(files), FILES_PER_TASK):
             task = list(files[i : i + FILES_PER_TASK])
             yield task, fn(task, *args), False
+            collect_young()
         return
     tasks = balanced_tasks(files)
     futures = [pool.submit(fn, task, *args) for task in tasks]
@@ -98,6 +102,7 @@ def batches(
         for i, (task, future) in enumerate(zip(tasks, futures, strict=True)):
             waiting = i + 1 < len(futures) and not futures[i + 1].done()
             yield task, future.result(), waiting
+            collect_young()
     finally:
         for future in futures:
             future.cancel()

@@ -79,16 +79,23 @@ def split_identifier(word: str) -> list[str]:
     return parts
 
 
-@functools.lru_cache(maxsize=65536)
 def word_tokens(word: str) -> tuple[str, ...]:
     """The tokens of one word: the compound (with and without `_`), then its parts.
 
-    Cached: code repeats its identifiers, and this is the hot loop of indexing.
+    A number or a plain lowercase word is its own only token, found without the cache:
+    a data table's 40k numbers would push its 40k names out of it.
     """
+    if word.isascii() and (word.isdigit() or (word.isalpha() and word.islower())):
+        return (word,) if len(word) <= _MAX_TOKEN else ()
+    return _compound_tokens(word)
+
+
+@functools.lru_cache(maxsize=65536)
+def _compound_tokens(word: str) -> tuple[str, ...]:
+    """`word_tokens` of any other word. Cached: code repeats its identifiers, and this is
+    the hot loop of indexing."""
     if len(word) > _MAX_TOKEN:
         return ()
-    if word.isascii() and (word.isdigit() or (word.isalpha() and word.islower())):
-        return (word,)  # a number or a plain lowercase word is its own only token
     parts = split_identifier(word)
     if len(parts) <= 1:
         return tuple(parts)

@@ -1,4 +1,5 @@
-"""Handing freed memory back to the system, for processes that stay up (glibc only).
+"""Handing freed memory back to the system, for processes that stay up (glibc only), and
+when Python's cyclic collector runs.
 
 A warm process reads whole columns from LanceDB (whose threads allocate from their own
 malloc arenas) and drops most of it again. glibc keeps what was freed for reuse, and it
@@ -17,9 +18,18 @@ import gc
 import logging
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["keep_what_is_built", "release", "release_now_and_then", "return_large_buffers"]
+__all__ = [
+    "collect_young",
+    "collector_paused",
+    "keep_what_is_built",
+    "release",
+    "release_now_and_then",
+    "return_large_buffers",
+]
 
 log = logging.getLogger(__name__)
 
@@ -91,3 +101,28 @@ def keep_what_is_built() -> None:
     whichever request set it off. Freed objects are still freed (by reference counts)."""
     gc.collect()
     gc.freeze()
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No automatic cyclic garbage collection in this process while files are read and
+    their rows written (`strata.index.workers.worker_pool`) or the corpus pass runs:
+    building a big file's rows makes millions of objects that live to the batch's commit,
+    and every collection the allocations set off walked them again (a third of a 40k-line
+    data table's run). Rows are freed by reference count; a young collection now and then
+    (`collect_young`: the reading loop runs it after each task) frees any cycles and moves
+    the survivors out of the young generations, so each object is walked once at most."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def collect_young() -> None:
+    """A young collection, when `collector_paused` holds the automatic ones off."""
+    if not gc.isenabled():
+        gc.collect(1)

@@ -32,6 +32,7 @@ from strata.index.corpus.rows import (
 from strata.index.extraction import extract
 from strata.store import Filter, Store
 from strata.types import FileState, Record, Skip, SourceFile
+from strata.workspace.memory import collector_paused
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,7 @@ def gather_artifacts(
     return found, len(missing)
 
 
+@collector_paused()
 def refresh_corpus(
     store: Store,
     cache: ArtifactCache,

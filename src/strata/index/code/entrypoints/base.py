@@ -89,10 +89,13 @@ class FileContext:
                 self.defined[stmt.name] = f"{self.module}.{stmt.name}"
 
     def blocks(self) -> Iterator[Block]:
-        """The module body, then every function body (nested ones too); computed once."""
+        """The module body, then every function body (nested ones too); computed once.
+        The module body leaves out what no detector reads (`NAME = literal`, docstrings):
+        a data table's thousands of constants are not scanned again by each detector."""
         if self._blocks is None:
+            body = [s for s in self.tree.body if type(s) not in _INERT or not _inert(s)]
             self._blocks = [
-                Block(self.module, self.tree.body, frozenset()),
+                Block(self.module, body, frozenset()),
                 *_function_blocks(self.tree.body, self.module),
             ]
         return iter(self._blocks)
@@ -130,6 +133,18 @@ class FileContext:
                 if sym is not None and sym.qname == qname:
                     return node
         return None
+
+
+_INERT = frozenset({ast.Assign, ast.AnnAssign, ast.Expr, ast.Pass})
+
+
+def _inert(stmt: ast.stmt) -> bool:
+    """A statement no detector looks at: a literal bound to names, a bare literal, `pass`."""
+    if type(stmt) is ast.Pass:
+        return True
+    if type(getattr(stmt, "value", None)) is not ast.Constant:
+        return False
+    return type(stmt) is not ast.Assign or all(type(t) is ast.Name for t in stmt.targets)
 
 
 def _function_blocks(stmts: list[ast.stmt], prefix: str) -> Iterator[Block]:

@@ -106,6 +106,13 @@ def flat_statements(stmts: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
             yield from flat_statements(handler.body)
 
 
+# Statements that hold no statements.
+_SIMPLE = frozenset(
+    {ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.Pass, ast.Delete}
+    | {ast.Raise, ast.Assert, ast.Global, ast.Nonlocal, ast.Break, ast.Continue}
+)
+
+
 def import_statements(stmts: Iterable[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
     """Every import among `stmts` and the blocks nested in them, defs and classes included.
 
@@ -115,8 +122,11 @@ def import_statements(stmts: Iterable[ast.stmt]) -> Iterator[ast.Import | ast.Im
     stack = list(stmts)
     while stack:
         stmt = stack.pop()
-        if isinstance(stmt, ast.Import | ast.ImportFrom):
-            yield stmt
+        kind = type(stmt)
+        if kind in _SIMPLE:  # no block inside (a data table is thousands of these)
+            continue
+        if kind is ast.Import or kind is ast.ImportFrom:
+            yield stmt  # type: ignore[misc]
             continue
         for block in ("body", "orelse", "finalbody"):
             inner = getattr(stmt, block, None)
