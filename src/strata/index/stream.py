@@ -1,16 +1,19 @@
-"""Large plain-text files (logs, `.txt`) read, chunked and written a part at a time.
+"""Large plain-text and Markdown files read, chunked and written a part at a time.
 
 A file over `STREAM_BYTES` whose format allows it (plain text: `.txt`, `.log`, names of no
-known language) is not read whole. Its bytes are decoded and cut into parts of about
-`PART_BYTES` at a paragraph (else a line) boundary; each part is chunked alone (D0 windows,
-lines numbered from where the part starts) and its rows go to the store as they are made,
+known language; Markdown) is not read whole. Its bytes are decoded and cut into parts of
+about `PART_BYTES` at a paragraph (else a line) boundary, Markdown before a heading (else
+between two blocks); each part is chunked alone (D0 windows or sections, lines numbered
+from where the part starts; a Markdown part's sections nest under the headings still open
+at its start, `Outline`) and its rows go to the store as they are made,
 all in one commit (`capabilities.write_streamed`). So peak memory does not grow with the
 file, and the file's old rows are still replaced atomically: a file whose bytes no longer
 hash to what its rows were stamped with (it changed while it was read) raises
 `ChangedWhileRead` from inside the write, which is then not committed.
 
-The D1 card comes from the first part; D2 facts, D4-D6 and the corpus pass's entities are
-not built for such a file (a multi-MB log's "facts" and "entities" are noise).
+The D1 card comes from the first part (a Markdown file's frontmatter too); D2 facts, D4-D6
+and the corpus pass's entities are not built for such a file (a multi-MB log's "facts" and
+"entities" are noise; a Markdown file that large is mostly generated, a changelog or a dump).
 """
 
 from __future__ import annotations
@@ -25,9 +28,11 @@ from typing import Final
 
 from strata.config import ChunkConfig, Config
 from strata.index.corpus.artifacts import NONE, Artifact
+from strata.index.docs.blocks import Block, markdown_blocks
 from strata.index.docs.build import card_record, section_records
-from strata.index.docs.chunker import chunk_sections
+from strata.index.docs.chunker import chunk_sections, file_lines
 from strata.index.docs.document import parse_document
+from strata.index.docs.sections import Outline, outline_of, sections_after
 from strata.index.extraction import normalise_newlines, sniff_binary
 from strata.index.summary import IndexSummary
 from strata.store import Store, capabilities
@@ -56,11 +61,11 @@ class ChangedWhileRead(Exception):
 
 
 def streams(f: SourceFile) -> bool:
-    """Whether `f` is read a part at a time: plain text over `STREAM_BYTES`."""
+    """Whether `f` is read a part at a time: plain text or Markdown over `STREAM_BYTES`."""
     ext = PurePosixPath(f.rel).suffix.lower()
     if f.size <= STREAM_BYTES or ext in IMAGE_EXTENSIONS or ext in BINARY_EXTENSIONS:
         return False
-    return language_of(f.rel) in (None, "text")
+    return language_of(f.rel) in (None, "text", "markdown")
 
 
 def stream_records(
@@ -73,22 +78,36 @@ def stream_records(
         OSError: it cannot be read.
         ChangedWhileRead: after the last part, when the bytes read hash otherwise.
     """
-    ordinal = 0
-    first = None
-    for offset, text in text_parts(f, file_hash, max_bytes):
-        doc = parse_document(f.rel, text, "text")
-        rows = [] if first else [card_record(doc, file_hash)]
-        first = first or doc  # the document's metadata: the first part's
-        chunks = chunk_sections(doc.lines, doc.sections, cfg)
+    lang = "markdown" if language_of(f.rel) == "markdown" else "text"
+    ordinal, first, outline = 0, None, Outline()
+    cut = _markdown_cut if lang == "markdown" else _cut
+    for offset, text in text_parts(f, file_hash, max_bytes, cut):
+        if first is None:  # the document's metadata and card: the first part's
+            first = parse_document(f.rel, text, lang)
+            rows, lines, sections = [card_record(first, file_hash)], first.lines, first.sections
+            outline = outline_of(sections)
+        elif lang == "markdown":
+            lines = tuple(file_lines(text))
+            found, outline = sections_after(markdown_blocks(lines, 1), outline)
+            rows, sections = [], tuple(found)
+        else:
+            doc = parse_document(f.rel, text, lang)
+            rows, lines, sections = [], doc.lines, doc.sections
+        chunks = chunk_sections(lines, sections, cfg)
         rows += section_records(first, chunks, file_hash, ordinal, offset)
         ordinal += len(chunks)
         yield rows
 
 
 def text_parts(
-    f: SourceFile, file_hash: str, max_bytes: int | None = None
+    f: SourceFile,
+    file_hash: str,
+    max_bytes: int | None = None,
+    cut: Callable[[str], int] | None = None,
 ) -> Iterator[tuple[int, str]]:
-    """(lines before it, its text) of each part of `f`: whole lines, newlines normalised."""
+    """(lines before it, its text) of each part of `f`: whole lines, newlines normalised,
+    each cut where `cut` says (by default `_cut`: at a paragraph, else a line)."""
+    cut = cut or _cut
     digest = hashlib.blake2b(digest_size=16)
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     pending, offset = "", 0
@@ -100,9 +119,9 @@ def text_parts(
                 raise Refused(SkipReason.BINARY, why)
             piece = piece.removeprefix(codecs.BOM_UTF8)
         pending += decoder.decode(piece)
-        cut = _cut(pending)
-        if cut:
-            text, pending = normalise_newlines(pending[:cut]), pending[cut:]
+        at = cut(pending)
+        if at:
+            text, pending = normalise_newlines(pending[:at]), pending[at:]
             yield offset, text
             offset += text.count("\n")
     pending += decoder.decode(b"", final=True)
@@ -124,6 +143,37 @@ def _cut(text: str) -> int:
     if line >= 0:
         return line + 1
     return len(text) if len(text) >= 4 * PART_BYTES else 0
+
+
+def _markdown_cut(text: str) -> int:
+    """Where a Markdown part ends in `text` (0: not yet): before its last heading past the
+    first quarter, else before its last block past the half, never right after a heading
+    (a heading with nothing under it is the next section's); else as `_cut` does, for a
+    fence or table larger than 4 parts."""
+    if len(text) < PART_BYTES:
+        return 0
+    lines = text[: text.rfind("\n") + 1].split("\n")[:-1]  # whole lines, CRLF kept
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    blocks = markdown_blocks([line.removesuffix("\r") for line in lines], 1)
+    best = _block_cut(blocks, starts, len(text) // 4, headings=True)
+    best = best or _block_cut(blocks, starts, len(text) // 2, headings=False)
+    if best:
+        return best
+    return _cut(text) if len(text) >= 4 * PART_BYTES else 0
+
+
+def _block_cut(blocks: list[Block], starts: list[int], after: int, *, headings: bool) -> int:
+    """The offset of the last block starting past `after` (a heading, with `headings`)
+    that does not follow a heading; 0 for none."""
+    for prev, block in zip(reversed(blocks[:-1]), reversed(blocks[1:]), strict=True):
+        at = starts[block.start - 1]
+        if at <= after:
+            return 0
+        if prev.kind != "heading" and (block.kind == "heading" or not headings):
+            return at
+    return 0
 
 
 def index_streamed(
@@ -174,4 +224,4 @@ def index_streamed(
     summary.indexed += 1
     for layer, n in layers.items():
         summary.rows_by_layer[layer] = summary.rows_by_layer.get(layer, 0) + n
-    return Artifact(f.rel, digest, NONE, "text")
+    return Artifact(f.rel, digest, NONE, "markdown" if language_of(f.rel) == "markdown" else "text")

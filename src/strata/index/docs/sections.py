@@ -37,6 +37,19 @@ class Section:
         return self.blocks[1:] if self.blocks and self.blocks[0].kind == "heading" else self.blocks
 
 
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """Where a document's heading structure stands after some of its blocks: the open
+    headings (effective level, title), the next section's order, and the section still
+    open (its title, level, path; a preamble's are empty; None before any block). A
+    document read a part at a time carries it from one part into the next
+    (`sections_after`, `outline_of`)."""
+
+    stack: tuple[tuple[int, str], ...] = ()
+    order: int = 0
+    open: tuple[str, int, tuple[str, ...]] | None = None
+
+
 def sections_of(blocks: Sequence[Block]) -> list[Section]:
     """Group blocks into sections; headings nested out of order (# then ###) nest once.
 
@@ -47,29 +60,54 @@ def sections_of(blocks: Sequence[Block]) -> list[Section]:
     at the level of an open `## Details` goes under Details, so the paths are
     `[Title, Summary]` and `[Title, Details, Scenario]`.
     """
+    return sections_after(blocks, Outline())[0]
+
+
+def sections_after(blocks: Sequence[Block], outline: Outline) -> tuple[list[Section], Outline]:
+    """`sections_of` for blocks that follow those `outline` was left by: blocks before
+    the first heading continue the open section (same title, path and order), headings
+    nest under the open ones. Returns the sections and the outline after them."""
     groups: list[list[Block]] = []
     for block in blocks:
         if block.kind == "heading" or not groups:
             groups.append([block])
         else:
             groups[-1].append(block)
-    stack: list[tuple[int, str]] = []
+    stack = list(outline.stack)
+    order, current = outline.order, outline.open
     sections: list[Section] = []
-    for order, group in enumerate(groups):
+    for group in groups:
         head = group[0]
         if head.kind == "heading":
             level = _effective_level(head, stack)
             while stack and stack[-1][0] >= level:
                 stack.pop()
             stack.append((level, head.title))
-            title = head.title
-        else:
-            title, level = "", 0
-        path = tuple(t for _, t in stack) if head.kind == "heading" else ()
+            current = (head.title, level, tuple(t for _, t in stack))
+            number, order = order, order + 1
+        elif current is not None:  # the section the blocks before went on with
+            number = order - 1
+        else:  # a preamble: the blocks before the first heading
+            number, order, current = order, order + 1, ("", 0, ())
+        title, level, path = current
         sections.append(
-            Section(title, level, path, order, group[0].start, group[-1].end, tuple(group))
+            Section(title, level, path, number, group[0].start, group[-1].end, tuple(group))
         )
-    return sections
+    return sections, Outline(tuple(stack), order, current)
+
+
+def outline_of(sections: Sequence[Section]) -> Outline:
+    """The outline `sections_after` leaves after `sections` (of a whole part)."""
+    stack: list[tuple[int, str]] = []
+    for sec in sections:
+        if sec.blocks and sec.blocks[0].kind == "heading":
+            while stack and stack[-1][0] >= sec.level:
+                stack.pop()
+            stack.append((sec.level, sec.title))
+    if not sections:
+        return Outline()
+    last = sections[-1]
+    return Outline(tuple(stack), last.order + 1, (last.title, last.level, last.path))
 
 
 def _role(title: str) -> str:
