@@ -11,9 +11,9 @@ Then the same per-file figure for one generated module of simple assignments (a 
 table, like a `_pb2.py`), the file shape that made the per-file walks blow up.
 Also the real generated modules of two sdists (every `*_pb2.py` of
 googleapis-common-protos 1.5.10 and opentelemetry-proto 1.11.1: protoc's output).
-`--end-to-end` adds, for the generated module and the `_pb2.py` set, a whole
-`strata index --embedder none --workers 1` in a child process: its CPU seconds per MB
-(store writes and the corpus pass included) and its peak RSS.
+`--end-to-end` adds, for the generated module, the `_pb2.py` set and each corpus's
+package, a whole `strata index --embedder none --workers 1` in a child process: its CPU
+seconds per MB (store writes and the corpus pass included) and its peak RSS.
 CPU time, not wall time: the machine is shared, wall figures would be noise.
 """
 
@@ -115,10 +115,11 @@ def main() -> None:
     parser.add_argument("--end-to-end", action="store_true", help="also whole index runs")
     args = parser.parse_args()
     out: dict[str, object] = {}
+    packages = {}
     for spec in args.corpus or DEFAULT:
         name, version = spec.split("==")
-        package = fetch_sdist(name, version) / name
-        out[spec] = measure(package)
+        packages[spec] = fetch_sdist(name, version) / name
+        out[spec] = measure(packages[spec])
     per_file = ("files", "mb", "per_file_cpu_s", "s_per_mb")
     with tempfile.TemporaryDirectory(prefix="strata-resolve-") as work:
         gen_root, pb2_root = generated_module(Path(work)), pb2_modules(Path(work))
@@ -133,6 +134,9 @@ def main() -> None:
             out["fixed CPU s of a run (one 8-byte module)"] = fixed
             out["generated 40k-line module, whole index"] = end_to_end(gen_root, fixed)
             out["_pb2.py modules, whole index"] = end_to_end(pb2_root, fixed)
+            for spec, package in packages.items():  # normal modules: a copy, indexed whole
+                copy = shutil.copytree(package, Path(work) / spec)
+                out[f"{spec}, whole index"] = end_to_end(copy, fixed)
     print(json.dumps(out, indent=2))
 
 

@@ -62,15 +62,18 @@ def fetch_npm(name: str, version: str, cache: Path = CACHE) -> Path:
     return _single_child(dest)
 
 
-def fetch_deb(name: str, version: str, cache: Path = CACHE) -> Path:
-    """Unpacked Debian package `name=version` (e.g. a `librust-*-dev` crate source)."""
+def fetch_deb(name: str, version: str, cache: Path = CACHE, suite: str = "") -> Path:
+    """Unpacked Debian package `name=version` (e.g. a `librust-*-dev` crate source); with
+    `suite` (`trixie`), from that Debian release through the cache's own apt lists, for a
+    package the machine's release (Debian 12) does not have."""
     dest = cache / "src" / f"deb-{name}-{version}"
     if (dest / ".complete").exists():
         return dest
     dl = cache / "downloads"
     dl.mkdir(parents=True, exist_ok=True)
+    opts = _apt_options(cache, "deb", suite) if suite else []
     subprocess.run(
-        ["apt-get", "download", f"{name}={version}"], cwd=dl, check=True, capture_output=True
+        ["apt-get", *opts, "download", f"{name}={version}"], cwd=dl, check=True, capture_output=True
     )
     archive = next(dl.glob(f"{name}_*.deb"))
     dest.mkdir(parents=True, exist_ok=True)
@@ -79,26 +82,26 @@ def fetch_deb(name: str, version: str, cache: Path = CACHE) -> Path:
     return dest
 
 
-# A `deb-src` list of its own (the machine's apt sources name only binary packages), so that
-# `apt-get source` works without touching /etc/apt: Debian 12, where the other packages come from.
-_DEB_SRC = """Types: deb-src
+# Apt lists of the cache's own (the machine's apt sources name only Debian 12's binary
+# packages), so that `apt-get source` and another release's `apt-get download` work without
+# touching /etc/apt.
+_SOURCES = """Types: {kind}
 URIs: http://deb.debian.org/debian
-Suites: bookworm
+Suites: {suite}
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 """
 
 
-def fetch_deb_source(name: str, version: str, cache: Path = CACHE) -> Path:
-    """Unpacked upstream tarball of Debian source package `name=version` (`apt-get source`
-    with the cache's own source list: the README, docs and tests a `-dev` package leaves out)."""
-    dest = cache / "src" / f"debsrc-{name}-{version}"
-    if (dest / ".complete").exists():
-        return dest
-    apt = cache / "apt"
+def _apt_options(cache: Path, kind: str, suite: str) -> list[str]:
+    """`apt-get -o` options for a list of `kind` (`deb`, `deb-src`) of Debian `suite`,
+    kept under the cache (updated once)."""
+    apt = cache / ("apt" if (kind, suite) == ("deb-src", "bookworm") else f"apt-{kind}-{suite}")
     (apt / "sources").mkdir(parents=True, exist_ok=True)
     (apt / "lists" / "partial").mkdir(parents=True, exist_ok=True)
-    (apt / "sources" / "debian-src.sources").write_text(_DEB_SRC, encoding="utf-8")
+    text = _SOURCES.format(kind=kind, suite=suite)
+    name = "debian-src.sources" if kind == "deb-src" else "debian.sources"
+    (apt / "sources" / name).write_text(text, encoding="utf-8")
     opts = [
         "-o",
         "Dir::Etc::SourceList=/dev/null",
@@ -107,8 +110,18 @@ def fetch_deb_source(name: str, version: str, cache: Path = CACHE) -> Path:
         "-o",
         f"Dir::State::Lists={apt / 'lists'}",
     ]
-    if not any((apt / "lists").glob("*Sources*")):
+    if not any((apt / "lists").glob("*_InRelease")):
         subprocess.run(["apt-get", *opts, "update"], check=True, capture_output=True)
+    return opts
+
+
+def fetch_deb_source(name: str, version: str, cache: Path = CACHE) -> Path:
+    """Unpacked upstream tarball of Debian source package `name=version` (`apt-get source`
+    with the cache's own source list: the README, docs and tests a `-dev` package leaves out)."""
+    dest = cache / "src" / f"debsrc-{name}-{version}"
+    if (dest / ".complete").exists():
+        return dest
+    opts = _apt_options(cache, "deb-src", "bookworm")
     dl = cache / "downloads" / f"debsrc-{name}"
     dl.mkdir(parents=True, exist_ok=True)
     # Without the `_apt` user's access to `dl` apt warns and downloads as root; the
