@@ -5,16 +5,15 @@ under the headings still open where it starts, so the sections are those of the 
 from __future__ import annotations
 
 import random
-import tracemalloc
 from pathlib import Path
 
 from strata import Engine
 from strata.config import load_config
 from strata.index import stream
 from strata.index.docs.build import document_records
-from strata.index.summary import IndexSummary
 from strata.layers import D0_DOC_CHUNKS, D1_DOCUMENT_CATALOG
 from strata.types import Record, SourceFile, bytes_hash
+from tests.test_stream import _peak
 
 _WORDS = [
     "refund",
@@ -95,18 +94,6 @@ def test_streamed_markdown_has_the_sections_of_the_whole_file(tmp_path: Path) ->
     (whole_card,) = [r for r in whole if r.layer == D1_DOCUMENT_CATALOG]
     assert (card.title, card.content) == (whole_card.title, whole_card.content)
     assert card.title == "The operations manual"  # the frontmatter, read from the first part
-
-
-def _peak(root: Path) -> tuple[int, IndexSummary]:
-    """The traced memory's peak above its start while `root` is indexed."""
-    eng = Engine.open(root, config={"embed.provider": "none"})
-    tracemalloc.start()
-    try:
-        start = tracemalloc.get_traced_memory()[0]
-        summary = eng.index()
-        return tracemalloc.get_traced_memory()[1] - start, summary
-    finally:
-        tracemalloc.stop()
 
 
 def test_a_multi_megabyte_markdown_file_indexes_in_bounded_memory(tmp_path: Path) -> None:
