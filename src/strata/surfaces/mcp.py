@@ -252,8 +252,9 @@ def _tool(fn: Callable[..., Any], annotations: ToolAnnotations) -> Tool:
 
 
 def compact(schema: Any, *, descriptions: bool = True) -> Any:
-    """A JSON schema without titles (and descriptions, unless kept), `null` defaults, and
-    with `anyOf: [X, null]` written as X with `type: [x, "null"]`: the same constraints."""
+    """A JSON schema without titles (and descriptions, unless kept), `null` defaults and
+    `additionalProperties: true`, and with `anyOf: [X, null]` written as X with
+    `type: [x, "null"]`: the same constraints."""
     if isinstance(schema, list):
         return [compact(s, descriptions=descriptions) for s in schema]
     if not isinstance(schema, dict):
@@ -270,6 +271,8 @@ def compact(schema: Any, *, descriptions: bool = True) -> Any:
     }
     if out.get("default", 0) is None:
         del out["default"]
+    if out.get("additionalProperties") is True:  # JSON Schema's default
+        del out["additionalProperties"]
     options = out.get("anyOf")
     if isinstance(options, list) and len(options) == 2 and {"type": "null"} in options:
         other = next(o for o in options if o != {"type": "null"})
