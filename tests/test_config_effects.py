@@ -226,6 +226,22 @@ def test_fair_kinds_ranks_code_and_docs_each_among_their_own(
     assert tops[False]["C"] != pytest.approx(tops[False]["D"])  # one list: one rank 1
 
 
+def test_feedback_adds_a_bm25_list_of_the_names_the_first_hits_share(
+    hybrid: tuple[Path, dict[str, Any]],
+) -> None:
+    root, cfg = hybrid
+    query = "how long does the client wait between two attempts"
+    off = Engine.open(root, config=cfg).search(query, k=10, mode="hybrid", route=False)
+    eng = Engine.open(root, config={**cfg, "search.feedback": 1.0})
+    on = eng.search(query, k=10, mode="hybrid", route=False)
+    assert "feedback_terms" not in off.plan and not any("feedback" in h.parts for h in off)
+    added = on.plan["feedback_terms"]
+    assert added and not set(added) & set(on.plan["terms"])
+    assert any(h.parts.get("feedback", 0.0) > 0 for h in on)
+    named = eng.search("RetryPolicy", k=10, mode="hybrid", route=False)
+    assert "feedback_terms" not in named.plan  # a name is looked up, not expanded
+
+
 # --- ask --model, against a server speaking OpenAI's protocol ------------------------------
 
 

@@ -79,6 +79,13 @@ KEYS: dict[str, Key] = {
         "lift chunks whose file or folder name holds a sentence query's words, in rank-1 "
         "units (0 = off; measured on Java and TypeScript +.03 MRR, JavaScript -.01)",
     ),
+    "search.feedback": Key(
+        float,
+        0.0,
+        "weight of a second BM25 list for sentence queries in hybrid search: the query's "
+        "words plus the code names its first hits share (0 = off; measured: "
+        "docs/benchmarks.md)",
+    ),
     "doctor.keep_backups": Key(int, 3, "backups `doctor --repair` keeps (older ones removed)"),
     # `strata ask`: the local LLM that answers from the retrieved hits.
     "llm.provider": Key(str, "ollama", "ollama | openai | none"),
@@ -144,6 +151,7 @@ class SearchConfig:
     include_tests: bool
     fair_kinds: bool = True
     path_boost: float = 0.0
+    feedback: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from strata.config import Config
 from strata.embedding import Embedder
 from strata.errors import EmbedderError, EmbedderMismatchError, QueryError
 from strata.layers import EMBEDDED_LAYERS, PASSAGE_LAYERS, embedded_count
-from strata.query import lookup, ranking
+from strata.query import feedback, lookup, ranking
 from strata.query.definitions import definition_chunks
 from strata.query.filters import NO_FILTERS, WIDEN, SearchFilters
 from strata.query.focus import focused
@@ -108,10 +108,13 @@ class Searcher:
         n = max(self._cfg.search.candidates, 3 * k)
         q = ranking.shape(query, terms)
         lists, mode = self._retrieve(query, terms, q, (n, k), mode, where, notes)
+        extra = self._feedback(q, terms, lists, n, where)
         hits = self._rank(q, lists, k, include_tests)
         if not q.lookup:  # a name's definition is shown at its header
             hits = [dataclasses.replace(h, record=focused(h.record, terms)) for h in hits]
         plan = {"mode": mode, "layers": list(where.layers or ()), "candidates": n, "terms": terms}
+        if extra:
+            plan["feedback_terms"] = extra
         return SearchResult(tuple(hits), mode, tuple(notes), plan)
 
     def _retrieve(
@@ -145,6 +148,23 @@ class Searcher:
                 notes.append(f"lexical only: the query embedder did not answer ({exc.message})")
                 mode = "lexical"
         return lists, mode
+
+    def _feedback(
+        self,
+        q: ranking.QueryShape,
+        terms: list[str],
+        lists: dict[str, list[tuple[Record, float]]],
+        n: int,
+        where: Filter,
+    ) -> list[str]:
+        """With `search.feedback` on, a sentence's hybrid lists get a `feedback` BM25 list:
+        the query's words plus the code names its first candidates share (query/feedback)."""
+        if self._cfg.search.feedback <= 0 or q.lookup or not {"lexical", "semantic"} <= set(lists):
+            return []
+        extra = feedback.expansion(feedback.head(lists), terms)
+        if extra:
+            lists["feedback"] = self._store.lexical_search([*terms, *extra], n, where)
+        return extra
 
     def _semantic(self, query: str, n: int, where: Filter) -> list[tuple[Record, float]]:
         vec = self._get_embedder().embed_query(query)
@@ -205,12 +225,13 @@ class Searcher:
                 records.setdefault(rec.id, rec)
                 raw.setdefault(rec.id, {})[name + "_raw"] = score
         rankings = {name: [r.id for r, _ in pairs] for name, pairs in lists.items()}
+        weights = {**ranking.weights(q), "feedback": self._cfg.search.feedback}
         # Measured: fair in hybrid (docs +.05 MRR, developer questions +.03); in lexical
         # alone it costs docs questions (-.15), the definition boost then decides the tie.
         if self._cfg.search.fair_kinds and len(lists.keys() & {"lexical", "semantic"}) == 2:
-            fused = _fair_rrf(rankings, records, ranking.weights(q), self._cfg.search.rrf_k)
+            fused = _fair_rrf(rankings, records, weights, self._cfg.search.rrf_k)
         else:
-            fused = ranking.rrf(rankings, weights=ranking.weights(q), k=self._cfg.search.rrf_k)
+            fused = ranking.rrf(rankings, weights=weights, k=self._cfg.search.rrf_k)
         heads = {name: [(r.id, s) for r, s in pairs[:2]] for name, pairs in lists.items()}
         for rid, part in ranking.standouts(heads, k=self._cfg.search.rrf_k).items():
             fused[rid]["standout"] = part
