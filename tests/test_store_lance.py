@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import multiprocessing
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from strata.layers import C0_SOURCE_CHUNKS
 from strata.store import Filter, lance, open_store
 from strata.store.arrow import joined, prepare, table_schema, with_repo
 from strata.store.lance import LanceStore
-from strata.store.schema import MIGRATIONS, SCHEMA_VERSION, Migration
+from strata.store.schema import MIGRATIONS, SCHEMA_VERSION, SETTLED_NS, ManifestWatch, Migration
 from strata.text.tokens import lexical_text
 from strata.types import Record
 
@@ -298,6 +299,28 @@ def test_own_commits_change_the_version_at_once_others_within_the_ttl(tmp_path: 
     time.sleep(lance.VERSION_TTL * 1.5)
     assert mine.version > seen
     assert [r.path for r, _ in mine.lexical_search(["alpha", "beta"], 5, Filter())] == ["b.py"]
+
+
+def test_the_version_is_asked_of_lancedb_again_only_after_a_commit(tmp_path: Path) -> None:
+    mine = LanceStore(tmp_path / "lance", 0)
+    mine.replace_sources({"a.py": [rec("a.py", 0, "alpha")]})
+    versions = tmp_path / "lance" / lance.TABLE_DIR
+    reads: list[int] = []
+
+    def read() -> int:
+        reads.append(int(mine._table.version))
+        return reads[-1]
+
+    watch = ManifestWatch(read, versions)
+    fresh = watch()
+    assert watch() == fresh and len(reads) == 2  # changed under a second ago: asked again
+    past = time.time_ns() - 5 * SETTLED_NS
+    os.utime(versions, ns=(past, past))  # the last commit is long settled
+    assert watch() == fresh and watch() == fresh and watch() == fresh
+    assert len(reads) == 3  # one more read, then the number is reused
+    LanceStore(tmp_path / "lance", 0).delete_by_source("a.py")  # another handle commits
+    assert watch() > fresh and len(reads) == 4  # the manifests moved: seen at once
+    assert mine.version == watch()
 
 
 def test_bm25_matches_other_forms_of_a_word(tmp_path: Path) -> None:

@@ -40,6 +40,7 @@ from strata.store.schema import (
     MIGRATIONS,
     SCHEMA_VERSION,
     TABLE,
+    ManifestWatch,
     Migration,
     connect,
     match_query,
@@ -60,12 +61,10 @@ META_FILE = "meta.json"
 # Flat cosine search over this many vectors still answers in tens of milliseconds
 # (benchmarks/store_speed.py); above it `optimize()` builds an ANN index.
 ANN_MIN_ROWS = 100_000
-# Old versions are kept this long so a concurrent reader never loses its snapshot.
-KEEP_VERSIONS = timedelta(minutes=5)
-# How long a version number is reused: never (see `version`).
-VERSION_TTL = 0.0
-# A row's key: its id and its file version (a file on two branches keeps both versions).
-MERGE_KEY = ("id", "file_hash")
+KEEP_VERSIONS = timedelta(minutes=5)  # old versions kept: a concurrent reader keeps its snapshot
+VERSION_TTL = 0.0  # how long a version number is reused: never (see `version`)
+MERGE_KEY = ("id", "file_hash")  # a row's key: a file on two branches keeps both versions
+TABLE_DIR = f"{TABLE}.lance/_versions"  # where each commit writes its manifest
 
 
 class LanceStore(PreparedWriter):
@@ -93,7 +92,8 @@ class LanceStore(PreparedWriter):
         self._fts_ready = False
         self._counts: tuple[int, dict[str, dict[str, int]]] | None = None
         self._has_ann = False
-        self._pin = OneVersion(lambda: int(self._table.version))
+        read = ManifestWatch(lambda: int(self._table.version), self.directory / TABLE_DIR)
+        self._pin = OneVersion(read)
         self.one_version = self._pin.block  # `PinnedReads`: a search reads one version
         self._warm = WarmPassages(self._load_hot, lambda: self.version)
         self._db = connect(self.directory, create)
@@ -296,9 +296,9 @@ class LanceStore(PreparedWriter):
 
     @property
     def version(self) -> int:
-        """The table's version: it changes with every commit (a cache key for readers). Read
-        afresh (once per read in `one_version`): what is built from the rows is keyed by
-        the commit the queries read (a remembered number let a stale catalogue answer)."""
+        """The table's version, a cache key for readers: read once per read (`one_version`),
+        from LanceDB when a commit moved the manifests (`ManifestWatch`); what is built from
+        the rows is keyed by the commit the queries read (never a number remembered blindly)."""
         return self._pin.get()
 
     # -- metadata -------------------------------------------------------------

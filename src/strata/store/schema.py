@@ -11,6 +11,8 @@ import logging
 import os
 import re
 import tempfile
+import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -25,6 +27,8 @@ log = logging.getLogger(__name__)
 _TERM = re.compile(r"\w+")
 
 TABLE = "chunks"
+# A manifest directory unchanged for this long has seen its last commit in that mtime tick.
+SETTLED_NS = 1_000_000_000
 SCHEMA_VERSION = 2
 # How `lex_idx` analyses text, as recorded in meta.json: an index built another way (by an
 # older Strata) is rebuilt by the next `strata index`, a no-op run included.
@@ -171,3 +175,35 @@ def match_query(words: Sequence[str]) -> MatchQuery:
         prefix_length=0,
         document_granularity=None,
     )
+
+
+class ManifestWatch:
+    """A LanceDB table's version, asked of LanceDB (a round trip to its event-loop thread,
+    milliseconds on a busy machine) only when the table's manifest directory changed.
+
+    Every commit, by any process, writes a manifest into `versions`, which moves the
+    directory's mtime. The number read is reused while the mtime stays what it was when
+    the number was read, and only when that mtime was already `SETTLED_NS` old then: a
+    commit in the same clock tick as the last one would leave it unchanged.
+    """
+
+    def __init__(self, read: Callable[[], int], versions: Path) -> None:
+        self._read = read
+        self._versions = versions
+        self._known: tuple[int, int] | None = None  # (settled mtime, version read under it)
+        self._lock = threading.Lock()
+
+    def __call__(self) -> int:
+        try:
+            seen = os.stat(self._versions).st_mtime_ns
+        except OSError:
+            return self._read()
+        with self._lock:
+            known = self._known
+        if known is not None and known[0] == seen:
+            return known[1]
+        settled = time.time_ns() - seen > SETTLED_NS
+        version = self._read()
+        with self._lock:
+            self._known = (seen, version) if settled else None
+        return version
