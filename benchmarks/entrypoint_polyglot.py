@@ -13,8 +13,8 @@ does, and are compared with `entrypoint_polyglot_oracle.json`, the routes and co
 off the sources by hand; a miss prints as `-route`, an extra as `+route`. An oracle item
 `METHOD /route handler` also checks the handler (its last name; `-` for an inline
 function); `METHOD /route` checks the route only; a CLI item is the command path.
-axum is not measured: no package that this machine reaches ships axum code (see
-docs/benchmarks.md).
+axum's example apps come from Debian 13's `librust-axum-dev` (`"suite": "trixie"`: the
+cache's own apt lists of that release; Debian 12 has no axum).
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def label(e: Entrypoint, with_handler: bool) -> str:
     text = f"{e.http_method} {e.route_or_command}"
     if not with_handler:
         return text
-    handler = e.handler_symbol.rsplit(".", 1)[-1] if e.handler_symbol else "-"
+    handler = re.split(r"[.:]", e.handler_symbol)[-1] if e.handler_symbol else "-"
     return f"{text} {handler}"
 
 
@@ -93,9 +93,9 @@ def found(files: list[tuple[str, str, str]], framework: str, with_handler: bool)
 
 def corpus_root(spec: dict[str, Any]) -> Path:
     name, version = spec["package"]
-    fetch = fetch_deb_source if spec.get("source") else fetch_deb
-    root: Path = fetch(name, version) / spec["dir"]
-    return root
+    if spec.get("source"):
+        return fetch_deb_source(name, version) / spec["dir"]
+    return fetch_deb(name, version, suite=spec.get("suite", "")) / spec["dir"]
 
 
 def measure(framework: str, spec: dict[str, Any]) -> tuple[list[int], list[str]]:

@@ -261,3 +261,15 @@ def test_cobra_s_own_tests_make_commands_unqualified_inside_package_cobra() -> N
         "root deprecated",
         "root cmd:colon",
     }
+
+
+def test_axum_layered_generic_service_and_helper_routes() -> None:
+    """What axum's own examples do beyond plain chains (benchmarks.entrypoint_polyglot):
+    a comment among `route`'s arguments, a handler wrapped in a layer or called with a
+    type (`h::<T>`), `post_service`, `route_service` (any method), and a file's own
+    `route(path, method_router)` helper called by the function whose router it builds."""
+    found = {" ".join(route).strip() for route in routes(scan("axum_extras"), "axum")}
+    assert found == {
+        *("GET /items/:id show_item", "POST /items/:id save_item"),
+        *("GET /generic/:id show_generic", "ANY /index.html", "GET /v1/ping handler"),
+    }
