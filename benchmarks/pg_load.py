@@ -26,18 +26,17 @@ import dataclasses
 import json
 import logging
 import multiprocessing
-import sqlite3
-import statistics
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import psycopg
 
+from benchmarks.pg_concurrent import concurrent
+from benchmarks.pg_vectors import BATCH, DIM, Vectors, hybrid_figures, queries, real_vectors, timed
 from benchmarks.store_speed import QUERIES, windows
 from strata.index.records import chunk_id, make_record
 from strata.store import Filter, open_store
@@ -47,66 +46,6 @@ from strata.store.postgres.migrations import index_ddl
 from strata.types import Record
 
 log = logging.getLogger("pg_load")
-DIM = 384
-BATCH = 5000
-
-
-def _percentiles(samples: list[float]) -> tuple[float, float]:
-    samples = sorted(samples)
-    return statistics.median(samples), samples[int(0.95 * (len(samples) - 1))]
-
-
-def _timed(fn: Callable[[], Any], repeat: int) -> tuple[float, float]:
-    out = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - t0) * 1000)
-    return _percentiles(out)
-
-
-def real_vectors(paths: list[Path]) -> np.ndarray:
-    """Every distinct vector of the one model in these embedding caches, unit length."""
-    found: dict[bytes, None] = {}
-    for path in paths:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-            for (blob,) in db.execute("SELECT vector FROM vectors"):
-                if len(blob) == DIM * 4:
-                    found[blob] = None
-    matrix = np.stack([np.frombuffer(b, dtype=np.float32) for b in found])
-    unit: np.ndarray = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
-    return unit
-
-
-def rotation(k: int) -> np.ndarray:
-    """A random orthogonal matrix (the identity for k = 0), the same for the same k."""
-    if k == 0:
-        return np.eye(DIM, dtype=np.float32)
-    q, r = np.linalg.qr(np.random.default_rng(1000 + k).normal(size=(DIM, DIM)))
-    return (q * np.sign(np.diag(r))).astype(np.float32)
-
-
-class Vectors:
-    """Row `j`'s vector: a real embedding, each copy of the set turned by a rotation of its
-    own (the geometry of real text, at any size), or a random unit vector when no real
-    ones are given. The same for the same `j` in every process."""
-
-    def __init__(self, base: np.ndarray | None) -> None:
-        self.base = base
-        self.size = BATCH if base is None else len(base)
-        self._k, self._turned = -1, np.empty((0, DIM), dtype=np.float32)
-
-    def __call__(self, j: int) -> np.ndarray:
-        k, i = divmod(j, self.size)
-        if k != self._k:
-            if self.base is None:
-                block = np.random.default_rng(k).normal(size=(self.size, DIM))
-                block /= np.linalg.norm(block, axis=1, keepdims=True)
-                self._k, self._turned = k, block.astype(np.float32)
-            else:
-                self._k, self._turned = k, self.base @ rotation(k).T
-        row: np.ndarray = self._turned[i]
-        return row
 
 
 Planned = list[tuple[str, int, str]]  # a batch's rows: (path, window ordinal, text)
@@ -249,18 +188,6 @@ def cut(uri: str, rows: int) -> int:
     return n
 
 
-def queries(base: np.ndarray | None, held: np.ndarray | None, rows: int) -> np.ndarray:
-    """50 query vectors from the rows' own distribution: held-out real embeddings turned
-    by the rotation of a random copy (or random unit vectors)."""
-    rng = np.random.default_rng(7)
-    if base is None or held is None:
-        q = rng.normal(size=(50, DIM)).astype(np.float32)
-        unit: np.ndarray = q / np.linalg.norm(q, axis=1, keepdims=True)
-        return unit
-    copies = max(1, rows // len(base))
-    return np.stack([h @ rotation(int(rng.integers(copies))).T for h in held[:50]])
-
-
 _ORDINAL: dict[str, int] = {}  # row id -> its row in the load's vector matrix
 
 
@@ -279,8 +206,20 @@ def recall(store: Any, qs: np.ndarray, matrix: np.ndarray, keep: np.ndarray | No
 
 
 def synthetic(
-    uri: str, rows: int, caches: list[Path], efs: list[int], writers: int, resume: bool
+    uri: str,
+    rows: int,
+    caches: list[Path],
+    efs: list[int],
+    writers: int,
+    resume: bool,
+    *,
+    measure_only: bool = False,
+    lexical: bool = True,
+    hybrid: bool = True,
 ) -> dict[str, Any]:
+    """Load (unless the store already holds `rows`, or `measure_only`), build what is
+    missing, then measure recall and latency at each `ef_search` in `efs`."""
+    default_ef = search.EF_SEARCH
     base = held = None
     if caches:
         real = real_vectors(caches)
@@ -288,10 +227,12 @@ def synthetic(
         log.info("%d real vectors (%d held out as queries)", len(real), len(held))
     store = open_store(uri, DIM)
     figures: dict[str, Any] = {"rows": store.count()}
+    if measure_only and figures["rows"] != rows:
+        raise SystemExit(f"--measure-only: the store holds {figures['rows']} rows, not {rows}")
     if figures["rows"] != rows:  # else: measure the queries of a former run's load
         figures = load(store, uri, rows, caches, writers, resume)
         log.info("loaded: %s", figures)
-    else:
+    elif not measure_only:
         figures.update(build(store))
     matrix, tests = expected(rows, caches)
     qs = queries(base, held, rows)
@@ -303,110 +244,28 @@ def synthetic(
         figures[f"ef{ef}"] = {
             "recall_at_10": round(recall(store, qs, matrix, None), 3),
             "recall_at_10_is_test": round(recall(store, qs, matrix, tests), 3),
-            "vector_ms": _timed(lambda: store.vector_search(qs[next(it) % 50], 10, Filter()), 30),
-            "vector_is_test_ms": _timed(
+            "vector_ms": timed(lambda: store.vector_search(qs[next(it) % 50], 10, Filter()), 30),
+            "vector_is_test_ms": timed(
                 lambda: store.vector_search(qs[next(it) % 50], 10, Filter(is_test=True)), 30
             ),
         }
         log.info("ef_search %d: %s", ef, figures[f"ef{ef}"])
-    figures["lexical_ms"] = _timed(
-        lambda: store.lexical_search(QUERIES[next(it) % 10], 10, Filter()), 30
-    )
-    figures["lexical_is_test_ms"] = _timed(
-        lambda: store.lexical_search(QUERIES[next(it) % 10], 10, Filter(is_test=True)), 30
-    )
+    search.EF_SEARCH = default_ef
+    if lexical:
+        figures["lexical_ms"] = timed(
+            lambda: store.lexical_search(QUERIES[next(it) % 10], 10, Filter()), 30
+        )
+        figures["lexical_is_test_ms"] = timed(
+            lambda: store.lexical_search(QUERIES[next(it) % 10], 10, Filter(is_test=True)), 30
+        )
+    if hybrid:
+        figures.update(hybrid_figures(store, qs))
     with psycopg.connect(uri) as conn:
         for name in ("rag_chunks", "rag_chunks_lex", "rag_chunks_embedding"):
             size = conn.execute("SELECT pg_total_relation_size(%s)", (name,)).fetchone()
             figures[f"{name}_bytes"] = int(size[0]) if size else 0
     store.close()
     return figures
-
-
-def version(path: str, k: int, repo: str) -> list[Record]:
-    rows = []
-    for i in range(2 + k % 5):
-        r = make_record(
-            id=f"{path}:{i}", path=path, layer="C0_SOURCE_CHUNKS", title=f"unit{i}",
-            content=f"marker v{k} row {i} of {path} in {repo}", lang="python", file_hash=f"h{k}",
-            span=(i + 1, i + 1), kind="function",
-        )  # fmt: skip
-        rows.append(dataclasses.replace(r, repo_id=repo))
-    return rows
-
-
-def writer(uri: str, repo: str, seconds: float, out: Any) -> None:
-    store = open_store(uri, 0)
-    writes, errors, k = 0, 0, 0
-    deadline = time.monotonic() + seconds
-    with store.writer_lock(repo):  # type: ignore[attr-defined]
-        while time.monotonic() < deadline:
-            k += 1
-            path = f"src/f{k % 20}.py"
-            try:
-                store.replace_sources({path: version(path, k, repo)}, repo=repo)
-                writes += 1
-            except Exception:
-                errors += 1
-    store.close()
-    out.put({"repo": repo, "writes": writes, "errors": errors})
-
-
-def reader(store: Any, repos: list[str], stop: threading.Event, tally: dict[str, int]) -> None:
-    rng = np.random.default_rng(threading.get_ident() % 1000)
-    while not stop.is_set():
-        repo = repos[int(rng.integers(len(repos)))]
-        path = f"src/f{int(rng.integers(20))}.py"
-        try:
-            got = store.fetch(Filter(paths=(path,), repo_id=repo))
-            marks = {r.content.split()[1] for r in got}
-            if got and (len(marks) != 1 or len(got) != 2 + int(next(iter(marks))[1:]) % 5):
-                tally["partial"] += 1
-            hits = store.lexical_search(["marker", repo.lower()], 20, Filter(repo_id=repo))
-            by_path: dict[str, set[str]] = {}
-            for r, _ in hits:
-                by_path.setdefault(r.path, set()).add(r.content.split()[1])
-            tally["partial"] += sum(1 for v in by_path.values() if len(v) > 1)
-            tally["reads"] += 2
-        except Exception:
-            tally["errors"] += 1
-
-
-def concurrent(uri: str, seconds: float, writers: int, readers: int) -> dict[str, Any]:
-    repos = [f"repo{i}" for i in range(writers)]
-    setup = open_store(uri, 0)
-    for repo in repos:  # every file exists before the clock starts
-        files = {f"src/f{j}.py": version(f"src/f{j}.py", 0, repo) for j in range(20)}
-        setup.replace_sources(files, repo=repo)
-    ctx = multiprocessing.get_context("spawn")
-    out = ctx.Queue()
-    procs = [ctx.Process(target=writer, args=(uri, r, seconds, out)) for r in repos]
-    for p in procs:
-        p.start()
-    stop = threading.Event()
-    tallies = [{"reads": 0, "errors": 0, "partial": 0} for _ in range(readers)]
-    threads = [threading.Thread(target=reader, args=(setup, repos, stop, t)) for t in tallies]
-    t0 = time.perf_counter()
-    for t in threads:
-        t.start()
-    results = [out.get(timeout=seconds + 120) for _ in procs]
-    stop.set()
-    for t in threads:
-        t.join()
-    for p in procs:
-        p.join()
-    elapsed = time.perf_counter() - t0
-    setup.close()
-    reads = sum(t["reads"] for t in tallies)
-    return {
-        "seconds": round(elapsed, 1),
-        "writers": sorted(results, key=lambda r: r["repo"]),
-        "writes_per_s": round(sum(r["writes"] for r in results) / elapsed, 1),
-        "reads": reads,
-        "reads_per_s": round(reads / elapsed, 1),
-        "read_errors": sum(t["errors"] for t in tallies),
-        "partial_files_seen": sum(t["partial"] for t in tallies),
-    }
 
 
 def main(argv: list[str]) -> None:
@@ -429,6 +288,12 @@ def main(argv: list[str]) -> None:
     parser.add_argument(
         "--resume", action="store_true", help="finish an interrupted load (with --uri)"
     )
+    parser.add_argument(
+        "--measure-only", action="store_true",
+        help="only measure a finished load (no load, no index build)",
+    )  # fmt: skip
+    parser.add_argument("--no-lexical", action="store_true", help="skip the BM25 timings")
+    parser.add_argument("--no-hybrid", action="store_true", help="skip the hybrid timings")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     from benchmarks.pgserver import store_uri
@@ -441,7 +306,8 @@ def main(argv: list[str]) -> None:
     if args.mode == "synthetic":
         result = synthetic(
             uri, args.rows, args.vectors, args.ef or [search.EF_SEARCH], args.writers,
-            args.resume,
+            args.resume, measure_only=args.measure_only, lexical=not args.no_lexical,
+            hybrid=not args.no_hybrid,
         )  # fmt: skip
     else:
         result = concurrent(uri, args.seconds, args.writers, args.readers)
