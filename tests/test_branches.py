@@ -12,8 +12,10 @@ import pytest
 
 from strata import Engine
 from strata.errors import UserError
+from strata.index.corpus import ArtifactCache
+from strata.layers import C4_SEMANTIC_ROLES
 from strata.store import Filter, Store
-from strata.store.branches import BranchView, merged
+from strata.store.branches import BranchView, merged, same_row
 from tests.embed_server import EmbedServer, serve
 from tests.gitrepo import git
 from tests.test_store_contract import DIM, StoreFactory, factory, rec, unit
@@ -178,3 +180,115 @@ def test_status_counts_the_branch_and_a_detached_head_is_refused(
     assert rows_of(main) == on_main  # nothing was written for no branch
     named = Engine.open(repo, config={**cfg, "store.branch": "feature"})
     assert named.index().indexed == 1  # naming the branch indexes the edit
+
+
+def test_a_branch_keeps_its_own_row_where_its_resolution_differs(base: Store) -> None:
+    main, feature = BranchView(base, "main"), BranchView(base, "feature")
+    chunk = rec("lib.py", 0, "def helper", vector=unit(0))
+    role = rec("lib.py", 1, "helper from 2 places", layer=C4_SEMANTIC_ROLES)
+    main.replace_sources({"lib.py": [chunk, role]})
+    feature.retag({"lib.py": "h1"})
+    wider = rec("lib.py", 1, "helper from 3 places", layer=C4_SEMANTIC_ROLES)
+    feature.replace_sources({"lib.py": [chunk, wider]})  # its cross-file pass saw one more
+    rows = sorted((r.id, r.content, r.branches) for r in base.fetch(Filter()))
+    assert rows == [
+        ("lib.py:0", "def helper", ("feature", "main")),  # the same row: stored once
+        ("lib.py:1", "helper from 2 places", ("main",)),
+        ("lib.py:1", "helper from 3 places", ("feature",)),
+    ]
+    roles = Filter(layers=(C4_SEMANTIC_ROLES,))
+    assert [r.content for r in main.fetch(roles)] == ["helper from 2 places"]
+    assert [r.content for r in feature.fetch(roles)] == ["helper from 3 places"]
+    assert base.fetch(Filter(ids=("lib.py:0",)))[0].vector is not None  # kept, not re-embedded
+    release = BranchView(base, "release")
+    assert release.retag({"lib.py": "h1"}) == {"lib.py"}
+    assert len(release.fetch(Filter())) == 2  # one row per id, never both branches' own
+    release.replace_sources({"lib.py": [chunk, wider]})  # release resolves as feature does
+    assert {r.branches for r in base.fetch(roles)} == {("main",), ("feature", "release")}
+    main.replace_sources({"lib.py": [chunk, wider]})  # main catches up: one row again
+    assert [r.branches for r in base.fetch(roles)] == [("feature", "main", "release")]
+    assert base.count() == 2
+
+
+def test_same_row_ignores_who_wrote_it() -> None:
+    a = rec("x.py", 0, "body", note=(1, 2))
+    b = dataclasses.replace(
+        a, session_id="s2", file_mtime_ns=9, branches=("dev",), metadata={"note": [1, 2]}
+    )
+    assert same_row(a, b)
+    assert not same_row(a, dataclasses.replace(a, metadata={"note": [2]}))
+    assert not same_row(a, dataclasses.replace(a, content="other"))
+
+
+CALLERS = {
+    "pkg/lib.py": "def helper():\n    return 1\n",
+    "pkg/one.py": "from pkg.lib import helper\n\n\ndef first():\n    return helper()\n",
+    "pkg/two.py": "from pkg.lib import helper\n\n\ndef second():\n    return helper()\n",
+}
+FEATURE_CALLER = "from pkg.lib import helper\n\n\ndef feature_only():\n    return helper()\n"
+
+
+def helper_role(eng: Engine) -> str:
+    """What the C4 row of `pkg.lib.helper` says (its fan-in comes from every file)."""
+    rows = eng.store.fetch(Filter(layers=(C4_SEMANTIC_ROLES,), paths=("pkg/lib.py",)))
+    return " | ".join(sorted(r.content for r in rows if "helper" in r.title))
+
+
+@pytest.mark.usefixtures("both_stores")
+def test_the_cross_file_pass_is_per_branch(tmp_path: Path, server: EmbedServer) -> None:
+    root = tmp_path / "calls"
+    (root / "pkg").mkdir(parents=True)
+    git(root, "init", "-q", "-b", "main")
+    for name, text in CALLERS.items():
+        (root / name).write_text(text)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "first")
+    cfg: dict[str, Any] = {"embed.provider": "ollama", "embed.base_url": server.url}
+    Engine.open(root, config={**cfg, "store.branch": "main"}).index()
+    on_main = helper_role(Engine.open(root, config=cfg))
+    git(root, "checkout", "-q", "-b", "feature")
+    (root / "pkg" / "three.py").write_text(FEATURE_CALLER)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "a caller only the feature branch has")
+    feature = Engine.open(root, config=cfg)
+    assert feature.index().indexed == 1
+    callers = {link.symbol.qname for link in feature.callers("pkg.lib.helper").links}
+    assert "pkg.three.feature_only" in callers
+    on_feature = helper_role(feature)
+    assert "3 places" in on_feature and on_feature != on_main
+    main = Engine.open(root, config={**cfg, "store.branch": "main"})
+    assert helper_role(main) == on_main  # the feature's caller is not seen on main
+    assert "pkg.three.feature_only" not in {m.symbol.qname for m in main.callers("helper").links}
+    git(root, "checkout", "-q", "main")
+    assert Engine.open(root, config=cfg).index().indexed == 0
+    assert helper_role(Engine.open(root, config=cfg)) == on_main
+    (Engine.open(root, config=cfg).index_dir / "embed_cache.sqlite").unlink()
+    before = embedded(server)
+    git(root, "checkout", "-q", "-b", "release")  # main's files: every one stored
+    release = Engine.open(root, config=cfg)
+    assert release.index().indexed == 0
+    assert embedded(server) == before, "a checkout re-tags, it does not embed again"
+    assert helper_role(release) == on_main
+    named = Engine.open(root, config={**cfg, "store.branch": "feature"})
+    assert helper_role(named) == on_feature
+
+
+def test_each_branch_keeps_its_own_corpus_digests(tmp_path: Path) -> None:
+    path = tmp_path / "artifacts.sqlite"
+    with (
+        ArtifactCache(path, scope="main") as main,
+        ArtifactCache(path, scope="feature") as feature,
+        ArtifactCache(path) as plain,
+    ):
+        main.put_digests({"lib.py": ("s", "d-main")})
+        feature.put_digests({"lib.py": ("s", "d-feature"), "extra.py": ("s", "d-extra")})
+        plain.put_digests({"lib.py": ("s", "d-plain")})
+        assert main.digests(["lib.py", "extra.py"]) == {"lib.py": ("s", "d-main")}
+        assert feature.digests(["lib.py"]) == {"lib.py": ("s", "d-feature")}
+        assert plain.digests(["lib.py"]) == {"lib.py": ("s", "d-plain")}
+        feature.prune(["lib.py"])  # extra.py left the feature branch
+        assert feature.digests(["lib.py", "extra.py"]) == {"lib.py": ("s", "d-feature")}
+        main.prune([])  # a scope prunes its own digests only
+        assert main.digests(["lib.py"]) == {} and plain.digests(["lib.py"]) != {}
+        plain.prune([])
+        assert plain.digests(["lib.py"]) == {} and feature.digests(["lib.py"]) != {}

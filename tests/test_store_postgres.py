@@ -152,7 +152,7 @@ def test_migrations_are_recorded_once(pg_uri: str) -> None:
     open_store(pg_uri, 4).close()
     with psycopg.connect(pg_uri) as conn:
         found = conn.execute("SELECT version, name FROM strata_migrations").fetchall()
-    assert sorted(found) == [(1, "initial"), (2, "branches"), (3, "lengths")]
+    assert sorted(found) == [(1, "initial"), (2, "branches"), (3, "lengths"), (4, "branch_rows")]
 
 
 @pytest.fixture

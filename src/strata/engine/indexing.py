@@ -224,6 +224,5 @@ def _corpus_hook(parts: Parts, r: Repo) -> CorpusHook:
     path = parts.index_dir / name
     pending = pending_marker(path)
     unfinished = pending.exists()  # a run stopped before its corpus pass was done
-    return CorpusHook(
-        ArtifactCache(path), r.root, not path.exists() or unfinished, pending, unfinished
-    )
+    cache = ArtifactCache(path, scope=parts.branch or "")  # each branch's corpus digests
+    return CorpusHook(cache, r.root, not path.exists() or unfinished, pending, unfinished)

@@ -122,9 +122,10 @@ class Indexer:
         self._corpus_rows, self._written = {}, {}
         summary.unchanged = len(plan.unchanged)
         changed = self._settle_stats(plan.changed, known, summary)  # a stat alone: no mark
-        to_read = self._retag(plan.new + changed, summary)
-        if self._corpus is not None and (plan.removed or to_read):
+        if self._corpus is not None and (plan.removed or plan.new or changed):
             self._corpus.begin()  # before the first write: a crash from here leaves the mark
+        to_read = self._retag(plan.new + changed, summary)
+        retagged = len(to_read) < len(plan.new) + len(changed)  # the branch's corpus rows too
         if plan.removed:
             self._store.replace_sources({p: [] for p in plan.removed})
             summary.removed = len(plan.removed)
@@ -145,7 +146,7 @@ class Indexer:
             ready.shutdown()  # idle from here on, and embedding may take minutes
         if not summary.searchable_seconds:
             summary.searchable_seconds = time.monotonic() - started
-        if self._corpus is not None and (fresh or plan.removed or self._corpus.force):
+        if self._corpus is not None and (fresh or plan.removed or retagged or self._corpus.force):
             corpus = self._corpus
             done = refresh_corpus(
                 self._store,
@@ -267,8 +268,7 @@ class Indexer:
     def _retag(
         self, files: tuple[SourceFile, ...], summary: IndexSummary
     ) -> tuple[SourceFile, ...]:
-        """The files to read, once the branch took over the stored versions it can: a file
-        whose bytes another branch already indexed is only tagged (a `git checkout`)."""
+        """The files to read once the branch took over the versions other branches stored."""
         store = self._store
         if not files or not (isinstance(store, capabilities.Branching) and store.branch_aware):
             return files

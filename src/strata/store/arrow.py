@@ -241,11 +241,12 @@ def check_batch(rows_by_path: Mapping[str, Sequence[Record]], records: list[Reco
         for r in rows:
             if r.path != path:
                 raise StoreError(f"record {r.id} has path {r.path!r} but was given for {path!r}")
-    seen: set[tuple[str, str]] = set()
-    for r in records:  # of one file version: two branches' versions of a file share ids
-        if (r.id, r.file_hash) in seen:
+    seen: set[tuple[str, str, tuple[str, ...]]] = set()
+    for r in records:  # two branches' versions of a file share ids, as may their own rows
+        key = (r.id, r.file_hash, r.branches)
+        if key in seen:
             raise StoreError(f"record id {r.id!r} given twice in one write")
-        seen.add((r.id, r.file_hash))
+        seen.add(key)
 
 
 def sort_rows(table: pa.Table) -> pa.Table:

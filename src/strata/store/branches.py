@@ -7,11 +7,15 @@ branches in `branches`. `BranchView` is the store as one branch sees it:
 
 - its reads (searches, lookups, `sources`) see only that branch's rows;
 - replacing a file replaces the branch's version of it: the version other branches hold
-  stays (without this branch), a version no branch holds any longer goes, and a version
-  another branch already stored with the same bytes is rewritten once for both;
+  stays (without this branch), a version no branch holds any longer goes, and the rows of
+  a version another branch already stored with the same bytes are shared row by row: a
+  row that says the same is one row for both, a row that differs is the branch's own,
+  beside the other's one with the same id (the cross-file layers, C2-C4 and D2-D5, of a
+  file both branches hold differ where a caller or a link only one of them has counts);
 - `retag` lets the branch take over file versions other branches stored, by hash, without
   reading, extracting or embedding them again (what a `git checkout` then `strata index`
-  costs: only the files whose bytes no branch had yet).
+  costs: only the files whose bytes no branch had yet; the indexer's cross-file pass then
+  gives the branch its own rows where its resolution differs).
 
 Rows written before branches were tracked name none; a branch that replaces such a file
 takes it over (they are its rows).
@@ -20,6 +24,7 @@ takes it over (they are its rows).
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -34,38 +39,63 @@ if TYPE_CHECKING:
 
     from strata.store.arrow import PreparedRows
 
-__all__ = ["BranchView", "counts_of", "merged", "retagged"]
+__all__ = ["BranchView", "counts_of", "merged", "retagged", "same_row"]
 
 
 def merged(existing: Sequence[Record], new: Sequence[Record], branch: str) -> list[Record]:
     """Every row of one file after `branch`'s version of it becomes `new` (empty: the
-    branch holds no such file any more). Pure: the rows to write in one replacement."""
+    branch holds no such file any more). Pure: the rows to write in one replacement.
+
+    Rows are shared one by one: a new row equal to a row of the same file version that
+    other branches hold (`same_row`) is one row for all of them; one that differs (the
+    cross-file pass resolved a call otherwise on this branch) is this branch's own, beside
+    the other branches' row with the same id. A row no branch holds any longer goes."""
     new_hash = new[0].file_hash if new else None
-    holders: set[str] = {branch} if new else set()
+    peers: dict[str, list[Record]] = defaultdict(list)  # the new version's rows, by id
     out: list[Record] = []
-    for version, rows in _versions(existing).items():
-        others = _branches(rows) - {branch}
-        if new_hash and version == new_hash:
-            holders |= others  # the same bytes: one copy, rewritten, for every holder
-        elif others:
-            out += [_tagged(r, others) for r in rows]
-    return out + [_tagged(r, holders) for r in new]
+    for r in existing:
+        if new_hash is not None and r.file_hash == new_hash:
+            peers[r.id].append(r)
+        elif others := set(r.branches) - {branch}:
+            out.append(_tagged(r, others))
+    taken: set[int] = set()
+    for n in new:
+        twin = next((r for r in peers.get(n.id, ()) if same_row(r, n)), None)
+        holders = {branch}
+        if twin is not None:
+            taken.add(id(twin))
+            holders |= set(twin.branches)
+            if n.vector is None and twin.vector is not None:
+                n = dataclasses.replace(n, vector=twin.vector)
+        out.append(_tagged(n, holders))
+    for rows in peers.values():
+        out += [_tagged(r, o) for r in rows if id(r) not in taken and (o := _others(r, branch))]
+    return out
 
 
 def retagged(existing: Sequence[Record], file_hash: str, branch: str) -> list[Record] | None:
     """Every row of one file once `branch` holds the stored version `file_hash` (None if
-    no branch stored that version: the file must be read)."""
+    no branch stored that version: the file must be read). Where branches hold rows of
+    their own for one id (`merged`), `branch` takes the one most of them hold, until its
+    cross-file pass says which is its own."""
     versions = _versions(existing)
     if not file_hash or file_hash not in versions:
         return None
+    chosen = {id(r) for r in _one_per_id(versions[file_hash])}
     out: list[Record] = []
-    for version, rows in versions.items():
-        holders = _branches(rows) - {branch}
-        if version == file_hash:
-            holders.add(branch)
+    for r in existing:
+        holders = _others(r, branch) | ({branch} if id(r) in chosen else set())
         if holders:
-            out += [_tagged(r, holders) for r in rows]
+            out.append(_tagged(r, holders))
     return out
+
+
+def same_row(a: Record, b: Record) -> bool:
+    """Whether two rows of one file version say the same (what a search or lookup reads),
+    whoever wrote them: the stat, session, commit, branches and vector are left out."""
+    if a.id != b.id or a.content_hash != b.content_hash or a.content != b.content:
+        return False
+    return _plain(a) == _plain(b) and _json(a.metadata) == _json(b.metadata)
 
 
 def counts_of(store: Store, *, repo: str | None = None) -> dict[str, dict[str, int]]:
@@ -82,8 +112,29 @@ def _versions(rows: Iterable[Record]) -> dict[str, list[Record]]:
     return by_hash
 
 
-def _branches(rows: Iterable[Record]) -> set[str]:
-    return {b for r in rows for b in r.branches}
+def _others(r: Record, branch: str) -> set[str]:
+    return set(r.branches) - {branch}
+
+
+def _one_per_id(rows: Iterable[Record]) -> list[Record]:
+    """Of the rows sharing an id, the one held by the most branches (then by name)."""
+    best: dict[str, Record] = {}
+    for r in rows:
+        seen = best.get(r.id)
+        if seen is None or (-len(r.branches), r.branches) < (-len(seen.branches), seen.branches):
+            best[r.id] = r
+    return list(best.values())
+
+
+def _plain(r: Record) -> Record:
+    """`r` without what says who wrote it, nor its metadata (compared as JSON)."""
+    return dataclasses.replace(
+        r, branches=(), metadata={}, file_size=0, file_mtime_ns=0, session_id="", commit_sha=None
+    )
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
 
 
 def _tagged(r: Record, branches: set[str]) -> Record:

@@ -63,7 +63,9 @@ META_FILE = "meta.json"
 ANN_MIN_ROWS = 100_000
 KEEP_VERSIONS = timedelta(minutes=5)  # old versions kept: a concurrent reader keeps its snapshot
 VERSION_TTL = 0.0  # how long a version number is reused: never (see `version`)
-MERGE_KEY = ("id", "file_hash")  # a row's key: a file on two branches keeps both versions
+# A row's key: a file on two branches keeps both versions, and a branch its own rows of a
+# version beside the others' (`store.branches`).
+MERGE_KEY = ("id", "file_hash", "branches")
 TABLE_DIR = f"{TABLE}.lance/_versions"  # where each commit writes its manifest
 
 
@@ -138,7 +140,7 @@ class LanceStore(PreparedWriter):
         if not stats:
             return 0
         predicate = sql.conjunction([sql.in_list("path", stats), sql.repo_is(repo)])
-        found = self._select(predicate, ["id", "file_hash", "path"])
+        found = self._select(predicate, ["id", "file_hash", "branches", "path"])
         source = rows.restat_rows(found, stats, self.dim)
         if source.num_rows == 0:
             return 0

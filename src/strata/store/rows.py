@@ -18,7 +18,7 @@ from strata.types import FileState, Vector
 
 SOURCE_COLUMNS = ("path", "file_hash", "file_size", "file_mtime_ns")
 SESSION_COLUMNS = ("session_id", "repo_id", "commit_sha", "path")
-RESTAT_COLUMNS = ("id", "file_hash", "file_size", "file_mtime_ns")
+RESTAT_COLUMNS = ("id", "file_hash", "branches", "file_size", "file_mtime_ns")
 VECTOR_COLUMNS = ("id", "content_hash", "vector", "has_vector")
 
 
@@ -71,13 +71,15 @@ def sessions_of(table: pa.Table) -> list[dict[str, Any]]:
 
 
 def restat_rows(table: pa.Table, stats: Mapping[str, tuple[int, int]], dim: int) -> pa.Table:
-    """A merge source setting each row's (`id`, `file_hash`, `path`) file size and mtime
-    from `stats` (two versions of a file on two branches share ids)."""
+    """A merge source setting each row's (`id`, `file_hash`, `branches`, `path`) file size
+    and mtime from `stats` (two versions of a file on two branches share ids, and so may
+    two branches' own rows of one version)."""
     paths = table.column("path").to_pylist()
     source = pa.table(
         {
             "id": table.column("id"),
             "file_hash": table.column("file_hash"),
+            "branches": table.column("branches"),
             "file_size": pa.array([stats[p][0] for p in paths], pa.int64()),
             "file_mtime_ns": pa.array([stats[p][1] for p in paths], pa.int64()),
         }

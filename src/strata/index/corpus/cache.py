@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 FORMAT_VERSION: Final = 3  # 2: tree-sitter scans; 3: every call line, class attributes
 FILE_NAME: Final = "artifacts.sqlite"
 PENDING_SUFFIX: Final = ".pending"  # `<artifacts file>.pending`: a corpus pass left unfinished
+_SCOPE_END: Final = "\x1f"  # ends a branch's name in its digests' keys (no git name holds it)
 
 
 def pending_marker(artifacts: Path) -> Path:
@@ -54,11 +55,19 @@ CREATE TABLE IF NOT EXISTS corpus_digests (
 
 
 class ArtifactCache(SqliteFile):
-    """Artifacts by path, valid for one (file hash, format version)."""
+    """Artifacts by path, valid for one (file hash, format version).
+
+    `scope` (a branch) keeps the corpus digests of each branch apart: two branches may
+    hold different corpus rows for one file version (a caller only one of them has), so
+    what one branch last wrote says nothing of what the other holds."""
 
     WHAT = "artifact cache"
     SCHEMA = _SCHEMA
     HINT = "delete the file; the next index run rebuilds it"
+
+    def __init__(self, path: Path, scope: str = "") -> None:
+        super().__init__(path)
+        self._scope = f"{scope}{_SCOPE_END}" if scope else ""
 
     def get_many(self, hashes_by_path: Mapping[str, str]) -> dict[str, Artifact]:
         """The artifacts stored for these paths at exactly these hashes (misses are absent)."""
@@ -88,26 +97,40 @@ class ArtifactCache(SqliteFile):
     def digests(self, paths: Collection[str]) -> dict[str, tuple[str, str]]:
         """The (stamp, digest) of the corpus rows last written for each of `paths` we know."""
         rows = self._select_in(
-            "SELECT path, stamp, digest FROM corpus_digests WHERE path IN ({marks})", list(paths)
+            "SELECT path, stamp, digest FROM corpus_digests WHERE path IN ({marks})",
+            [self._scope + p for p in paths],
         )
-        return {path: (stamp, digest) for path, stamp, digest in rows}
+        cut = len(self._scope)
+        return {path[cut:]: (stamp, digest) for path, stamp, digest in rows}
 
     def put_digests(self, digests: Mapping[str, tuple[str, str]]) -> None:
         """Record, in one transaction, the (stamp, digest) of the corpus rows just written."""
         with self._transaction():
             self._db.executemany(
                 "INSERT OR REPLACE INTO corpus_digests (path, stamp, digest) VALUES (?, ?, ?)",
-                ((p, stamp, digest) for p, (stamp, digest) in digests.items()),
+                ((self._scope + p, stamp, digest) for p, (stamp, digest) in digests.items()),
             )
 
     def prune(self, live_paths: Collection[str]) -> int:
-        """Forget every path not in `live_paths` (artifacts and digests); returns how many went."""
+        """Forget every path not in `live_paths` (artifacts, and the scope's own digests);
+        returns how many artifacts went."""
         with self._transaction():
             self._fill_temp("live", "path", live_paths)
             cursor = self._db.execute(
                 "DELETE FROM artifacts WHERE path NOT IN (SELECT path FROM live)"
             )
-            self._db.execute("DELETE FROM corpus_digests WHERE path NOT IN (SELECT path FROM live)")
+            if self._scope:
+                self._db.execute(
+                    "DELETE FROM corpus_digests WHERE substr(path, 1, ?) = ?"
+                    " AND substr(path, ?) NOT IN (SELECT path FROM live)",
+                    (len(self._scope), self._scope, len(self._scope) + 1),
+                )
+            else:
+                self._db.execute(
+                    "DELETE FROM corpus_digests WHERE instr(path, ?) = 0"
+                    " AND path NOT IN (SELECT path FROM live)",
+                    (_SCOPE_END,),
+                )
         gone = int(cursor.rowcount)
         if gone:
             log.debug("pruned %d artifacts of files no longer indexed", gone)

@@ -28,7 +28,7 @@ from psycopg import sql
 from strata.store.postgres import shortlist
 from strata.store.postgres.filters import Where
 from strata.store.postgres.rows import record_of, stem
-from strata.store.postgres.shortlist import tsquery_word
+from strata.store.postgres.shortlist import Key, tsquery_word
 from strata.types import Record
 
 __all__ = ["Corpus", "bm25", "nearest"]
@@ -192,10 +192,10 @@ def _candidates(
     pre: int,
     where: Where,
     mean_len: float,
-) -> list[tuple[str, str, str]]:
-    """The first stage's `pre` best (repo_id, id, file_hash), from the rarest lexemes (with their
-    document frequencies) that match `pre` rows or more; from all of them when a row
-    holding only the others might beat the cut, or too few rows were found."""
+) -> list[Key]:
+    """The first stage's `pre` best row keys, from the rarest lexemes (with their document
+    frequencies) that match `pre` rows or more; from all of them when a row holding only
+    the others might beat the cut, or too few rows were found."""
     used, seen = 0, 0
     while used < len(rarest) and seen < pre:
         seen += rarest[used][1]
@@ -209,17 +209,18 @@ def _candidates(
         scored = conn.execute(
             _stage_one(where), _stage_one_params(scan, idf, pre, where, mean_len)
         ).fetchall()
-    return [(r[0], r[1], r[2]) for r in scored]
+    return [(r[0], r[1], r[2], r[3]) for r in scored]
 
 
 def _stage_one(where: Where) -> sql.Composed:
     return sql.SQL(
-        "SELECT c.repo_id, c.id, c.file_hash,"
+        "SELECT c.repo_id, c.id, c.file_hash, c.branches,"
         " sum(q.idf) * %s / (1 + %s * (1 - %s + %s * c.lex_len / %s)) AS s "
         "FROM unnest(%s::tsquery[], %s::float8[]) AS q(term, idf) CROSS JOIN LATERAL ("
-        " SELECT repo_id, id, file_hash, lex_len FROM rag_chunks"
+        " SELECT repo_id, id, file_hash, branches, lex_len FROM rag_chunks"
         " WHERE lex_tsv @@ q.term AND ({where})) c "
-        "GROUP BY c.repo_id, c.id, c.file_hash, c.lex_len ORDER BY s DESC, c.id LIMIT %s"
+        "GROUP BY c.repo_id, c.id, c.file_hash, c.branches, c.lex_len"
+        " ORDER BY s DESC, c.id LIMIT %s"
     ).format(where=sql.SQL(where.text))
 
 
@@ -233,7 +234,7 @@ def _stage_one_params(
 
 def _exact(
     conn: psycopg.Connection[Any],
-    keys: list[tuple[str, str, str]],
+    keys: list[Key],
     idf: dict[str, float],
     mean_len: float,
     columns: Sequence[str],
@@ -243,8 +244,9 @@ def _exact(
     cols = sql.SQL(", ").join(sql.SQL("c.") + sql.Identifier(c) for c in columns)
     text = sql.SQL(
         "WITH q(term, idf) AS (SELECT * FROM unnest(%s::text[], %s::float8[])) "
-        "SELECT {cols}, s.score FROM unnest(%s::text[], %s::text[], %s::text[]) AS k(repo_id, id,"
-        " file_hash) JOIN rag_chunks c USING (repo_id, id, file_hash), LATERAL ("
+        "SELECT {cols}, s.score FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[])"
+        " AS k(repo_id, id, file_hash, branches)"
+        " JOIN rag_chunks c USING (repo_id, id, file_hash, branches), LATERAL ("
         " SELECT sum(q.idf * cardinality(u.positions) * %s"
         "  / (cardinality(u.positions) + %s * (1 - %s + %s * c.lex_len / %s))) AS score"
         " FROM unnest(c.lex_tsv) AS u JOIN q ON u.lexeme = q.term) s "
@@ -252,7 +254,7 @@ def _exact(
     ).format(cols=cols)
     terms = list(idf)
     params = (
-        terms, [idf[w] for w in terms], *([k[i] for k in keys] for i in range(3)),
+        terms, [idf[w] for w in terms], *([k[i] for k in keys] for i in range(4)),
         K1 + 1, K1, B, B, max(mean_len, 1e-9), limit,
     )  # fmt: skip
     out = conn.execute(text, params).fetchall()

@@ -29,7 +29,7 @@ __all__ = ["BUDGET", "RARE", "Key", "shortlist"]
 K1, B = 1.2, 0.75  # tantivy's BM25 constants (as `search`)
 RARE = 2_000  # the rarest lexemes matching this many rows together are read in full
 BUDGET = 6_000  # rows the length walks fetch at most (each ~a heap page: see the docstring)
-Key = tuple[str, str, str]  # a row: (repo_id, id, file_hash)
+Key = tuple[str, str, str, str]  # a row: (repo_id, id, file_hash, branches)
 _Scan = Callable[[int | None, int | None, int], tuple[sql.Composed, tuple[Any, ...]]]
 
 
@@ -45,8 +45,8 @@ class _Found:
 
     def add(self, cursor: Iterable[tuple[Any, ...]], *, whole: bool = False) -> int:
         n = 0
-        for repo_id, id_, file_hash, length, weight in cursor:
-            key = (repo_id, id_, file_hash)
+        for repo_id, id_, file_hash, branches, length, weight in cursor:
+            key = (repo_id, id_, file_hash, branches)
             n += 1
             if key in self.complete:
                 continue
@@ -159,7 +159,7 @@ def _span_params(low: int | None, high: int | None, where: Where, limit: int | N
     return [*bounds, *where.params, *([limit] if limit is not None else [])]
 
 
-_ONE = "SELECT repo_id, id, file_hash, lex_len, %s::float8 AS w FROM rag_chunks WHERE "
+_ONE = "SELECT repo_id, id, file_hash, branches, lex_len, %s::float8 AS w FROM rag_chunks WHERE "
 
 
 def _any_scan(
@@ -178,8 +178,8 @@ def _any_scan(
         rest=_span(low, high, where, limit)
     )
     text = sql.SQL(
-        "SELECT repo_id, id, file_hash, max(lex_len), sum(w) FROM ({union}) t "
-        "GROUP BY repo_id, id, file_hash"
+        "SELECT repo_id, id, file_hash, branches, max(lex_len), sum(w) FROM ({union}) t "
+        "GROUP BY repo_id, id, file_hash, branches"
     ).format(union=sql.SQL(" UNION ALL ").join([one] * len(terms)))
     params: list[Any] = []
     for w in terms:
