@@ -12,8 +12,9 @@ import pytest
 
 from strata import Engine
 from strata.errors import UserError
+from strata.index import indexer
 from strata.index.corpus import ArtifactCache
-from strata.layers import C4_SEMANTIC_ROLES
+from strata.layers import C2_DEPENDENCY_GRAPH, C4_SEMANTIC_ROLES
 from strata.store import Filter, Store
 from strata.store.branches import BranchView, merged, same_row
 from tests.embed_server import EmbedServer, serve
@@ -234,8 +235,15 @@ def helper_role(eng: Engine) -> str:
     return " | ".join(sorted(r.content for r in rows if "helper" in r.title))
 
 
+def edges(eng: Engine) -> list[tuple[str, str]]:
+    return sorted((r.id, r.content) for r in eng.store.fetch(Filter(layers=(C2_DEPENDENCY_GRAPH,))))
+
+
 @pytest.mark.usefixtures("both_stores")
-def test_the_cross_file_pass_is_per_branch(tmp_path: Path, server: EmbedServer) -> None:
+def test_the_cross_file_pass_is_per_branch(
+    tmp_path: Path, server: EmbedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(indexer, "LEXICAL_FIRST_MIN_FILES", 1)  # the first look runs, too
     root = tmp_path / "calls"
     (root / "pkg").mkdir(parents=True)
     git(root, "init", "-q", "-b", "main")
@@ -245,7 +253,8 @@ def test_the_cross_file_pass_is_per_branch(tmp_path: Path, server: EmbedServer) 
     git(root, "commit", "-q", "-m", "first")
     cfg: dict[str, Any] = {"embed.provider": "ollama", "embed.base_url": server.url}
     Engine.open(root, config={**cfg, "store.branch": "main"}).index()
-    on_main = helper_role(Engine.open(root, config=cfg))
+    first = Engine.open(root, config=cfg)
+    on_main, main_edges = helper_role(first), edges(first)
     git(root, "checkout", "-q", "-b", "feature")
     (root / "pkg" / "three.py").write_text(FEATURE_CALLER)
     git(root, "add", "-A")
@@ -268,7 +277,8 @@ def test_the_cross_file_pass_is_per_branch(tmp_path: Path, server: EmbedServer) 
     release = Engine.open(root, config=cfg)
     assert release.index().indexed == 0
     assert embedded(server) == before, "a checkout re-tags, it does not embed again"
-    assert helper_role(release) == on_main
+    assert helper_role(release) == on_main and edges(release) == main_edges
+    assert all(state.file_hash for state in release.store.sources().values())  # whole rows
     named = Engine.open(root, config={**cfg, "store.branch": "feature"})
     assert helper_role(named) == on_feature
 

@@ -119,13 +119,12 @@ class Indexer:
         ready: Executor | None,
     ) -> IndexSummary:
         started, self._now_ns = time.monotonic(), time.time_ns()
-        self._corpus_rows, self._written = {}, {}
+        self._corpus_rows, self._written, self._retagged = {}, {}, False
         summary.unchanged = len(plan.unchanged)
         changed = self._settle_stats(plan.changed, known, summary)  # a stat alone: no mark
         if self._corpus is not None and (plan.removed or plan.new or changed):
             self._corpus.begin()  # before the first write: a crash from here leaves the mark
         to_read = self._retag(plan.new + changed, summary)
-        retagged = len(to_read) < len(plan.new) + len(changed)  # the branch's corpus rows too
         if plan.removed:
             self._store.replace_sources({p: [] for p in plan.removed})
             summary.removed = len(plan.removed)
@@ -138,16 +137,16 @@ class Indexer:
         else:  # the caller's pool, or none if the plan turned out too small for one
             workers = contextlib.nullcontext(ready if summary.workers > 1 else None)
         with workers as pool:
-            if len(plan.new) >= LEXICAL_FIRST_MIN_FILES:
-                self._first_look([f for f in plan.new if not streams(f)], pool, report)
+            if len(new := [f for f in to_read if f.rel not in known]) >= LEXICAL_FIRST_MIN_FILES:
+                self._first_look([f for f in new if not streams(f)], pool, report)  # not re-tagged
                 summary.searchable_seconds = time.monotonic() - started
             self._build(to_read, known, previously_indexed, fresh, summary, pool, report)
         if ready is not None:
             ready.shutdown()  # idle from here on, and embedding may take minutes
         if not summary.searchable_seconds:
             summary.searchable_seconds = time.monotonic() - started
-        if self._corpus is not None and (fresh or plan.removed or retagged or self._corpus.force):
-            corpus = self._corpus
+        corpus = self._corpus
+        if corpus is not None and (fresh or plan.removed or self._retagged or corpus.force):
             done = refresh_corpus(
                 self._store,
                 corpus.cache,
@@ -274,6 +273,7 @@ class Indexer:
             return files
         hashes = {f.rel: file_hash(f) for f in files}
         taken = store.retag({p: h for p, h in hashes.items() if h})
+        self._retagged = bool(taken)  # the corpus pass then gives the branch its own rows
         summary.unchanged += len(taken)
         return tuple(f for f in files if f.rel not in taken)
 
