@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-import statistics
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from benchmarks.store_speed import QUERIES
+from benchmarks.store_speed import QUERIES, timed
 from strata.store import Filter
 
 __all__ = [
@@ -31,17 +29,6 @@ __all__ = [
 log = logging.getLogger("pg_load")
 DIM = 384
 BATCH = 5000
-
-
-def timed(fn: Any, repeat: int) -> tuple[float, float]:
-    """p50 and p95 in milliseconds of `repeat` calls of `fn`."""
-    out = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - t0) * 1000)
-    out.sort()
-    return statistics.median(out), out[int(0.95 * (len(out) - 1))]
 
 
 def real_vectors(paths: list[Path]) -> np.ndarray:
