@@ -63,9 +63,7 @@ META_FILE = "meta.json"
 ANN_MIN_ROWS = 100_000
 KEEP_VERSIONS = timedelta(minutes=5)  # old versions kept: a concurrent reader keeps its snapshot
 VERSION_TTL = 0.0  # how long a version number is reused: never (see `version`)
-# A row's key: a file on two branches keeps both versions, and a branch its own rows of a
-# version beside the others' (`store.branches`).
-MERGE_KEY = ("id", "file_hash", "branches")
+MERGE_KEY = ("id", "file_hash", "branches")  # a row's versions and branches' own rows coexist
 TABLE_DIR = f"{TABLE}.lance/_versions"  # where each commit writes its manifest
 
 
