@@ -2,9 +2,10 @@
 
     python -m benchmarks.web_latency --index-dir DIR [--queries 40]
 
-Serves the index in process (a warm `strata serve`), opens the page in Debian's Chromium
-through Playwright, and for each query types it into the search box and waits until the hit
-list for exactly that query is in the page (the page's debounce included). The transferred
+Serves the index in process (a warm `strata serve`, kept warm as it keeps it), opens the
+page in Debian's Chromium through Playwright, and for each query types it into the search
+box and waits until the hit list for exactly that query is in the page (the page's
+debounce included). The transferred
 size is every response the page loads on first visit (HTML, script, style).
 
 The target's clock is the page's own (`painted_*`): from the key event's timestamp (when
@@ -93,6 +94,7 @@ def main() -> None:
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     args = ap.parse_args()
     engines = Engines.open(None, args.index_dir, None)
+    engines.home.keep_warm()  # as `strata serve` does before it serves
     cli = run_command(engines, app)
     with Server(engines, "127.0.0.1", 0, cli=cli) as srv, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=args.chromium, args=["--no-sandbox"])

@@ -248,6 +248,24 @@ def test_a_keystroke_after_a_pause_searches_at_once(server: Server, page: Any) -
     page.locator('#hits[data-query="retry"] .hit').first.wait_for()
 
 
+def test_the_hits_below_the_fold_follow_in_the_servers_order(server: Server, page: Any) -> None:
+    """The first hits are put in the page before it paints, the rest after that frame:
+    together they are the server's hits, all of them, in its order."""
+    body = {"query": "retry policy", "k": 20, "filters": {}}
+    status, _, raw = _request(server, "POST", "/search", body)
+    hits = json.loads(raw)["hits"]
+    assert status == 200 and len(hits) > 6  # more than the page renders before it paints
+    want = [
+        f"{h['path']}:{h['start_line']}-{h['end_line']}" if h["start_line"] else h["path"]
+        for h in hits
+    ]
+    page.goto(_base(server) + "#/search?q=retry+policy")
+    page.wait_for_function(f"() => document.querySelectorAll('#hits .hit').length >= {len(hits)}")
+    assert page.locator("#hits .hit a.open").all_inner_texts() == want
+    indexes = page.eval_on_selector_all("#hits .hit", "els => els.map(e => e.dataset.index)")
+    assert indexes == [str(i) for i in range(len(hits))]
+
+
 def test_a_rejected_query_shows_its_reason(server: Server, page: Any) -> None:
     page.goto(_base(server) + "#/search?q=x&layer=NOPE")
     page.locator("#error", has_text="layer").wait_for()

@@ -270,13 +270,22 @@ async function search(params) {
   if (!result.hits.length) box.append(el("p", {}, `No results for ${query}.`));
   result.hits.slice(0, FIRST_HITS).forEach((hit, i) => list.append(hitItem(hit, i)));
   if (result.hits.length > FIRST_HITS) { // below the fold: after the first paint
-    requestAnimationFrame(() => setTimeout(() => {
+    afterPaint(() => {
       if (!list.isConnected) return; // a newer view took its place
       result.hits.slice(FIRST_HITS).forEach((hit, i) => list.append(hitItem(hit, FIRST_HITS + i)));
-    }, 0));
+    });
   }
   box.append(list);
   return box;
+}
+
+// Runs `fn` once the frame showing what the page holds now is painted, after any other
+// task then waiting (background priority): what it adds is below the fold.
+function afterPaint(fn) {
+  requestAnimationFrame(() => {
+    if (globalThis.scheduler?.postTask) scheduler.postTask(fn, { priority: "background" });
+    else setTimeout(fn, 0);
+  });
 }
 
 async function explain(query, params, given) {
