@@ -351,3 +351,18 @@ def search_indexes(store: PgStore) -> set[str]:
             "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()"
         ).fetchall()
     return {name for (name,) in found}
+
+
+def test_every_write_gives_a_new_version_token(pg_uri: str) -> None:
+    store: Any = open_store(pg_uri, 0)
+    before = store.version
+    store.replace_sources({"a.py": [rec("a.py", 0, "first words")]})
+    first = store.version
+    assert first not in (None, before) and store.version == first  # no write: the same
+    store.replace_sources({"a.py": [rec("a.py", 0, "second words")]})
+    second = store.version
+    assert second not in (None, first)
+    with pytest.raises(StoreError), store._write("fail on purpose") as conn:
+        conn.execute("SELECT 1/0")
+    assert store.version == second  # rolled back: the token too
+    store.close()

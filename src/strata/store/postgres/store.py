@@ -267,6 +267,15 @@ class PgStore(PreparedWriter):
         keys = ("session_id", "repo", "commit_sha", "rows", "files")
         return [dict(zip(keys, row, strict=True)) for row in found]
 
+    @property
+    def version(self) -> object:
+        """A token each committed write replaces, in its own transaction (`_write`): what
+        readers build from the rows (the symbol index, the call graph) is keyed by it, one
+        row read instead of every row's path (None: no write recorded one yet)."""
+        with self._read() as conn:
+            row = conn.execute("SELECT value FROM strata_meta WHERE key = 'rows'").fetchone()
+        return None if row is None else row[0]
+
     # -- metadata -------------------------------------------------------------
 
     def read_meta(self) -> dict[str, Any]:
@@ -330,6 +339,7 @@ class PgStore(PreparedWriter):
         try:
             with self._pool.connection() as conn, conn.transaction():
                 yield conn
+                conn.execute(_NEW_VERSION)  # last: its row is locked only until the commit
         except psycopg.OperationalError as exc:
             raise StoreError(
                 f"lost the connection to {self.location} while trying to {what} "
@@ -358,6 +368,13 @@ class PgStore(PreparedWriter):
         params = (*scope.params, limit) if limit is not None else scope.params
         with self._read() as conn:
             return conn.execute(text, params).fetchall()
+
+
+# A new random token per write: never one a reader saw before (not even after the row went).
+_NEW_VERSION = (
+    "INSERT INTO strata_meta (key, value) VALUES ('rows', to_jsonb(gen_random_uuid()::text)) "
+    "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value"
+)
 
 
 def drop_store(uri: str) -> None:
