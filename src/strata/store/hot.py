@@ -188,24 +188,28 @@ class HotPassages:
             mask = _and(mask, listed.to_numpy(zero_copy_only=False))
         return np.arange(len(self)) if mask is None else np.flatnonzero(mask)
 
-    def _is_in(self, column: str, values: Sequence[str]) -> np.ndarray:
+    def _is_in(self, column: str, values: Sequence[str]) -> np.ndarray | None:
+        """Rows whose `column` holds one of `values` (None: every row's does, as for the
+        layers of a search over all passages: no pass over the rows)."""
         known = self.codes[column]
-        wanted = [known[v] for v in values if v in known]
-        return np.isin(self.columns[column], np.asarray(wanted, dtype=np.intp))
+        wanted = {known[v] for v in values if v in known}
+        if len(wanted) == len(known):
+            return None
+        return np.isin(self.columns[column], np.fromiter(wanted, dtype=np.intp))
 
     def _mask(self, where: Filter) -> np.ndarray | None:
         mask: np.ndarray | None = None
         for field, column in _FILTERED:
             wanted: Sequence[str] | None = getattr(where, field)
             if wanted is not None:
-                mask = _and(mask, self._is_in(column, wanted))
+                mask = _narrowed(mask, self._is_in(column, wanted))
         if where.is_test is not None:
             mask = _and(mask, self.columns["is_test"] == where.is_test)
         if where.repo_id is not None:
-            mask = _and(mask, self._is_in("repo_id", [where.repo_id]))
+            mask = _narrowed(mask, self._is_in("repo_id", [where.repo_id]))
         if where.branch is not None:  # the stored values holding the branch's name
             held = [v for v in self.codes["branches"] if where.branch in v.split()]
-            mask = _and(mask, self._is_in("branches", held))
+            mask = _narrowed(mask, self._is_in("branches", held))
         if where.has_vector is False:
             mask = np.zeros(len(self), dtype=bool)
         return mask
@@ -260,3 +264,7 @@ def _fetch_order(r: Record) -> tuple[str, bool, int, str, str]:
 
 def _and(mask: np.ndarray | None, more: np.ndarray) -> np.ndarray:
     return more if mask is None else mask & more
+
+
+def _narrowed(mask: np.ndarray | None, more: np.ndarray | None) -> np.ndarray | None:
+    return mask if more is None else _and(mask, more)
