@@ -7,6 +7,7 @@ from typing import Any
 
 from strata.layers import C0_SOURCE_CHUNKS, D0_DOC_CHUNKS
 from strata.text.langs import is_test_path, module_from_path
+from strata.text.tokens import split_identifier, words
 from strata.types import Chunk, Extracted, Record, content_hash
 
 DOC_KINDS = frozenset({"markdown", "rst", "text", "pdf", "html"})
@@ -78,6 +79,8 @@ def chunk_records(doc: Extracted, chunks: list[Chunk]) -> list[Record]:
         embed = (
             f"{doc.rel}\n{chunk.title}\n{chunk.text}" if chunk.title else f"{doc.rel}\n{chunk.text}"
         )
+        if not is_doc:
+            embed = f"{code_words(doc.rel, chunk)}\n{embed}"
         if chunk.metadata.get("outline"):  # a class header's member signatures
             embed += "\n" + "\n".join(str(s) for s in chunk.metadata["outline"])
         records.append(
@@ -97,3 +100,22 @@ def chunk_records(doc: Extracted, chunks: list[Chunk]) -> list[Record]:
             )
         )
     return records
+
+
+def code_words(rel: str, chunk: Chunk) -> str:
+    """A code chunk's unit in plain words, the first line the embedder reads of it:
+    `CordovaActivity.onCreate` in `CordovaActivity.java` -> `method on create of cordova
+    activity in cordova activity`. all-MiniLM reads `onCreate` as sub-word pieces that
+    match no word of a question; its words do (measured: docs/benchmarks.md, fourth pass)."""
+    kind = str(chunk.metadata.get("symbol_kind") or chunk.kind)
+    *owner, name = chunk.title.split(".") if chunk.title else [""]
+    head = f"{kind} {_plain(name)}" if name else ""
+    if owner:
+        head += f" of {_plain('.'.join(owner))}"
+    stem = rel.rsplit("/", 1)[-1].split(".")[0]
+    return f"{head} in {_plain(stem)}".strip()
+
+
+def _plain(name: str) -> str:
+    """An identifier's parts as lower-case words: `getHTTPResponse` -> `get http response`."""
+    return " ".join(p for w in words(name) for p in split_identifier(w))
