@@ -30,6 +30,7 @@ TOOLS = {
     "search", "find_symbol", "call_graph", "entrypoints", "related", "index_status",
     "reindex",
 }  # fmt: skip
+TOOL_TOKENS = 1500
 MAIN = 'import sys\n\nif __name__ == "__main__":\n    sys.exit(0)\n'
 
 
@@ -69,8 +70,11 @@ def test_every_tool_in_process(indexed: Path) -> None:
     server = build(Tools(engines.served, Jobs(lambda: fresh_engine(engines))))
 
     async def session(client: Client) -> None:
-        listed = (await client.list_tools()).tools
+        result = await client.list_tools()
+        listed = result.tools
         assert {t.name for t in listed} == TOOLS
+        # issue 16's budget: the tool list an agent's model reads every turn, chars/4
+        assert len(result.model_dump_json(by_alias=True, exclude_none=True)) / 4 <= TOOL_TOKENS
         for tool in listed:
             assert tool.description and tool.output_schema
             assert tool.annotations is not None
@@ -87,7 +91,7 @@ def test_every_tool_in_process(indexed: Path) -> None:
         assert symbol["title"].endswith("RetryPolicy") and "class RetryPolicy" in symbol["snippet"]
         callers = await call(client, "call_graph", qname="Client._transmit")
         assert callers["targets"] and callers["links"][0]["qname"].endswith("Client.send")
-        assert "def send" in callers["links"][0]["code"]["snippet"]
+        assert "def send" in callers["links"][0]["code"]
         callees = await call(client, "call_graph", qname="Client.send", direction="callees")
         assert any(link["qname"].endswith("_transmit") for link in callees["links"])
         missing = await call(client, "call_graph", qname="no_such_function_here")
@@ -164,7 +168,7 @@ def test_streamable_http_on_a_real_server(indexed: Path, lexical: dict[str, str]
     assert [{k: link[k] for k in shared} for link in links] == [
         {k: link[k] for k in shared} for link in over_http
     ]
-    first_lines = links[0]["code"]["snippet"].split("\n… (+")[0]
+    first_lines = links[0]["code"].split("\n… (+")[0]
     assert over_http[0]["chunk"]["content"].startswith(first_lines)
 
 

@@ -252,14 +252,15 @@ def _tool(fn: Callable[..., Any], annotations: ToolAnnotations) -> Tool:
 
 
 def compact(schema: Any, *, descriptions: bool = True) -> Any:
-    """A JSON schema without titles (and descriptions, unless kept), `null` defaults and
-    `additionalProperties: true`, and with `anyOf: [X, null]` written as X with
-    `type: [x, "null"]`: the same constraints."""
+    """A JSON schema without titles, `null` defaults and `additionalProperties: true`, and
+    with `anyOf: [X, null]` written as X with `type: [x, "null"]`: the same constraints.
+    Without `descriptions` (an output schema) it has no descriptions, defaults or `required`
+    lists either: a result always carries every field, and the types still check it."""
     if isinstance(schema, list):
         return [compact(s, descriptions=descriptions) for s in schema]
     if not isinstance(schema, dict):
         return schema
-    drop = {"title"} | (set() if descriptions else {"description", "default"})
+    drop = {"title"} | (set() if descriptions else {"description", "default", "required"})
     out = {
         k: (
             {name: compact(p, descriptions=descriptions) for name, p in v.items()}
@@ -313,7 +314,7 @@ def _link(link: CallLink, lines: int) -> CallLinkOut:
         start_line=edge.span_start or 0,
         end_line=edge.span_end or 0,
         lines=list(link.lines),
-        code=None if link.chunk is None else record_snippet(link.chunk, lines),
+        code=None if link.chunk is None else record_snippet(link.chunk, lines).snippet,
     )
 
 
