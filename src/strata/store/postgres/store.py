@@ -271,7 +271,7 @@ class PgStore(PreparedWriter):
     def version(self) -> object:
         """A token each committed write replaces, in its own transaction (`_write`): what
         readers build from the rows (the symbol index, the call graph) is keyed by it, one
-        row read instead of every row's path (None: no write recorded one yet)."""
+        row read instead of every row's path (None: not there, in a store being created)."""
         with self._read() as conn:
             row = conn.execute("SELECT value FROM strata_meta WHERE key = 'rows'").fetchone()
         return None if row is None else row[0]
