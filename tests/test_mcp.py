@@ -168,8 +168,10 @@ def test_streamable_http_on_a_real_server(indexed: Path, lexical: dict[str, str]
     assert [{k: link[k] for k in shared} for link in links] == [
         {k: link[k] for k in shared} for link in over_http
     ]
-    first_lines = links[0]["code"].split("\n… (+")[0]
-    assert over_http[0]["chunk"]["content"].startswith(first_lines)
+    place, _, first_lines = links[0]["code"].split("\n… (+")[0].partition("\n")
+    chunk = over_http[0]["chunk"]
+    assert place == f"{chunk['path']}:{chunk['start_line']}-{chunk['end_line']}"
+    assert chunk["content"].startswith(first_lines)
 
 
 def _post(port: int, path: str, body: Any) -> Any:

@@ -314,7 +314,15 @@ def _link(link: CallLink, lines: int) -> CallLinkOut:
         start_line=edge.span_start or 0,
         end_line=edge.span_end or 0,
         lines=list(link.lines),
-        code=None if link.chunk is None else record_snippet(link.chunk, lines).snippet,
+        code=None if link.chunk is None else _placed(link.chunk, lines),
+    )
+
+
+def _placed(record: Record, lines: int) -> str:
+    """A record's first `lines` lines under the place they are at (`path:start-end`): the
+    calling chunk, or a callee's definition in another file."""
+    return f"{record.path}:{record.span_start or 0}-{record.span_end or 0}\n" + snippet_of(
+        record.content, lines
     )
 
 

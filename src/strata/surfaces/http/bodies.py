@@ -213,8 +213,8 @@ class CallLinkOut(BaseModel):
     (`via`), how the call is tied to it (`match`: resolved, qname, name or unresolved;
     `resolved`), where the call is (`path`, `start_line`, `end_line`, `lines`: every line
     it is made on), and the calling (or called) code. HTTP gives that code whole (`chunk`)
-    with the rest of the edge's record, as `strata callers --json`; MCP the first lines of
-    its text (`code`), whose place the edge already gives."""
+    with the rest of the edge's record, as `strata callers --json`; MCP its first lines under
+    the place they are at (`code`: `path:start-end`, then the lines)."""
 
     model_config = ConfigDict(extra="allow")  # HTTP: the edge's record fields too
 
