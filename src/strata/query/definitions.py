@@ -68,7 +68,7 @@ def header_chunks(
     chunks = chunks_at(store, spots, where)
     out: dict[str, Record] = {}
     for m in matches:
-        chunk = chunks.get((m.record.path, m.record.span_start or 0))
+        chunk = chunks.get((m.record.path, m.record.span_start))
         if chunk is not None:
             out[meta_str(m.record, "symbol_id")] = chunk
     return out

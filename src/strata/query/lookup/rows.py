@@ -21,9 +21,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MADE_RECORDS",
     "KeptRows",
-    "chunk_at",
     "chunks_at",
-    "chunks_of",
     "derived",
     "indexed_paths",
     "link_json",
@@ -134,23 +132,13 @@ def meta_str(record: Record, key: str) -> str:
     return "" if value is None else str(value)
 
 
-def chunks_of(store: Store, paths: Iterable[str]) -> dict[str, list[Record]]:
-    """The C0 chunks of the given paths, by path, in span order."""
-    wanted = tuple(sorted(set(paths)))
-    if not wanted:
-        return {}
-    out: dict[str, list[Record]] = {}
-    for rec in store.fetch(Filter(layers=(C0_SOURCE_CHUNKS,), paths=wanted), vectors=False):
-        out.setdefault(rec.path, []).append(rec)
-    return out
-
-
 def chunks_at(
     store: Store, spots: Iterable[tuple[str, int | None]], where: Filter | None = None
-) -> dict[tuple[str, int], Record]:
-    """For each (path, line): the C0 chunk `chunk_at` picks, under `where`'s other
-    restrictions. The spans are read first and only the chosen chunks made into records
-    (a file holds dozens of chunks; a lookup shows one per spot)."""
+) -> dict[tuple[str, int | None], Record]:
+    """For each (path, line): the C0 chunk whose span holds the line (the one starting
+    there, else the narrowest), under `where`'s other restrictions. The spans are read
+    first and only the chosen chunks made into records (a file holds dozens of chunks; a
+    lookup shows one per spot). A spot without a line has none."""
     wanted = {(path, line) for path, line in spots if line is not None}
     paths = tuple(sorted({path for path, _ in wanted}))
     if not paths:
@@ -161,7 +149,7 @@ def chunks_at(
     columns = [spans.column(c).to_pylist() for c in _SPAN_COLUMNS]
     for id_, path, start, end in zip(*columns, strict=True):
         by_path.setdefault(path, []).append((start or 0, -1 if end is None else end, id_))
-    picked: dict[tuple[str, int], str] = {}
+    picked: dict[tuple[str, int | None], str] = {}
     for path, line in wanted:
         holding = [s for s in by_path.get(path, ()) if s[0] <= line <= s[1]]
         if holding:
@@ -174,18 +162,6 @@ def chunks_at(
 
 
 _SPAN_COLUMNS = ("id", "path", "span_start", "span_end")
-
-
-def chunk_at(chunks: Iterable[Record], line: int | None) -> Record | None:
-    """The chunk whose span holds `line`: the one starting there, else the narrowest."""
-    if line is None:
-        return None
-    holding = [c for c in chunks if (c.span_start or 0) <= line <= (c.span_end or -1)]
-    if not holding:
-        return None
-    return min(
-        holding, key=lambda c: (c.span_start != line, (c.span_end or 0) - (c.span_start or 0))
-    )
 
 
 def record_json(record: Record, extra: Mapping[str, Any] | None = None) -> JSON:

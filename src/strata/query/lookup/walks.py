@@ -16,7 +16,7 @@ from strata.query.lookup.graph import (
     Node,
     call_graph,
 )
-from strata.query.lookup.rows import chunk_at, chunks_of, link_json
+from strata.query.lookup.rows import chunks_at, link_json
 from strata.store import Store
 from strata.types import JSON, Record
 
@@ -163,10 +163,10 @@ def _with_chunks(
         return (other.record.path, other.record.span_start) if other.record else None
 
     spots = {id(f): place(f[0], f[2]) for f in found}
-    chunks = chunks_of(store, (s[0] for s in spots.values() if s))
+    chunks = chunks_at(store, (s for s in spots.values() if s))
     out = []
     for f in found:
         spot = spots[id(f)]
-        chunk = chunk_at(chunks.get(spot[0], []), spot[1]) if spot else None
+        chunk = chunks.get(spot) if spot else None
         out.append(CallLink(f[0], f[1], f[2], f[3], f[4], chunk))
     return out
