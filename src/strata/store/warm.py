@@ -128,8 +128,7 @@ class WarmPassages:
 
 def covers(where: Filter) -> bool:
     """Whether the copy can answer a search under `where`: it keeps to the passage layers."""
-    passages = where.layers is not None and set(where.layers) <= set(PASSAGE_LAYERS)
-    return passages and where.ids is None  # the copy is searched by filter, never by id
+    return _holds(where) and where.ids is None  # the copy is searched by filter, never by id
 
 
 def _holds(where: Filter) -> bool:
