@@ -130,10 +130,7 @@ class HotPassages:
         """BM25 from memory, as the full-text index ranks (None: not kept here)."""
         if self.bm25 is None:
             return None
-        mask = self._mask(where)
-        if where.has_vector:
-            mask = _and(mask, self.has_vector)
-        return self.hits(self.bm25.top(words, limit, mask))
+        return self.hits(self.bm25.top(words, limit, self._searched(where)))
 
     def hits(self, found: Sequence[tuple[int, float]]) -> Hits:
         """(position, score) pairs as the store's hits: (record, score)."""
@@ -180,13 +177,16 @@ class HotPassages:
         return pa.table(out)
 
     def _allowed(self, where: Filter) -> np.ndarray:
-        mask = self._mask(where)
-        if where.has_vector:
-            mask = _and(mask, self.has_vector)
+        mask = self._searched(where)
         if where.ids is not None:
             listed = pc.is_in(self.table.column("id"), pa.array(list(where.ids), pa.string()))
             mask = _and(mask, listed.to_numpy(zero_copy_only=False))
         return np.arange(len(self)) if mask is None else np.flatnonzero(mask)
+
+    def _searched(self, where: Filter) -> np.ndarray | None:
+        """The rows `where`'s filters and `has_vector` allow (None: every row)."""
+        mask = self._mask(where)
+        return _and(mask, self.has_vector) if where.has_vector else mask
 
     def _is_in(self, column: str, values: Sequence[str]) -> np.ndarray | None:
         """Rows whose `column` holds one of `values` (None: every row's does, as for the
