@@ -56,7 +56,7 @@ def merged(existing: Sequence[Record], new: Sequence[Record], branch: str) -> li
     for r in existing:
         if new_hash is not None and r.file_hash == new_hash:
             peers[r.id].append(r)
-        elif others := set(r.branches) - {branch}:
+        elif others := _others(r, branch):
             out.append(_tagged(r, others))
     taken: set[int] = set()
     for n in new:
