@@ -30,10 +30,8 @@ def code_names(text: str) -> set[str]:
     `getHeader` -> `getheader`)."""
     out: set[str] = set()
     for w in words(text):
-        if len(w) >= MIN_CHARS and is_identifier_like(w):
-            toks = word_tokens(w)
-            if toks:
-                out.add(toks[1] if len(toks) > 1 and "_" in toks[1] else toks[0])
+        if len(w) >= MIN_CHARS and is_identifier_like(w) and word_tokens(w):
+            out.add(w.lower())  # the compound token (`word_tokens` drops an over-long word)
     return out
 
 
