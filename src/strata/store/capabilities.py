@@ -249,10 +249,6 @@ class OneVersion:
         finally:
             self._local.version = None
 
-    def forget(self) -> None:
-        """This thread just committed: its next read sees the new version."""
-        self._local.version = None
-
 
 class SharedUpkeep:
     """A view's upkeep of the shared store under it (`base`): its own, where it has it."""
