@@ -59,13 +59,7 @@ def header_chunks(
 ) -> dict[str, Record]:
     """Symbol id -> the C0 chunk that starts its definition (or the narrowest holding its
     first line), for the matches whose file the filter `where` admits."""
-    allowed = None if where is None or where.paths is None else set(where.paths)
-    spots = [
-        (m.record.path, m.record.span_start)
-        for m in matches
-        if allowed is None or m.record.path in allowed
-    ]
-    chunks = chunks_at(store, spots, where)
+    chunks = chunks_at(store, [(m.record.path, m.record.span_start) for m in matches], where)
     out: dict[str, Record] = {}
     for m in matches:
         chunk = chunks.get((m.record.path, m.record.span_start))

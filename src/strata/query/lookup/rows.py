@@ -136,10 +136,16 @@ def chunks_at(
     store: Store, spots: Iterable[tuple[str, int | None]], where: Filter | None = None
 ) -> dict[tuple[str, int | None], Record]:
     """For each (path, line): the C0 chunk whose span holds the line (the one starting
-    there, else the narrowest), under `where`'s other restrictions. The spans are read
-    first and only the chosen chunks made into records (a file holds dozens of chunks; a
-    lookup shows one per spot). A spot without a line has none."""
-    wanted = {(path, line) for path, line in spots if line is not None}
+    there, else the narrowest), under `where`'s restrictions (a spot in a path it does not
+    admit has none). The spans are read first and only the chosen chunks made into records
+    (a file holds dozens of chunks; a lookup shows one per spot). A spot without a line has
+    none."""
+    admitted = None if where is None or where.paths is None else set(where.paths)
+    wanted = {
+        (path, line)
+        for path, line in spots
+        if line is not None and (admitted is None or path in admitted)
+    }
     paths = tuple(sorted({path for path, _ in wanted}))
     if not paths:
         return {}
