@@ -279,17 +279,12 @@ def returned(
             return None  # a generator (`yield x`, `y = yield x`)
         if isinstance(sub, ast.Return) and not _is_none(sub.value):
             value = sub.value
-            if qname and isinstance(value, ast.Name) and free is None:
-                free = set(free_parameters(node))
-            if (
-                qname
-                and isinstance(value, ast.Name)
-                and value.id in (free or ())
-                and value.id != me
-            ):
-                found.add((f"{qname}{PARAMETER}{value.id}{INSTANCE}", True))
-            else:
-                found.add(_gives(value, me, owner) or ("", False))
+            if qname and isinstance(value, ast.Name) and value.id != me:
+                free = set(free_parameters(node)) if free is None else free
+                if value.id in free:
+                    found.add((f"{qname}{PARAMETER}{value.id}{INSTANCE}", True))
+                    continue
+            found.add(_gives(value, me, owner) or ("", False))
     return found.pop() if len(found) == 1 and ("", False) not in found else None
 
 
