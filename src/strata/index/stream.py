@@ -19,7 +19,6 @@ and the corpus pass's entities are not built for such a file (a multi-MB log's "
 from __future__ import annotations
 
 import codecs
-import hashlib
 import logging
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -39,7 +38,14 @@ from strata.store import Store, capabilities
 from strata.store.arrow import PreparedRows, prepare
 from strata.text.langs import BINARY_EXTENSIONS, IMAGE_EXTENSIONS, language_of
 from strata.types import FileState, Record, SkipReason, SourceFile
-from strata.workspace.fileread import Refused, file_hash, iter_inside, skip_of, source_root
+from strata.workspace.fileread import (
+    Refused,
+    content_digest,
+    file_hash,
+    iter_inside,
+    skip_of,
+    source_root,
+)
 
 __all__ = [
     "PART_BYTES",
@@ -108,7 +114,7 @@ def text_parts(
     """(lines before it, its text) of each part of `f`: whole lines, newlines normalised,
     each cut where `cut` says (by default `_cut`: at a paragraph, else a line)."""
     cut = cut or _cut
-    digest = hashlib.blake2b(digest_size=16)
+    digest = content_digest()
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     pending, offset = "", 0
     for i, piece in enumerate(iter_inside(f.abspath, source_root(f), max_bytes, PART_BYTES)):

@@ -24,6 +24,7 @@ from strata.types import Skip, SkipReason, SourceFile
 
 __all__ = [
     "Refused",
+    "content_digest",
     "file_hash",
     "file_kind",
     "iter_inside",
@@ -65,13 +66,18 @@ def skip_of(rel: str, exc: OSError) -> Skip:
 def file_hash(f: SourceFile, max_bytes: int | None = None) -> str:
     """The hash of a discovered file's bytes (`bytes_hash`), or "" when it cannot be read
     safely. Read a piece at a time: hashing a large file does not hold it in memory."""
-    digest = hashlib.blake2b(digest_size=16)
+    digest = content_digest()
     try:
         for part in iter_inside(f.abspath, source_root(f), max_bytes):
             digest.update(part)
     except OSError:  # Refused included
         return ""
     return digest.hexdigest()
+
+
+def content_digest() -> hashlib.blake2b:
+    """A fresh hasher of `strata.types.bytes_hash`, fed a piece at a time."""
+    return hashlib.blake2b(digest_size=16)
 
 
 def source_root(f: SourceFile) -> Path:
