@@ -74,6 +74,11 @@ def streams(f: SourceFile) -> bool:
     return language_of(f.rel) in (None, "text", "markdown")
 
 
+def _lang(f: SourceFile) -> str:
+    """The document language a streamed file is chunked as: Markdown, else plain text."""
+    return "markdown" if language_of(f.rel) == "markdown" else "text"
+
+
 def stream_records(
     f: SourceFile, cfg: ChunkConfig, file_hash: str, max_bytes: int | None = None
 ) -> Iterator[list[Record]]:
@@ -84,7 +89,7 @@ def stream_records(
         OSError: it cannot be read.
         ChangedWhileRead: after the last part, when the bytes read hash otherwise.
     """
-    lang = "markdown" if language_of(f.rel) == "markdown" else "text"
+    lang = _lang(f)
     ordinal, first, outline = 0, None, Outline()
     cut = _markdown_cut if lang == "markdown" else _cut
     for offset, text in text_parts(f, file_hash, max_bytes, cut):
@@ -230,4 +235,4 @@ def index_streamed(
     summary.indexed += 1
     for layer, n in layers.items():
         summary.rows_by_layer[layer] = summary.rows_by_layer.get(layer, 0) + n
-    return Artifact(f.rel, digest, NONE, "markdown" if language_of(f.rel) == "markdown" else "text")
+    return Artifact(f.rel, digest, NONE, _lang(f))
