@@ -270,9 +270,8 @@ def _search_indexes(health: IndexHealth | None) -> list[Problem]:
     if health.outdated:
         why = f"search indexes built by an older Strata: {', '.join(health.outdated)}"
         return [Problem("lexical", "", why + " (another analysis of the text)")]
-    if (
-        health.unindexed_rows > upkeep.LAG_ROWS
-    ):  # lexical searches scan them: `--repair` folds them in
+    # lexical searches scan the rows behind: `--repair` folds them in
+    if health.unindexed_rows > upkeep.LAG_ROWS:
         why = f"{health.unindexed_rows} rows not yet in the full-text index (searched by a scan)"
         return [Problem("lag", "", why)]
     return []
