@@ -373,10 +373,11 @@ class LanceStore(PreparedWriter):
         names = self._index_names()
         missing = tuple(n for n in ("lex_idx", "layer_idx") if n not in names)
         outdated = () if "lex_idx" in missing or self.full_text_current() else ("lex_idx",)
-        behind = self._table.count_rows()  # without a full-text index, every row is scanned
         if "lex_idx" in names:
             stats = self._table.index_stats("lex_idx")
             behind = int(getattr(stats, "num_unindexed_rows", 0) or 0)
+        else:
+            behind = self._table.count_rows()  # without a full-text index, every row is scanned
         version = int(self.read_meta().get("schema_version", SCHEMA_VERSION))
         return IndexHealth(version, SCHEMA_VERSION, missing, outdated, behind)
 
