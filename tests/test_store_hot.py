@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from strata import Engine
 from strata.index.records import make_record
 from strata.layers import C0_SOURCE_CHUNKS, D0_DOC_CHUNKS
 from strata.store import Filter
@@ -54,9 +58,10 @@ PASSAGES = Filter(layers=(C0_SOURCE_CHUNKS, D0_DOC_CHUNKS))
 
 
 def warm(store: LanceStore, query: np.ndarray) -> None:
-    """Ask three times (a hybrid search asks twice), then wait for the copy to be built."""
-    for _ in range(3):
-        store.vector_search(query, 5, PASSAGES)
+    """Keep warm in the background (what a process's second search asks), search, then
+    wait for the copy to be built."""
+    store.keep_warm(background=True)
+    store.vector_search(query, 5, PASSAGES)
     assert store._warm.wait(10.0)
     assert store._warm.get() is not None
 
@@ -112,9 +117,11 @@ def test_a_commit_makes_the_copy_stale_and_the_new_row_is_found(store: LanceStor
     assert store.vector_search(q, 3, PASSAGES)[0][0].id == "src/new.py:0"
 
 
-def test_one_hybrid_search_builds_nothing(store: LanceStore) -> None:
-    store.lexical_search(["chunk"], 5, PASSAGES)
-    store.vector_search(np.ones(DIM, dtype=np.float32), 5, PASSAGES)
+def test_reads_alone_build_nothing(store: LanceStore) -> None:
+    for _ in range(4):  # a one-shot routed search reads the passages three to five times
+        store.lexical_search(["chunk"], 5, PASSAGES)
+        store.vector_search(np.ones(DIM, dtype=np.float32), 5, PASSAGES)
+        store.fetch(PASSAGES, 3, vectors=False)
     assert store._warm.wait(1.0) and store._warm._hot is None
 
 
@@ -226,3 +233,75 @@ def test_a_read_in_one_version_asks_lancedb_once(store: LanceStore, tmp_path: Pa
             assert store.version == before
         assert store.version == before
     assert store.version > before  # the next read sees the commit at once
+
+
+CHILD = """
+import atexit, sys, threading
+from pathlib import Path
+
+def after_strata_hooks() -> None:  # registered first, so it runs after strata's own
+    from strata.store import warm
+    sys.stdout.write(f"builds alive at exit: {sum(t.is_alive() for t in warm._builders)}\\n")
+
+atexit.register(after_strata_hooks)
+from strata.store.lance import LanceStore
+
+store = LanceStore(Path(sys.argv[1]), 16)
+store.keep_warm(background=True)  # the process exits while the copy is being built
+"""
+
+
+def test_a_build_running_at_exit_stops_first_and_the_process_exits_cleanly(
+    tmp_path: Path,
+) -> None:
+    # A LanceDB call still running on a daemon thread while Python finalizes aborted
+    # one-shot commands (`Fatal Python error: PyGILState_Release`, exit 134).
+    big = LanceStore(tmp_path / "lance", DIM)
+    rng = np.random.default_rng(3)
+    big.replace_sources(
+        {
+            p: [
+                dataclasses.replace(r, vector=rng.standard_normal(DIM).astype(np.float32))
+                for r in rs
+            ]
+            for p, rs in {
+                f"src/m{f}.py": [
+                    make_record(
+                        id=f"src/m{f}.py:{i}",
+                        path=f"src/m{f}.py",
+                        layer=C0_SOURCE_CHUNKS,
+                        title=f"t{i}",
+                        content=f"chunk {i} word{f % 97}",
+                        lang="python",
+                        file_hash=f"h{f}",
+                        span=(i * 10 + 1, i * 10 + 9),
+                    )
+                    for i in range(10)
+                ]
+                for f in range(1500)
+            }.items()
+        }
+    )
+    script = tmp_path / "child.py"
+    script.write_text(CHILD)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
+    for _ in range(3):
+        done = subprocess.run(
+            [sys.executable, str(script), str(tmp_path / "lance")],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert "builds alive at exit: 0" in done.stdout, done.stdout
+
+
+def test_a_process_keeps_warm_from_its_second_search(minirepo: Path) -> None:
+    eng = Engine.open(minirepo, config={"embed.provider": "none"})
+    eng.index()
+    kept = eng.parts.base_store._warm  # type: ignore[attr-defined]
+    eng.search("retry delay", k=3)  # a one-shot command: LanceDB answers, no copy
+    assert kept.wait(1.0) and kept._hot is None and not kept._kept
+    eng.search("retry delay", k=3)  # searches again: the copy is built in the background
+    assert kept.wait(30.0) and kept.get() is not None

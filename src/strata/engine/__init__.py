@@ -158,6 +158,7 @@ class Engine:
         """
         flags = _checked(self.parts, k, filters)
         try:
+            self.parts.searched()
             with self.parts.one_read():
                 if route and not layers:
                     plan = self.plan(query, k).narrowed(flags)

@@ -38,6 +38,8 @@ from strata.workspace.repos import Repo, named
 __all__ = ["Parts", "check_embedder", "moved_from", "resolve"]
 
 _REBUILD = "run `strata index --full` to rebuild, or set embed.provider/model back"
+# The search at which a process is taken to search again and again (`Parts.searched`).
+SEARCHES_BEFORE_WARM = 2
 
 
 # ---- which index a path belongs to ---------------------------------------------------------
@@ -150,6 +152,7 @@ class Parts:
         self._embedder: Embedder | None = None
         self._fresh: Embedder | None = None
         self._query: Embedder | None = None
+        self._searches = 0
 
     # ---- the index directory and its locator (index.json) ---------------------------------
     @property
@@ -295,6 +298,13 @@ class Parts:
             self.query_embedder()
         memory.keep_what_is_built()
         memory.release()
+
+    def searched(self) -> None:
+        """One more search in this process: at the second, the store starts keeping warm
+        in the background (a one-shot command never pays for it)."""
+        self._searches += 1
+        if self._searches == SEARCHES_BEFORE_WARM and isinstance(self.store, WarmReads):
+            self.store.keep_warm(background=True)
 
     def close(self) -> None:
         """Release the store."""

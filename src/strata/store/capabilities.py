@@ -137,8 +137,9 @@ class Maintenance(Protocol):
 class WarmReads(Protocol):
     """Searches faster in a process that searches again and again (a server)."""
 
-    def keep_warm(self) -> None:
-        """Keep in memory what makes the next searches faster (a hint)."""
+    def keep_warm(self, *, background: bool = False) -> None:
+        """Keep in memory what makes the next searches faster (a hint): build it now, or
+        in the background (a process that has just searched a second time)."""
         ...
 
 
@@ -274,10 +275,10 @@ class SharedUpkeep:
         if isinstance(self.base, Maintenance):
             self.base.ensure_indexes()
 
-    def keep_warm(self) -> None:
+    def keep_warm(self, *, background: bool = False) -> None:
         """The shared store keeps warm (if it can)."""
         if isinstance(self.base, WarmReads):
-            self.base.keep_warm()
+            self.base.keep_warm(background=background)
 
 
 # ---- the same work through the core, where a store lacks the capability ------------------

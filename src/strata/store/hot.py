@@ -28,14 +28,12 @@ from strata.store.arrow import SEARCH_COLUMNS, Coded, code_repeated, take_record
 from strata.store.bm25 import PassageBM25
 from strata.types import Record
 
-__all__ = ["ASKS_BEFORE_BUILD", "MAX_ROWS", "HotPassages"]
+__all__ = ["MAX_ROWS", "HotPassages"]
 
 # 150k rows: ~230 MB of vectors plus their text; past that the ANN index is the better trade.
 MAX_ROWS = 150_000
 # Vectors taken per call while a copy is built.
 TAKE_ROWS = 1024
-# A hybrid search asks twice (BM25, vectors): a one-shot command never pays for a copy.
-ASKS_BEFORE_BUILD = 3
 _CODED = ("layer", "lang", "kind", "path", "repo_id", "branches")
 _FILTERED = (("layers", "layer"), ("langs", "lang"), ("kinds", "kind"), ("paths", "path"))
 

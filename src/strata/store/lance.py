@@ -219,10 +219,11 @@ class LanceStore(PreparedWriter):
         scores = [1.0 - d for d in table.column("_distance").to_pylist()]
         return list(zip(to_records(table), scores, strict=True))
 
-    def keep_warm(self) -> None:
+    def keep_warm(self, *, background: bool = False) -> None:
         """This process will search again and again: copy the passage layers into memory
-        now, and again after each commit (see `strata.store.hot`)."""
-        self._warm.keep()
+        (now, or in a background thread), and again after each commit (see
+        `strata.store.hot`)."""
+        self._warm.keep(background=background)
 
     def _load_hot(self, version: int) -> HotPassages | None:
         return load_passages(self._table, self.dim, version, lambda: self.version)
