@@ -158,8 +158,7 @@ class Engine:
         """
         flags = _checked(self.parts, k, filters)
         try:
-            self.parts.searched()
-            with self.parts.one_read():
+            with self.parts.one_search():
                 if route and not layers:
                     plan = self.plan(query, k).narrowed(flags)
                     k = k or self.config.search.k

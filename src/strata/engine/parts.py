@@ -171,8 +171,10 @@ class Parts:
                 f"no index at {self.index_dir}", hint=f"run `strata index {self.root}`"
             )
 
-    def one_read(self) -> contextlib.AbstractContextManager[None]:
-        """A block that reads one store version (a search asks for it several times)."""
+    def one_search(self) -> contextlib.AbstractContextManager[None]:
+        """A block for one search: it reads one store version (a search asks for it several
+        times), and it counts towards keeping the store warm (`searched`)."""
+        self.searched()
         return one_version(self.base_store) if self.exists else contextlib.nullcontext()
 
     def locator(self) -> dict[str, Any]:
