@@ -14,7 +14,7 @@ import pytest
 from strata import Engine
 from strata.index.records import make_record
 from strata.layers import C0_SOURCE_CHUNKS, D0_DOC_CHUNKS
-from strata.store import Filter
+from strata.store import Filter, hot
 from strata.store.lance import LanceStore
 from strata.types import Record
 
@@ -93,6 +93,33 @@ def test_memory_gives_what_the_flat_scan_gives(
         assert [r for r, _ in got] == [r for r, _ in want]  # whole records, not only ids
         assert np.allclose([s for _, s in got], [s for _, s in want], atol=1e-5)
         assert all(r.content and r.path for r, _ in got)
+
+
+@pytest.mark.parametrize("where", FILTERS[:5])
+def test_a_split_product_over_rows_some_without_vectors_gives_the_flat_scan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: Filter
+) -> None:
+    # Each half of the matrix on its own thread (every matrix here, not only 8k rows and
+    # more), and a mask for the rows with no vector yet: what LanceDB's flat scan gives.
+    monkeypatch.setattr(hot, "SPLIT_ROWS", 1)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    store = LanceStore(tmp_path / "lance", DIM)
+    some = {
+        path: [dataclasses.replace(r, vector=None) if i == 1 else r for i, r in enumerate(rs)]
+        for path, rs in rows(np.random.default_rng(5)).items()
+    }
+    store.replace_sources(some)
+    rng = np.random.default_rng(13)
+    queries = [rng.standard_normal(DIM).astype(np.float32) for _ in range(5)]
+    cold = LanceStore(tmp_path / "lance", DIM)
+    expected = [cold.vector_search(q, 30, where) for q in queries]
+    warm(store, queries[0])
+    assert not store._warm.get().every_vector  # type: ignore[union-attr]
+    for q, want in zip(queries, expected, strict=True):
+        got = store.vector_search(q, 30, where)
+        assert [r.id for r, _ in got] == [r.id for r, _ in want]
+        assert np.allclose([s for _, s in got], [s for _, s in want], atol=1e-5)
+        assert not any(r.id.endswith(":1") for r, _ in got)  # no vector: never a vector hit
 
 
 def test_a_commit_makes_the_copy_stale_and_the_new_row_is_found(store: LanceStore) -> None:

@@ -15,7 +15,9 @@ is rebuilt (`strata.store.warm`).
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +34,8 @@ __all__ = ["MAX_ROWS", "HotPassages"]
 
 # 150k rows: ~230 MB of vectors plus their text; past that the ANN index is the better trade.
 MAX_ROWS = 150_000
+# Rows from which a vector product is split between two threads (`_product`).
+SPLIT_ROWS = 8192
 # Vectors taken per call while a copy is built.
 TAKE_ROWS = 1024
 _CODED = ("layer", "lang", "kind", "path", "repo_id", "branches")
@@ -53,6 +57,7 @@ class HotPassages:
     _by_row_id: np.ndarray  # positions sorting `row_ids`
     repeated: dict[str, Coded]  # REPEATED_COLUMNS, kept out of `table` (`code_repeated`)
     bm25: PassageBM25 | None = None  # set once it answers as the full-text index does
+    every_vector: bool = False  # every row has one: a vector search needs no mask of its own
 
     @classmethod
     def load(
@@ -96,7 +101,10 @@ class HotPassages:
         columns["is_test"] = pc.fill_null(table.column("is_test"), False).to_numpy()
         by_row_id = np.argsort(row_ids, kind="stable")
         has_vector = norms[:, 0] > 0
-        return cls(version, rest, row_ids, matrix, has_vector, columns, codes, by_row_id, repeated)
+        return cls(
+            version, rest, row_ids, matrix, has_vector, columns, codes, by_row_id, repeated,
+            every_vector=bool(has_vector.all()),
+        )  # fmt: skip
 
     def __len__(self) -> int:
         return int(self.table.num_rows)
@@ -113,14 +121,14 @@ class HotPassages:
         norm = float(np.linalg.norm(query))
         if norm == 0.0:
             return []
-        with _one_blas_thread():
-            scores = self.matrix @ (np.asarray(query, dtype=np.float32) / norm)
-        mask = _and(self._mask(where), self.has_vector)
-        scores = np.where(mask, scores, -np.inf)
-        n = min(limit, int(mask.sum()))
+        scores = _product(self.matrix, np.asarray(query, dtype=np.float32) / norm)
+        mask = self._mask(where) if self.every_vector else _and(self._mask(where), self.has_vector)
+        if mask is not None:
+            scores[~mask] = -np.inf
+        n = min(limit, len(scores) if mask is None else int(np.count_nonzero(mask)))
         if n == 0:
             return []
-        best = np.argpartition(-scores, n - 1)[:n] if n < len(scores) else np.arange(len(scores))
+        best = np.argpartition(scores, -n)[-n:] if n < len(scores) else np.arange(len(scores))
         best = best[np.argsort(-scores[best], kind="stable")]
         return [(int(i), float(scores[i])) for i in best if np.isfinite(scores[i])]
 
@@ -193,7 +201,10 @@ class HotPassages:
         wanted = {known[v] for v in values if v in known}
         if len(wanted) == len(known):
             return None
-        return np.isin(self.columns[column], np.fromiter(wanted, dtype=np.intp))
+        allowed = np.zeros(len(known), dtype=bool)  # a lookup per code: no sort of the rows
+        allowed[list(wanted)] = True
+        rows: np.ndarray = allowed[self.columns[column]]
+        return rows
 
     def _mask(self, where: Filter) -> np.ndarray | None:
         mask: np.ndarray | None = None
@@ -226,6 +237,28 @@ def _copy_vectors(column: pa.Array | pa.ChunkedArray, out: np.ndarray, dim: int)
         at += n
 
 
+def _product(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """`matrix @ query`, each half of a large matrix on its own thread with one BLAS thread:
+    the product is memory-bound, and two cores read the matrix in ~half the time without
+    OpenBLAS's own threads, which spin for milliseconds after it (`_one_blas_thread`)."""
+    out = np.empty(len(matrix), dtype=np.float32)
+    with _one_blas_thread():
+        if len(matrix) < SPLIT_ROWS or (os.cpu_count() or 1) < 2:
+            np.matmul(matrix, query, out=out)
+            return out
+        half = len(matrix) // 2
+        other = _halves().submit(np.matmul, matrix[half:], query, out=out[half:])
+        np.matmul(matrix[:half], query, out=out[:half])
+        other.result()
+    return out
+
+
+@functools.cache
+def _halves() -> ThreadPoolExecutor:
+    """The threads that take the second half of a product (two queries' at once)."""
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="strata-product")
+
+
 @functools.cache
 def _blas() -> Any:
     from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
@@ -242,9 +275,15 @@ def _one_blas_thread() -> Any:
 
 def _filter_codes(indices: np.ndarray, values: list[Any]) -> tuple[np.ndarray, dict[str, int]]:
     """Per row a filter code, and the codes by value, for a column coded by
-    `code_repeated`; a null counts as "" (what a filter on it would name)."""
+    `code_repeated`; a null counts as "" (what a filter on it would name). Only values
+    some row holds get a code: a filter naming all of them is no filter (`_is_in`)."""
     codes: dict[str, int] = {}
-    remap = [codes.setdefault("" if v is None else str(v), len(codes)) for v in values]
+    held = np.zeros(len(values), dtype=bool)
+    held[indices] = True
+    remap = [
+        codes.setdefault("" if v is None else str(v), len(codes)) if held[i] else -1
+        for i, v in enumerate(values)
+    ]
     return np.asarray(remap, dtype=np.intp)[indices], codes
 
 
