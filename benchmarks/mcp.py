@@ -5,6 +5,9 @@
                                                    # devqs: snippets (k=5) vs whole files
     python -m benchmarks.mcp latency --index-dir DIR [--queries 200] [--clients 20]
                                                    # `search` over streamable HTTP, warm server
+    python -m benchmarks.mcp inprocess --index-dir DIR [--rounds 4]
+                                                   # the `search` tool function, warm engine:
+                                                   # p50 of it and of its parts
 
 Tokens are counted as characters / 4 (the usual rule of thumb for English and code).
 `answers` asks every developer question of `benchmarks/quality/devqs_*.yaml` through the
@@ -189,6 +192,60 @@ def latency(index_dir: Path, n: int, clients: int) -> dict[str, Any]:
     }
 
 
+def in_process(index_dir: Path, rounds: int) -> dict[str, Any]:
+    """p50 wall time of the MCP `search` tool function on a warm engine (no transport), and
+    of the parts it calls (each wrapped with a timer; `who calls` is left out)."""
+    import collections
+
+    from strata import Engine
+    from strata.query import hybrid
+    from strata.store.lance import LanceStore
+    from strata.surfaces import mcp
+    from strata.surfaces.jobs import Jobs
+
+    parts: dict[str, list[float]] = collections.defaultdict(list)
+
+    def timed(owner: Any, name: str) -> None:
+        original = getattr(owner, name)
+
+        @functools.wraps(original)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                parts[name].append((time.perf_counter() - start) * 1000)
+
+        setattr(owner, name, wrapper)
+
+    eng = Engine.open(index_dir=index_dir)
+    eng.store.keep_warm()  # type: ignore[attr-defined]
+    embedder = eng.parts.context().embedder
+    if embedder is not None:
+        timed(type(embedder()), "embed_query")
+    for owner, name in ((LanceStore, "vector_search"), (LanceStore, "lexical_search")):
+        timed(owner, name)
+    timed(hybrid.Searcher, "_rank")
+    timed(Engine, "plan")
+    tools = mcp.Tools(lambda: eng, Jobs(lambda: eng))
+    queries = [q for q in QUERIES if "calls" not in q]
+    for q in queries:  # warm-up
+        tools.search(q, k=5)
+    parts.clear()
+    wall = []
+    for q in queries * rounds:
+        start = time.perf_counter()
+        tools.search(q, k=5).model_dump_json()
+        wall.append((time.perf_counter() - start) * 1000)
+    eng.close()
+    return {
+        "tool_p50_ms": round(statistics.median(wall), 2),
+        "parts_p50_ms": {k: round(statistics.median(v), 2) for k, v in parts.items()},
+        "n": len(wall),
+        "load_1min": round(os.getloadavg()[0], 1),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     sub = parser.add_subparsers(dest="what", required=True)
@@ -200,12 +257,17 @@ def main() -> None:
     lat.add_argument("--index-dir", type=Path, required=True)
     lat.add_argument("--queries", type=int, default=200)
     lat.add_argument("--clients", type=int, default=20)
+    near = sub.add_parser("inprocess")
+    near.add_argument("--index-dir", type=Path, required=True)
+    near.add_argument("--rounds", type=int, default=4)
     args = parser.parse_args()
     if args.what == "tools":
         out = tools_cost()
     elif args.what == "answers":
         out = answers_cost(args.embedder, args.seed_cache)
         out.pop("rows") if not os.environ.get("BENCH_ROWS") else None
+    elif args.what == "inprocess":
+        out = in_process(args.index_dir.resolve(), args.rounds)
     else:
         out = latency(args.index_dir.resolve(), args.queries, args.clients)
     print(json.dumps(out, indent=2))
