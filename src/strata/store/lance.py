@@ -221,8 +221,7 @@ class LanceStore(PreparedWriter):
 
     def keep_warm(self, *, background: bool = False) -> None:
         """This process will search again and again: copy the passage layers into memory
-        (now, or in a background thread), and again after each commit (see
-        `strata.store.hot`)."""
+        (now, or in the background), and again after each commit (`strata.store.hot`)."""
         self._warm.keep(background=background)
 
     def _load_hot(self, version: int) -> HotPassages | None:
