@@ -18,10 +18,18 @@ from strata.config import load_config
 from strata.index.chunking.python import statement_breaks
 from strata.index.discovery import discover
 from strata.index.pipeline import process_file
-from strata.layers import C0_SOURCE_CHUNKS, C1_SYMBOL_CATALOG, C4_SEMANTIC_ROLES
+from strata.layers import (
+    C0_SOURCE_CHUNKS,
+    C1_SYMBOL_CATALOG,
+    C2_DEPENDENCY_GRAPH,
+    C4_SEMANTIC_ROLES,
+)
+from strata.query.lookup.symbols import symbol_index
 from strata.store import Filter
+from strata.text.pyparse import DATA_BLOCK, DATA_RUN
 
 LINES = 2_000
+BLOCKS = -(-LINES // DATA_BLOCK)
 
 
 def _counting(counts: Counter[str], name: str, original: Callable[..., Any]) -> Callable[..., Any]:
@@ -45,10 +53,15 @@ def test_a_data_table_is_not_walked_per_statement(
         monkeypatch.setattr(ast, name, _counting(counts, name, getattr(ast, name)))
     outcome = process_file(source, cfg)
     layers = Counter(r.layer for r in outcome.records)
-    assert layers[C1_SYMBOL_CATALOG] == LINES  # every constant is still a symbol
+    assert layers[C1_SYMBOL_CATALOG] == BLOCKS  # a row per block of constants
     assert layers[C0_SOURCE_CHUNKS] > 0
-    signatures = {r.title: r.content for r in outcome.records if r.layer == C1_SYMBOL_CATALOG}
-    assert signatures["table.VALUE_3"] == "VALUE_3 = 21"
+    blocks = [r for r in outcome.records if r.layer == C1_SYMBOL_CATALOG]
+    members = [m for r in blocks for m in r.metadata["members"]]
+    assert members == [f"VALUE_{i}" for i in range(LINES)]  # every constant is named
+    (first,) = [r for r in blocks if r.span_start == 1]
+    assert first.kind == "constants" and first.title == "table.VALUE_0..VALUE_63"
+    assert first.content.split("\n")[3] == "VALUE_3 = 21"
+    assert first.metadata["member_lines"][6:8] == [4, 4]
     assert counts["walk"] < LINES // 20, counts
     assert counts["unparse"] < LINES // 20, counts
 
@@ -111,7 +124,7 @@ def test_an_index_run_here_does_not_walk_its_rows_with_the_cycle_collector(
         summary = eng.index()
     finally:
         gc.callbacks.remove(started)
-    assert summary.rows_by_layer[C1_SYMBOL_CATALOG] == LINES
+    assert summary.rows_by_layer[C1_SYMBOL_CATALOG] == BLOCKS
     assert gc.isenabled()
     # held off: the one young collection after the file's task, and perhaps one outside
     # the run (16 with the collector running: 15 of them set off while the rows were built)
@@ -127,3 +140,42 @@ def test_entry_point_detectors_do_not_scan_a_module_s_literal_constants() -> Non
     module = next(ctx.blocks())
     assert [ast.unparse(s)[:3] for s in module.stmts] == ["app", "url"]
     assert ctx.defined["VALUE_3"] == "m.VALUE_3"  # still known by name
+
+
+def test_each_constant_of_a_data_table_is_a_symbol_of_its_own_to_every_lookup(
+    tmp_path: Path,
+) -> None:
+    """A data table's constants share block rows, yet the lookups, the call graph and
+    cross-file resolution see each one: its qname, kind, line and signature."""
+    (tmp_path / "table.py").write_text(
+        '"""Codes."""\n' + "\n".join(f"VALUE_{i} = {i * 7}" for i in range(1000)) + "\n"
+    )
+    (tmp_path / "other.py").write_text(
+        "from table import VALUE_777\nimport table\n\n"
+        "def use():\n    return VALUE_777 + table.VALUE_5\n"
+    )
+    eng = Engine.open(tmp_path, config={"embed.provider": "none"})
+    summary = eng.index()
+    assert summary.rows_by_layer[C1_SYMBOL_CATALOG] == -(-1000 // DATA_BLOCK) + 1  # + use
+    (match,) = eng.symbols("VALUE_777", exact=True)
+    assert (match.qname, match.kind, match.symbol_id) == (
+        "table.VALUE_777",
+        "constant",
+        "table.py::table.VALUE_777",
+    )
+    assert (match.record.span_start, match.record.span_end) == (779, 779)
+    assert match.record.content == "VALUE_777 = 5439"
+    assert eng.symbols("table.VALUE_5", exact=True)[0].record.span_start == 7
+    assert eng.symbols("VALUE_99", limit=3)[0].qname == "table.VALUE_99"
+    edges = eng.store.fetch(Filter(paths=("other.py",), layers=(C2_DEPENDENCY_GRAPH,)))
+    imported = {r.metadata["dst_symbol_id"]: r.metadata["resolution"] for r in edges}
+    assert imported["table.py::table.VALUE_777"] == "resolved"
+    assert symbol_index(eng.store).record_of("table.py::table.VALUE_777") is not None
+
+
+def test_fewer_adjacent_constants_than_a_data_table_stay_one_row_each(tmp_path: Path) -> None:
+    (tmp_path / "consts.py").write_text(
+        "\n".join(f"LIMIT_{i} = {i}" for i in range(DATA_RUN - 1)) + "\n"
+    )
+    eng = Engine.open(tmp_path, config={"embed.provider": "none"})
+    assert eng.index().rows_by_layer[C1_SYMBOL_CATALOG] == DATA_RUN - 1

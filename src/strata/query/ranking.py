@@ -127,6 +127,7 @@ _DEFINITION_KINDS = frozenset(
         "enum",
         "type",
         "constant",
+        "constants",
         "symbol",
         "module",
     ]

@@ -74,7 +74,14 @@ def split_identifier(word: str) -> list[str]:
     """Parts of one identifier, lowercased: `getHTTPResponse_code` -> get http response code."""
     parts: list[str] = []
     for piece in word.split("_"):
-        if piece:
+        if not piece:
+            continue
+        # one case or all digits (`VALUE`, `parse`, `123`): the piece is its only part
+        if piece.isascii() and (piece.isdigit() or (piece.isalpha() and piece.islower())):
+            parts.append(piece)
+        elif piece.isascii() and piece.isalpha() and piece.isupper():
+            parts.append(piece.lower())
+        else:
             parts.extend(p.lower() for p in _CAMEL.findall(piece))
     return parts
 

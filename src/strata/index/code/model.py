@@ -31,6 +31,16 @@ class Symbol:
     is_test: bool = False
     decorators: tuple[str, ...] = ()
     bases: tuple[str, ...] = ()
+    # A block of a data table's constants (kind `constants`): their bare names, and the
+    # first and last line of each, flat (`start0, end0, start1, ...`); `signature` holds
+    # one line per member. Lookups and resolution see each member as a constant.
+    members: tuple[str, ...] = ()
+    member_lines: tuple[int, ...] = ()
+
+    def member_qnames(self) -> list[str]:
+        """The qualified names of a block's members (`[]` for any other symbol)."""
+        module = self.package_or_module
+        return [f"{module}.{n}" if module else n for n in self.members]
 
 
 @dataclass(frozen=True, slots=True)

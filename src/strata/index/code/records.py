@@ -54,6 +54,9 @@ def symbol_records(symbols: Iterable[Symbol], file_hash: FileHashes) -> list[Rec
     out = []
     for s in symbols:
         meta = fields_json(s, *_SYMBOL_META)
+        if s.members:  # a data table's block: each member found by its own name
+            meta["members"], meta["member_lines"] = list(s.members), list(s.member_lines)
+            del meta["signature"]  # the content: a line per member
         content = "\n".join(p for p in (s.signature or s.qname, s.summary) if p)
         out.append(
             _record(

@@ -111,6 +111,11 @@ def build_table(symbols: Iterable[Symbol], scopes: Iterable[ModuleScope]) -> Sym
     kinds: dict[str, str] = {}
     methods: dict[str, list[str]] = defaultdict(list)
     for sym in sorted(symbols, key=_preference):
+        for qname in sym.member_qnames():  # a data table's block: its constants
+            ids[qname].append(f"{sym.path}::{qname}")
+            kinds.setdefault(qname, "constant")
+        if sym.members:
+            continue
         ids[sym.qname].append(sym.symbol_id)
         kinds.setdefault(sym.qname, sym.kind)
         if sym.kind == "method" and sym.qname not in methods[sym.name]:

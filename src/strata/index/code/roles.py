@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from strata.index.code.model import Edge, Entrypoint, Role, Symbol
+from strata.text import pyparse
 
 _MODEL_BASES = frozenset(
     {
@@ -37,7 +38,7 @@ _CONFIG_NAME = re.compile(r"(Config|Configuration|Settings|Options)$")
 # a generated data table (`_pb2.py`, 40k `NAME = literal` lines) otherwise writes as many
 # C4 rows as C1 symbols, each saying only "module constant NAME". The block's text names
 # every constant, so a search of C4 for any one of them still finds it.
-CONSTANT_BLOCK = 64
+CONSTANT_BLOCK = pyparse.DATA_BLOCK
 _CONSTANT = "module constant "
 _CONSTANT_ROLE = ("config", 0.5)
 _GLUE_CALLS = re.compile(r"\.(include_router|register_blueprint|add_command|add_typer|mount|run)$")
@@ -76,6 +77,12 @@ def assign_roles(
     out: list[Role] = []
     block: list[Symbol] = []  # the run of plain module constants being gathered
     for sym in symbols:
+        if sym.members:  # a data table's block of constants: its own `config` row
+            if block:
+                out.append(_constants(block))
+                block = []
+            out.append(_block(sym))
+            continue
         found = _role(sym, facts)
         if found is not None and found[2] == [_CONSTANT + sym.name]:
             if block and (block[0].path != sym.path or len(block) == CONSTANT_BLOCK):
@@ -123,6 +130,25 @@ def _constants(block: list[Symbol]) -> Role:
         first.start_line,
         max(s.end_line for s in block),
         tuple(s.qname for s in block),
+    )
+
+
+def _block(sym: Symbol) -> Role:
+    """The `config` role of a data table's block symbol (`Symbol.members`)."""
+    qnames = tuple(sym.member_qnames())
+    first, last = sym.members[0], sym.members[-1]
+    role, confidence = _CONSTANT_ROLE
+    evidence = f"module constants {first} … {last} ({len(qnames)})"
+    return Role(
+        sym.symbol_id,
+        qnames[0],
+        role,
+        confidence,
+        (evidence,),
+        sym.path,
+        sym.start_line,
+        sym.end_line,
+        qnames,
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import heapq
 import json
@@ -68,10 +69,12 @@ class _Entry:
     folded: str
     kind: str
     is_test: bool
+    member: int = -1  # a data table's constant: its place in the block row's `members`
 
     @property
     def record(self) -> Record:
-        return self.rows.record(self.pos)
+        rec = self.rows.record(self.pos)
+        return rec if self.member < 0 else _member_record(rec, self.member, self.qname)
 
     def qualified_by(self, qualifier: str) -> bool:
         """Whether the qname's parents end with `qualifier` (case-insensitive; "" always
@@ -107,13 +110,21 @@ class SymbolIndex:
             if layer != C1_SYMBOL_CATALOG:
                 continue
             meta = json.loads(meta_json or "{}")
-            e = _entry(self.rows, pos, title or "", kind or "", bool(is_test), meta)
-            self.entries.append(e)
-            self.by_name.setdefault(e.name, []).append(e)
-            self.by_fold.setdefault(e.folded, []).append(e)
-            self.by_qname.setdefault(e.qname, []).append(e)
-            self._by_id.setdefault(hash(str(meta.get("symbol_id") or "")), []).append(e)
+            if meta.get("members"):
+                path = str(meta.get("symbol_id") or "").partition("::")[0]
+                for e in _members(self.rows, pos, bool(is_test), meta):
+                    self._add(e, f"{path}::{e.qname}")
+            else:
+                e = _entry(self.rows, pos, title or "", kind or "", bool(is_test), meta)
+                self._add(e, str(meta.get("symbol_id") or ""))
         self._folds = sorted(self.by_fold)
+
+    def _add(self, e: _Entry, symbol_id: str) -> None:
+        self.entries.append(e)
+        self.by_name.setdefault(e.name, []).append(e)
+        self.by_fold.setdefault(e.folded, []).append(e)
+        self.by_qname.setdefault(e.qname, []).append(e)
+        self._by_id.setdefault(hash(symbol_id), []).append(e)
 
     @functools.cached_property
     def names(self) -> NameIndex:
@@ -148,7 +159,7 @@ class SymbolIndex:
         query = name.strip()
         if not query or limit <= 0:
             return []
-        best: dict[int, _Found] = {}
+        best: dict[tuple[int, int], _Found] = {}
         tiers = (self._exact,) if exact else (self._exact, self._prefix, self._fuzzy)
         for tier in tiers:
             # Score bands never overlap, so once `limit` are found later tiers cannot rank.
@@ -158,8 +169,9 @@ class SymbolIndex:
                 e, _, score = found
                 if kind and e.kind != kind:
                     continue
-                if e.pos not in best or best[e.pos][2] < score:
-                    best[e.pos] = found
+                key = (e.pos, e.member)
+                if key not in best or best[key][2] < score:
+                    best[key] = found
         top = heapq.nsmallest(limit, best.values(), key=_rank)
         return [SymbolMatch(e.record, match, score, e.qname) for e, match, score in top]
 
@@ -281,6 +293,39 @@ def _entry(rows: KeptRows, pos: int, title: str, kind: str, is_test: bool, meta:
     name = qname.rpartition(".")[2]
     kind = str(meta.get("kind") or kind)
     return _Entry(rows, pos, qname, name, fold(name), kind, is_test)
+
+
+def _members(rows: KeptRows, pos: int, is_test: bool, meta: Any) -> list[_Entry]:
+    """An entry per constant of a data table's block row."""
+    module = str(meta.get("package_or_module") or "")
+    out = []
+    for i, name in enumerate(meta["members"]):
+        qname = f"{module}.{name}" if module else str(name)
+        out.append(_Entry(rows, pos, qname, name, fold(name), "constant", is_test, i))
+    return out
+
+
+def _member_record(block: Record, i: int, qname: str) -> Record:
+    """Constant `i` of a block row as a C1 record of its own (the row's id: it is the row
+    that holds it)."""
+    meta = dict(block.metadata)
+    lines = meta.pop("member_lines", None) or []
+    meta.pop("members", None)
+    signatures = block.content.split("\n")
+    signature = signatures[i] if i < len(signatures) else ""
+    path = str(meta.get("symbol_id") or "").partition("::")[0]
+    meta |= {"symbol_id": f"{path}::{qname}", "qname": qname, "kind": "constant"}
+    meta["signature"] = signature
+    start, end = (lines[2 * i], lines[2 * i + 1]) if len(lines) > 2 * i + 1 else (None, None)
+    return dataclasses.replace(
+        block,
+        title=qname,
+        content=signature,
+        kind="constant",
+        span_start=start,
+        span_end=end,
+        metadata=meta,
+    )
 
 
 def _rank(found: _Found) -> tuple[float, int, bool, int, str]:

@@ -9,7 +9,9 @@ from typing import Any
 
 from strata.index.code.model import Entrypoint, Symbol
 from strata.index.code.python import names
+from strata.index.code.python.scope import module_names
 from strata.index.code.python.symbols import first_line, first_sentence
+from strata.text import pyparse
 
 FuncNode = ast.FunctionDef | ast.AsyncFunctionDef
 HTTP_DECORATORS = frozenset({"get", "post", "put", "delete", "patch", "options", "head", "trace"})
@@ -78,25 +80,24 @@ class FileContext:
     _blocks: list[Block] | None = None
 
     def __post_init__(self) -> None:
-        imports = sorted(names.import_statements(self.tree.body), key=lambda n: n.lineno)
-        module_level = dict((n, t) for n, t, _ in names.import_bindings(self.tree.body, self.path))
+        body = pyparse.code_body(self.tree)
+        imports = sorted(names.import_statements(body), key=lambda n: n.lineno)
+        module_level = dict((n, t) for n, t, _ in names.import_bindings(body, self.path))
         self.bindings = {
             n: t for n, t, _ in names.import_bindings(imports, self.path)
         } | module_level
-        self.defined = {n: f"{self.module}.{n}" for n, _ in names.assigned_names(self.tree.body)}
-        for stmt in names.flat_statements(self.tree.body):
-            if isinstance(stmt, FuncNode | ast.ClassDef):
-                self.defined[stmt.name] = f"{self.module}.{stmt.name}"
+        self.defined = module_names(self.tree, self.module)
 
     def blocks(self) -> Iterator[Block]:
         """The module body, then every function body (nested ones too); computed once.
         The module body leaves out what no detector reads (`NAME = literal`, docstrings):
         a data table's thousands of constants are not scanned again by each detector."""
         if self._blocks is None:
-            body = [s for s in self.tree.body if type(s) not in _INERT or not _inert(s)]
+            code = pyparse.code_body(self.tree)
+            body = [s for s in code if type(s) not in _INERT or not _inert(s)]
             self._blocks = [
                 Block(self.module, body, frozenset()),
-                *_function_blocks(self.tree.body, self.module),
+                *_function_blocks(code, self.module),
             ]
         return iter(self._blocks)
 

@@ -7,6 +7,7 @@ import ast
 from strata.index.code.entrypoints.base import FileContext, FileEntrypoints, make_entry
 from strata.index.code.model import Entrypoint
 from strata.index.code.python.names import dotted
+from strata.text import pyparse
 
 FRAMEWORK = "python"
 
@@ -14,7 +15,7 @@ FRAMEWORK = "python"
 def detect(ctx: FileContext) -> FileEntrypoints:
     """One `other` entry per module-level `__main__` guard, its handler the first call in it."""
     entries: list[Entrypoint] = []
-    for stmt in ctx.tree.body:
+    for stmt in pyparse.code_body(ctx.tree):
         if not (isinstance(stmt, ast.If) and _is_main_guard(stmt.test)):
             continue
         ref = _first_call(stmt)

@@ -25,6 +25,7 @@ from strata.index.code.python.receivers import (
 from strata.index.code.python.scope import module_names, module_scope, scope_of_tree
 from strata.index.code.python.symbols import parse_python
 from strata.index.code.resolve import ModuleScope
+from strata.text import pyparse
 from strata.text.langs import is_test_path
 
 __all__ = ["extract_edges", "module_scope", "scope_of_tree"]
@@ -54,7 +55,8 @@ def extract_edges(
     scope = scope if scope is not None else scope_of_tree(tree, path)
     ids = {(s.qname, s.start_line): s.symbol_id for s in symbols}
     collector = _Collector(path, scope, ids, module_names(tree, scope.module))
-    collector.block(tree.body, _Frame(scope.module, f"{path}::{scope.module}", {}, None, None))
+    body = pyparse.code_body(tree)  # a data table's literals call and import nothing
+    collector.block(body, _Frame(scope.module, f"{path}::{scope.module}", {}, None, None))
     return collector.edges()
 
 

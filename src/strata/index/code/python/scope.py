@@ -21,6 +21,7 @@ from strata.index.code.python.receivers import (
 )
 from strata.index.code.python.symbols import parse_python
 from strata.index.code.resolve import ModuleScope
+from strata.text import pyparse
 from strata.text.langs import module_from_path
 
 
@@ -35,27 +36,28 @@ def module_scope(text: str, path: str) -> ModuleScope:
 def scope_of_tree(tree: ast.Module, path: str) -> ModuleScope:
     """`module_scope` of an already parsed module."""
     module = module_from_path(path)
+    body = pyparse.code_body(tree)  # a data table's constants bind nothing but themselves
     bindings: dict[str, str] = {}
     stars: list[str] = []
-    for name, target, _ in import_bindings(tree.body, path):
+    for name, target, _ in import_bindings(body, path):
         if name == "*":
             stars.append(target)
         else:
             bindings[name] = target
     defined = module_names(tree, module)
-    for name, stmt in assigned_names(tree.body):
+    for name, stmt in assigned_names(body):
         value = getattr(stmt, "value", None)
         ref = dotted(value) if isinstance(stmt, ast.Assign) and value is not None else None
         if ref and name not in bindings:
             local = normalise_head(ref, bindings, defined)
             if local and local != f"{module}.{name}":
                 bindings[name] = local
-    imports = list(import_statements(tree.body))
+    imports = list(import_statements(body))
     imported = {t for _, t, _ in import_bindings(imports, path)}
     imported |= {m for m, _ in imported_modules(imports, path)}
     bases = {
         q: tuple(b for b in (normalise_head(x, bindings, defined) for x in refs) if b)
-        for q, refs in _class_bases(tree.body, module).items()
+        for q, refs in _class_bases(body, module).items()
     }
     attributes = {
         q: {
@@ -63,9 +65,9 @@ def scope_of_tree(tree: ast.Module, path: str) -> ModuleScope:
             for a, r in held.items()
             if (t := normalise_head(r, bindings, defined))
         }
-        for q, held in _class_attributes(tree.body, module).items()
+        for q, held in _class_attributes(body, module).items()
     }
-    functions = list(_functions(tree.body, module, None))
+    functions = list(_functions(body, module, None))
     return ModuleScope(
         path=path,
         module=module,
@@ -81,8 +83,10 @@ def scope_of_tree(tree: ast.Module, path: str) -> ModuleScope:
 
 def module_names(tree: ast.Module, module: str) -> dict[str, str]:
     """Names defined at module level (defs, classes, assignments) -> their qnames."""
-    names = {n: f"{module}.{n}" for n, _ in assigned_names(tree.body)}
-    for stmt in flat_statements(tree.body):
+    body = pyparse.code_body(tree)
+    names = {n: f"{module}.{n}" for n in pyparse.literal_names(tree)}
+    names |= {n: f"{module}.{n}" for n, _ in assigned_names(body)}
+    for stmt in flat_statements(body):
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             names[stmt.name] = f"{module}.{stmt.name}"
     return names

@@ -37,6 +37,7 @@ _TYPE_FORMS = frozenset(
 )
 
 FuncNode = ast.FunctionDef | ast.AsyncFunctionDef
+Runs = tuple[tuple[int, int], ...]
 
 
 def parse_python(text: str, path: str) -> ast.Module | None:
@@ -56,7 +57,8 @@ def extract_symbols(text: str, path: str) -> list[Symbol]:
         path: The file's path relative to the indexed root (POSIX separators).
 
     Returns:
-        Symbols in source order; an empty list when the file does not parse.
+        Symbols in source order; an empty list when the file does not parse. A data
+        table's constants (`pyparse.literal_runs`) come as blocks of kind `constants`.
     """
     tree = parse_python(text, path)
     if tree is None:
@@ -67,7 +69,7 @@ def extract_symbols(text: str, path: str) -> list[Symbol]:
 def symbols_of_tree(tree: ast.Module, path: str) -> list[Symbol]:
     """Symbols of an already parsed module (see `extract_symbols`)."""
     walker = _Walker(path, module_from_path(path), is_test_path(path))
-    walker.body(tree.body, _Scope(walker.module, None, "module"))
+    walker.body(tree.body, _Scope(walker.module, None, "module"), pyparse.literal_runs(tree))
     return walker.out
 
 
@@ -143,10 +145,48 @@ class _Walker:
         self.out: list[Symbol] = []
         self.seen: dict[str, int] = {}
 
-    def body(self, stmts: list[ast.stmt], scope: _Scope) -> None:
-        for stmt in stmts:
+    def body(self, stmts: list[ast.stmt], scope: _Scope, runs: Runs = ()) -> None:
+        done = 0
+        for start, end in runs:  # a data table's runs of constants become blocks
+            self.body(stmts[done:start], scope)
+            for at in range(start, end, pyparse.DATA_BLOCK):
+                self.block(stmts[at : min(at + pyparse.DATA_BLOCK, end)], scope)
+            done = end
+        for stmt in stmts[done:] if runs else stmts:
             for node in _definitions(stmt):
                 self.node(node, scope)
+
+    def block(self, stmts: list[ast.stmt], scope: _Scope) -> None:
+        """One C1 symbol of kind `constants` for adjacent `NAME = literal` lines."""
+        names = [s.targets[0].id for s in stmts]  # type: ignore[attr-defined]
+        lines: list[int] = []
+        for s in stmts:
+            lines += (s.lineno, s.end_lineno or s.lineno)
+        prefix = f"{scope.qname}." if scope.qname else ""
+        for name in names:  # a later binding of the same name gets its `#n`, as in `add`
+            self.seen[prefix + name] = self.seen.get(prefix + name, 0) + 1
+        first, last = names[0], names[-1]
+        qname = f"{prefix}{first}..{last}"
+        self.out.append(
+            Symbol(
+                symbol_id=f"{self.path}::{qname}",
+                qname=qname,
+                name=f"{first}..{last}",
+                kind="constants",
+                path=self.path,
+                lang="python",
+                start_line=lines[0],
+                end_line=lines[-1],
+                signature="\n".join(
+                    f"{n} = {_short(s.value)}"  # type: ignore[attr-defined]
+                    for n, s in zip(names, stmts, strict=True)
+                ),
+                package_or_module=self.module,
+                is_test=self.is_test,
+                members=tuple(names),
+                member_lines=tuple(lines),
+            )
+        )
 
     def node(self, node: ast.stmt, scope: _Scope) -> None:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
