@@ -59,6 +59,8 @@ _TABLES = ("rag_chunks", "strata_meta", "strata_migrations")
 class PgStore(PreparedWriter):
     """A `Store` on a PostgreSQL database with the pgvector extension."""
 
+    streams_readers = True  # `write_prepared` COPYs a RecordBatchReader a batch at a time
+
     def __init__(self, uri: str, dim: int, *, create: bool = True) -> None:
         """Open (or create) the store in the database `uri` names, for `dim`-d vectors.
 
@@ -84,7 +86,8 @@ class PgStore(PreparedWriter):
     # -- writing --------------------------------------------------------------
 
     def write_prepared(self, rows: PreparedRows, *, repo: str | None = None) -> None:
-        """Delete the paths' rows and COPY the new ones in, in one transaction."""
+        """Delete the paths' rows and COPY the new ones in, in one transaction (`rows.table`
+        may be a `pa.RecordBatchReader`: a streamed file's parts, read as they come)."""
         if not rows.paths:
             return
         cols = [*COPY_COLUMNS, *(["embedding"] if self.dim > 0 else [])]
@@ -95,9 +98,11 @@ class PgStore(PreparedWriter):
             if not rows.new:
                 scope = filters.where(Filter(paths=rows.paths), repo=repo)
                 conn.execute(_sql("DELETE FROM rag_chunks WHERE {}", scope), scope.params)
+            batches = rows.table if isinstance(rows.table, pa.RecordBatchReader) else [rows.table]
             with conn.cursor() as cur, cur.copy(copy) as out:
-                for row in copy_rows(rows.table, self.dim):
-                    out.write_row(row)
+                for batch in batches:  # a streamed file's parts: one in memory at a time
+                    for row in copy_rows(pa.table(batch), self.dim):
+                        out.write_row(row)
 
     def restat(self, stats: Mapping[str, tuple[int, int]], *, repo: str | None = None) -> int:
         """Set `file_size`/`file_mtime_ns` on every row of each path, in one transaction."""
