@@ -179,3 +179,23 @@ def test_fewer_adjacent_constants_than_a_data_table_stay_one_row_each(tmp_path: 
     )
     eng = Engine.open(tmp_path, config={"embed.provider": "none"})
     assert eng.index().rows_by_layer[C1_SYMBOL_CATALOG] == DATA_RUN - 1
+
+
+def test_a_module_s_tree_is_not_kept_once_its_layers_are_built(tmp_path: Path) -> None:
+    """The parsed tree (~60x its source) is let go when the file's records are made, not
+    held while they are written and the next files are read."""
+    import tracemalloc
+
+    (tmp_path / "table.py").write_text(
+        "\n".join(f"VALUE_{i} = {i * 7}" for i in range(20_000)) + "\n"
+    )
+    cfg = load_config(None, {"embed.provider": "none"})
+    (source,) = discover(tmp_path, cfg.index).files
+    tracemalloc.start()
+    try:
+        outcome = process_file(source, cfg)
+        kept, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert outcome.records
+    assert kept < peak / 3, f"kept {kept / 1e6:.1f} MB of a {peak / 1e6:.1f} MB peak"

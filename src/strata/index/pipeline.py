@@ -33,6 +33,7 @@ from strata.index.docs import document_records
 from strata.index.extraction import extract
 from strata.index.passages import MINIFIED, FileOutcome, is_minified
 from strata.index.records import chunk_records
+from strata.text import pyparse
 from strata.types import Extracted, Record, Skip, SkipReason, SourceFile
 
 log = logging.getLogger(__name__)
@@ -80,10 +81,13 @@ def build_records_and_artifact(
 
 def _code_items(doc: Extracted) -> tuple[list[Symbol], list[Edge], list[Entrypoint], Artifact]:
     if doc.lang == "python":
-        symbols = extract_symbols(doc.text, doc.rel)
-        scope = module_scope(doc.text, doc.rel)
-        edges = extract_edges(doc.text, doc.rel, symbols, scope)
-        scan = scan_entrypoints(doc.text, doc.rel, symbols)
+        try:
+            symbols = extract_symbols(doc.text, doc.rel)
+            scope = module_scope(doc.text, doc.rel)
+            edges = extract_edges(doc.text, doc.rel, symbols, scope)
+            scan = scan_entrypoints(doc.text, doc.rel, symbols)
+        finally:
+            pyparse.forget()  # the chunker's and these walks' one tree is done with
         art = python_artifact(doc.rel, doc.file_hash, symbols, edges, scope, scan)
         return symbols, edges, compose_entrypoints([scan]), art
     if grammars.is_supported(doc.lang):

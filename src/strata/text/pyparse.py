@@ -1,5 +1,5 @@
 """Parse Python source once per file: every Python layer (chunks, symbols, edges, entry
-points) asks for the same tree, so the last few parses are kept."""
+points) asks for the same tree, so the last few parses are kept until `forget`."""
 
 from __future__ import annotations
 
@@ -102,3 +102,11 @@ def literal_names(tree: ast.Module) -> tuple[str, ...]:
         for start, end in literal_runs(tree)
         for i in range(start, end)
     )
+
+
+def forget() -> None:
+    """Drop the kept trees and what was read off them, once a file's layers are built: a
+    tree is ~60 times its source (270 MB for a 4 MB generated module), and kept it would
+    still be held while the file's rows are written and the next files are read."""
+    for cached in (parse, literal_runs, code_body, literal_names):
+        cached.cache_clear()
