@@ -13,7 +13,8 @@ Tokens are counted as characters / 4 (the usual rule of thumb for English and co
 `answers` asks every developer question of `benchmarks/quality/devqs_*.yaml` through the
 MCP `search` tool (k=5, default snippet length) and compares the structured answer with
 the whole files its hits are in; a question is answered when a hit overlaps a target span.
-`latency` starts `strata serve` on the index, warms it, then times `search` calls from one
+`latency` starts `strata serve` on the index, warms it (30 searches, then until the server
+is idle: its background warm-up, the call graph, done), then times `search` calls from one
 client and from `--clients` concurrent clients (each with its own MCP session).
 """
 
@@ -152,6 +153,18 @@ async def _timed_searches(url: str, queries: list[str], ms: list[float]) -> None
             assert not result.is_error, result.content
 
 
+def settled(pid: int, every: float = 2.0, timeout: float = 300.0) -> None:
+    """Wait until process `pid` uses no CPU for `every` seconds (Linux: /proc)."""
+    stat = Path(f"/proc/{pid}/stat")
+    if not stat.exists():
+        return
+    cpu = lambda: sum(int(x) for x in stat.read_text().rsplit(")", 1)[1].split()[11:13])  # noqa: E731
+    last, deadline = -1, time.monotonic() + timeout
+    while time.monotonic() < deadline and (now := cpu()) != last:
+        last = now
+        time.sleep(every)
+
+
 def latency(index_dir: Path, n: int, clients: int) -> dict[str, Any]:
     """p50/p95 of MCP `search` over streamable HTTP, alone and with concurrent clients."""
     proc = subprocess.Popen(
@@ -170,6 +183,7 @@ def latency(index_dir: Path, n: int, clients: int) -> dict[str, Any]:
         queries = [QUERIES[i % len(QUERIES)] for i in range(n)]
         warm: list[float] = []
         anyio.run(_timed_searches, url, queries[:30], warm)
+        settled(proc.pid)  # the server's own warm-up (the call graph) done before timing
         alone: list[float] = []
         anyio.run(_timed_searches, url, queries, alone)
         loaded: list[float] = []

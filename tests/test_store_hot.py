@@ -14,7 +14,7 @@ import pytest
 from strata import Engine
 from strata.index.records import make_record
 from strata.layers import C0_SOURCE_CHUNKS, D0_DOC_CHUNKS
-from strata.store import Filter, hot
+from strata.store import Filter, scan
 from strata.store.lance import LanceStore
 from strata.types import Record
 
@@ -95,13 +95,16 @@ def test_memory_gives_what_the_flat_scan_gives(
         assert all(r.content and r.path for r, _ in got)
 
 
+@pytest.mark.parametrize("first_pass", ["split float32", "int8"])
 @pytest.mark.parametrize("where", FILTERS[:5])
-def test_a_split_product_over_rows_some_without_vectors_gives_the_flat_scan(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: Filter
+def test_a_scan_over_rows_some_without_vectors_gives_the_flat_scan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: Filter, first_pass: str
 ) -> None:
-    # Each half of the matrix on its own thread (every matrix here, not only 8k rows and
-    # more), and a mask for the rows with no vector yet: what LanceDB's flat scan gives.
-    monkeypatch.setattr(hot, "SPLIT_ROWS", 1)
+    # Every matrix here scanned as a large one is (not only 8k rows and more): each half on
+    # its own thread, or an int8 first pass and the candidates it keeps scored in float32;
+    # a mask for the rows with no vector yet: what LanceDB's flat scan gives.
+    monkeypatch.setattr(scan, "SPLIT_ROWS", 1)
+    monkeypatch.setattr(scan, "INT8_ROWS", 1 if first_pass == "int8" else 10**9)
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     store = LanceStore(tmp_path / "lance", DIM)
     some = {
@@ -114,7 +117,9 @@ def test_a_split_product_over_rows_some_without_vectors_gives_the_flat_scan(
     cold = LanceStore(tmp_path / "lance", DIM)
     expected = [cold.vector_search(q, 30, where) for q in queries]
     warm(store, queries[0])
-    assert not store._warm.get().every_vector  # type: ignore[union-attr]
+    copy = store._warm.get()
+    assert copy is not None and not copy.every_vector
+    assert (copy.int8 is not None) is (first_pass == "int8")
     for q, want in zip(queries, expected, strict=True):
         got = store.vector_search(q, 30, where)
         assert [r.id for r, _ in got] == [r.id for r, _ in want]
@@ -332,3 +337,34 @@ def test_a_process_keeps_warm_from_its_second_search(minirepo: Path) -> None:
     assert kept.wait(1.0) and kept._hot is None and not kept._kept
     eng.search("retry delay", k=3)  # searches again: the copy is built in the background
     assert kept.wait(30.0) and kept.get() is not None
+
+
+def test_the_int8_first_pass_keeps_every_row_of_the_exact_top_k_and_few_others() -> None:
+    """Clustered rows with near ties (what embeddings of one codebase look like), filters
+    or none: the same top k, in the same order, as the float32 product; and the rows
+    scored in float32 are a small part of the matrix (else the first pass buys nothing)."""
+    rng = np.random.default_rng(3)
+    centres = rng.standard_normal((40, 384)).astype(np.float32)
+    rows = centres[rng.integers(0, 40, 20_000)] + 0.35 * rng.standard_normal((20_000, 384))
+    rows[::97] = rows[1::97]  # exact duplicates: ties
+    matrix = (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
+    matrix[5::331] = 0.0  # rows with no vector yet (masked out, as the copy does)
+    int8 = scan.Int8Rows.build(matrix)
+    assert int8 is not None
+    has_vector = np.linalg.norm(matrix, axis=1) > 0
+    for i in range(20):
+        query = rng.standard_normal(384).astype(np.float32)
+        query = (query + 3 * centres[i % 40]) if i % 2 else query
+        query /= np.linalg.norm(query)
+        mask = has_vector if i % 3 else has_vector & (rng.random(20_000) < 0.3)
+        exact = scan.top(matrix, None, query, 50, mask)
+        got = scan.top(matrix, int8, query, 50, mask)
+        assert [s for _, s in got] == pytest.approx([s for _, s in exact], abs=1e-6)
+        assert {p for p, _ in got} - {p for p, _ in exact} <= tied(exact, matrix, query)
+        assert len(int8.candidates(query, 50, mask)) < 2_000
+
+
+def tied(hits: list[tuple[int, float]], matrix: np.ndarray, query: np.ndarray) -> set[int]:
+    """Rows scoring the same as the last hit (either may come first)."""
+    last = hits[-1][1]
+    return {int(i) for i in np.flatnonzero(np.abs(matrix @ query - last) < 1e-6)}

@@ -14,10 +14,7 @@ is rebuilt (`strata.store.warm`).
 
 from __future__ import annotations
 
-import functools
-import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,17 +22,16 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from strata.store import Filter, Hits
+from strata.store import Filter, Hits, scan
 from strata.store.arrow import SEARCH_COLUMNS, Coded, code_repeated, take_records
 from strata.store.bm25 import PassageBM25
+from strata.store.scan import Int8Rows
 from strata.types import Record
 
 __all__ = ["MAX_ROWS", "HotPassages"]
 
 # 150k rows: ~230 MB of vectors plus their text; past that the ANN index is the better trade.
 MAX_ROWS = 150_000
-# Rows from which a vector product is split between two threads (`_product`).
-SPLIT_ROWS = 8192
 # Vectors taken per call while a copy is built.
 TAKE_ROWS = 1024
 _CODED = ("layer", "lang", "kind", "path", "repo_id", "branches")
@@ -58,6 +54,7 @@ class HotPassages:
     repeated: dict[str, Coded]  # REPEATED_COLUMNS, kept out of `table` (`code_repeated`)
     bm25: PassageBM25 | None = None  # set once it answers as the full-text index does
     every_vector: bool = False  # every row has one: a vector search needs no mask of its own
+    int8: Int8Rows | None = None  # the vectors' int8 copy, for the scan's first pass
 
     @classmethod
     def load(
@@ -101,9 +98,10 @@ class HotPassages:
         columns["is_test"] = pc.fill_null(table.column("is_test"), False).to_numpy()
         by_row_id = np.argsort(row_ids, kind="stable")
         has_vector = norms[:, 0] > 0
+        int8 = Int8Rows.build(matrix) if dim and len(row_ids) >= scan.INT8_ROWS else None
         return cls(
             version, rest, row_ids, matrix, has_vector, columns, codes, by_row_id, repeated,
-            every_vector=bool(has_vector.all()),
+            every_vector=bool(has_vector.all()), int8=int8,
         )  # fmt: skip
 
     def __len__(self) -> int:
@@ -121,16 +119,9 @@ class HotPassages:
         norm = float(np.linalg.norm(query))
         if norm == 0.0:
             return []
-        scores = _product(self.matrix, np.asarray(query, dtype=np.float32) / norm)
+        unit = np.asarray(query, dtype=np.float32) / norm
         mask = self._mask(where) if self.every_vector else _and(self._mask(where), self.has_vector)
-        if mask is not None:
-            scores[~mask] = -np.inf
-        n = min(limit, len(scores) if mask is None else int(np.count_nonzero(mask)))
-        if n == 0:
-            return []
-        best = np.argpartition(scores, -n)[-n:] if n < len(scores) else np.arange(len(scores))
-        best = best[np.argsort(-scores[best], kind="stable")]
-        return [(int(i), float(scores[i])) for i in best if np.isfinite(scores[i])]
+        return scan.top(self.matrix, self.int8, unit, limit, mask)
 
     def lexical(self, words: Sequence[str], limit: int, where: Filter) -> Hits | None:
         """BM25 from memory, as the full-text index ranks (None: not kept here)."""
@@ -235,42 +226,6 @@ def _copy_vectors(column: pa.Array | pa.ChunkedArray, out: np.ndarray, dim: int)
         valid = chunk.is_valid().to_numpy(zero_copy_only=False)
         out[at : at + n][valid] = flat[valid]
         at += n
-
-
-def _product(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
-    """`matrix @ query`, each half of a large matrix on its own thread with one BLAS thread:
-    the product is memory-bound, and two cores read the matrix in ~half the time without
-    OpenBLAS's own threads, which spin for milliseconds after it (`_one_blas_thread`)."""
-    out = np.empty(len(matrix), dtype=np.float32)
-    with _one_blas_thread():
-        if len(matrix) < SPLIT_ROWS or (os.cpu_count() or 1) < 2:
-            np.matmul(matrix, query, out=out)
-            return out
-        half = len(matrix) // 2
-        other = _halves().submit(np.matmul, matrix[half:], query, out=out[half:])
-        np.matmul(matrix[:half], query, out=out[:half])
-        other.result()
-    return out
-
-
-@functools.cache
-def _halves() -> ThreadPoolExecutor:
-    """The threads that take the second half of a product (two queries' at once)."""
-    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="strata-product")
-
-
-@functools.cache
-def _blas() -> Any:
-    from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
-
-    return ThreadpoolController()
-
-
-def _one_blas_thread() -> Any:
-    """One BLAS thread for a product: a query's matrix-vector product is memory-bound, and
-    OpenBLAS's idle threads spin for milliseconds after it, starving the store's threads
-    on a small machine (measured: 14 ms of CPU burnt per warm hybrid query on 2 cores)."""
-    return _blas().limit(limits=1, user_api="blas")
 
 
 def _filter_codes(indices: np.ndarray, values: list[Any]) -> tuple[np.ndarray, dict[str, int]]:

@@ -48,6 +48,9 @@ def create_app(state: ServeState, policy: Callable[[], Policy]) -> Guard:
     mcp = build(Tools(state.engines.served, state.jobs))
     mcp_app = mcp.streamable_http_app(
         streamable_http_path="/mcp",
+        # A tool call is answered as one JSON body, not an SSE stream: the tools send no
+        # progress or log messages mid-call, and the stream cost both sides ~0.6 ms a call.
+        json_response=True,
         # Host and Origin are checked for every route by the gate, MCP's included.
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
