@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import strata
+from strata import Engine
 
 PUBLIC = [
     "Answer",
@@ -67,3 +70,30 @@ def test_importing_strata_loads_no_engine_store_or_cli() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_search_loads_no_write_side(minirepo: Path) -> None:
+    """A one-shot `strata search` (the cold CLI an agent runs) imports no indexer, doctor,
+    watcher or analysis: the write side is imported by the commands that write."""
+    Engine.open(minirepo, config={"embed.provider": "none"}).index()
+    probe = (
+        "import sys\n"
+        "from strata.surfaces.cli import app\n"
+        "try:\n"
+        "    app(['search', 'retry', '-k', '2', '--index-dir', sys.argv[1]], prog_name='strata')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "write = ('strata.index.indexer', 'strata.index.pipeline', 'strata.engine.indexing',\n"
+        "         'strata.engine.doctor', 'strata.engine.watch', 'strata.index.analysis',\n"
+        "         'strata.index.corpus', 'watchdog')\n"
+        "print([m for m in write if m in sys.modules], file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(minirepo / ".strata")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "STRATA_NO_SERVER": "1"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "retry" in done.stdout.lower()
+    assert done.stderr.strip().splitlines()[-1] == "[]"

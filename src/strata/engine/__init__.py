@@ -9,18 +9,16 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from strata.answer import Answer, AnswerStream, Piece, answer
 from strata.config import Config, load_config
 from strata.embedding import Embedder, recorded_embedder
-from strata.engine import indexing, upkeep
+from strata.engine import upkeep
 from strata.engine.parts import Parts, resolve
 from strata.engine.results import RepoInfo, Session, Status
 from strata.engine.status import repos_of, sessions_of, status_of
 from strata.errors import QueryError
-from strata.index.discovery import IgnoreRules
-from strata.index.indexer import IndexSummary, ProgressFn
 from strata.llm import make_llm
 from strata.query import hybrid, lookup
 from strata.query.executor import execute
@@ -33,6 +31,10 @@ from strata.types import Record
 from strata.workspace import memory
 from strata.workspace.locate import read_locator
 from strata.workspace.repos import all_repos
+
+if TYPE_CHECKING:  # the write side is imported when an index runs: a search never needs it
+    from strata.index.discovery import IgnoreRules
+    from strata.index.indexer import IndexSummary, ProgressFn
 
 
 class Engine:
@@ -114,6 +116,8 @@ class Engine:
         repository (every repository when the embedder changed).
         """
         target = Path(path).expanduser().resolve() if path else self.root
+        from strata.engine import indexing
+
         return indexing.index(self.parts, target, repo, since, full=full, progress=progress)
 
     def refresh(
@@ -131,6 +135,8 @@ class Engine:
         A path that is gone, ignored or no longer indexable loses its rows; a directory
         stands for everything indexed below it. Same plan-then-apply path as `index`.
         """
+        from strata.engine import indexing
+
         return indexing.refresh(self.parts, rels, repo, rules, lock_wait, progress)
 
     def index_if_empty(self, *, progress: ProgressFn | None = None) -> IndexSummary | None:

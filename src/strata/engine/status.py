@@ -20,7 +20,6 @@ from strata.engine.results import (
     VectorCount,
 )
 from strata.engine.upkeep import lagging
-from strata.index.corpus.cache import corpus_unfinished
 from strata.index.discovery import discover
 from strata.index.plan import make_plan
 from strata.layers import embedded_count
@@ -61,6 +60,8 @@ def report_status(
     """The status (the same for `--json`, the terminal and the API); layers in name order."""
     dim = int(locator.get("dim", 0))
     vecs, embeddable = embedded_count(counts)
+    from strata.index.corpus.cache import corpus_unfinished  # the write side's, when asked
+
     unfinished = tuple(corpus_unfinished(index_dir))
     return Status(
         root=root,

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
 
-from strata.engine.analyze import analyze as run_analysis
-from strata.engine.analyze import write_suggestions
-from strata.index.analysis import EMBED_CHUNKS_PER_S, Analysis
 from strata.surfaces.cli import render
 from strata.surfaces.cli.options import Common, command, common
+
+if TYPE_CHECKING:  # the analysis reads files as indexing does: imported when it runs
+    from strata.index.analysis import Analysis
 
 __all__ = ["attach"]
 
@@ -30,6 +31,9 @@ def attach(app: click.Group) -> None:
 @common
 def analyze(path: str | None, as_json: bool, write: bool, opts: Common) -> None:
     """Report languages, sizes, skips, expected chunks and time; suggest settings."""
+    from strata.engine.analyze import analyze as run_analysis
+    from strata.engine.analyze import write_suggestions
+
     with render.progress(opts.err, opts.quiet) as bar:
         report = run_analysis(path or ".", progress=bar)
     changes: list[dict[str, object]] = []
@@ -50,6 +54,8 @@ def analyze(path: str | None, as_json: bool, write: bool, opts: Common) -> None:
 
 
 def _print(console: Console, r: Analysis) -> None:
+    from strata.index.analysis import EMBED_CHUNKS_PER_S
+
     out = console.print
     out(f"{r.root}: {r.files} files to index", markup=False)
     render.table(

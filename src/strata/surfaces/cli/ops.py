@@ -7,15 +7,17 @@ import signal
 import sys
 import threading
 from types import FrameType
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
 
-from strata.engine.doctor import Report, check
-from strata.engine.repair import repair
-from strata.engine.watch import Update, Watcher
 from strata.surfaces.cli import render
 from strata.surfaces.cli.options import Common, command, common
+
+if TYPE_CHECKING:  # each imported by its command: a search needs none of them
+    from strata.engine.doctor import Report
+    from strata.engine.watch import Update
 
 __all__ = ["attach"]
 
@@ -46,6 +48,8 @@ def watch(
     opts: Common,
 ) -> None:
     """Keep the index of PATH current on every save; Ctrl-C stops it cleanly."""
+    from strata.engine.watch import Watcher
+
     eng = opts.engine(path or ".", {"embed.provider": embedder})
     stop = threading.Event()
     caught: list[int] = []
@@ -88,6 +92,9 @@ def doctor(
     opts: Common,
 ) -> None:
     """Check the index against the files and itself; exit 0 when healthy, 2 when not."""
+    from strata.engine.doctor import check
+    from strata.engine.repair import repair
+
     eng = opts.engine(None, {"embed.provider": embedder})
     report = check(eng, deep=deep)
     if do_repair:

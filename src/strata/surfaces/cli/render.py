@@ -21,7 +21,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from strata.engine.results import Status
-from strata.index.indexer import IndexSummary
+from strata.index.summary import IndexSummary
 from strata.query.focus import window_lines
 from strata.query.hybrid import SearchResult
 
