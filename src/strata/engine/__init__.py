@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from strata.answer import Answer, AnswerStream, Piece, answer
 from strata.config import Config, load_config
 from strata.embedding import Embedder, recorded_embedder
 from strata.engine import upkeep
@@ -19,7 +18,6 @@ from strata.engine.parts import Parts, resolve
 from strata.engine.results import RepoInfo, Session, Status
 from strata.engine.status import repos_of, sessions_of, status_of
 from strata.errors import QueryError
-from strata.llm import make_llm
 from strata.query import hybrid, lookup
 from strata.query.executor import execute
 from strata.query.filters import SearchFilters
@@ -32,7 +30,8 @@ from strata.workspace import memory
 from strata.workspace.locate import read_locator
 from strata.workspace.repos import all_repos
 
-if TYPE_CHECKING:  # the write side is imported when an index runs: a search never needs it
+if TYPE_CHECKING:  # the write side and the answers are imported when used: a search needs neither
+    from strata.answer import Answer, AnswerStream, Piece
     from strata.index.discovery import IgnoreRules
     from strata.index.indexer import IndexSummary, ProgressFn
 
@@ -220,6 +219,9 @@ class Engine:
         """Retrieve as `search` does, pack the hits for the LLM, and return the answer's
         stream (iterate it for pieces, then `.answer()`); `model`/`provider` override
         `llm.model`/`llm.provider`."""
+        from strata.answer import answer
+        from strata.llm import make_llm
+
         given = {"llm.model": model, "llm.provider": provider}
         cfg = self.config.with_values({key: v for key, v in given.items() if v}).llm
         return answer(

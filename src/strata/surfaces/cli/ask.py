@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
 
-from strata.answer import Answer, AnswerStream, Piece
-from strata.answer.prompt import Source
 from strata.errors import LlmError
 from strata.surfaces.cli import render
 from strata.surfaces.cli.options import Common, command, common
 from strata.surfaces.cli.retrieval import Retrieval, retrieval_options
+
+if TYPE_CHECKING:  # the answers are imported by the engine when `ask` runs
+    from strata.answer import Answer, AnswerStream, Piece
+    from strata.answer.prompt import Source
 
 __all__ = ["attach"]
 
