@@ -99,21 +99,24 @@ def test_dispatcher_picks_chunkers_by_language() -> None:
     assert chunker_for("python") is chunk_python
     assert chunker_for("text") is paragraphs
     assert chunker_for("pdf") is paragraphs
-    assert chunker_for("sql") is line_windows
+    assert chunker_for("less") is line_windows  # no grammar
+    assert chunker_for("json") is line_windows  # a grammar, but a data format
+    assert chunker_for("sql") is not line_windows  # a grammar: its nodes merged
 
 
 def test_tree_sitter_chunkers_need_no_other_import() -> None:
     # In a fresh process that imports only the dispatcher (no `passages`, no pipeline):
-    # Go and TypeScript get their tree-sitter chunker, not line windows.
+    # Go, TypeScript and Lua get their tree-sitter chunker, not line windows; JSON keeps them.
     probe = (
         "import sys\n"
         "from strata.index.chunking import chunker_for, line_windows\n"
         "assert 'strata.index.passages' not in sys.modules\n"
-        "print([chunker_for(lang) is line_windows for lang in ('go', 'typescript', 'sql')])\n"
+        "langs = ('go', 'typescript', 'lua', 'json')\n"
+        "print([chunker_for(lang) is line_windows for lang in langs])\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[False, False, True]"
+    assert done.stdout.strip() == "[False, False, False, True]"
 
 
 def test_registered_chunker_is_used_and_held_to_the_budget(

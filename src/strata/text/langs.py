@@ -52,13 +52,32 @@ CODE_EXTENSIONS: Final[dict[str, str]] = {
     ".ex": "elixir",
     ".exs": "elixir",
     ".erl": "erlang",
+    ".hrl": "erlang",
     ".hs": "haskell",
     ".ml": "ocaml",
     ".clj": "clojure",
+    ".cljs": "clojure",
+    ".cljc": "clojure",
     ".jl": "julia",
+    ".zig": "zig",
+    ".sol": "solidity",
+    ".nix": "nix",
+    ".f90": "fortran",
+    ".f95": "fortran",
+    ".f03": "fortran",
+    ".f08": "fortran",
+    ".scm": "scheme",
+    ".ss": "scheme",
+    ".rkt": "racket",
+    ".jsonnet": "jsonnet",
+    ".libsonnet": "jsonnet",
+    ".vim": "vim",
+    ".wat": "wat",
+    ".just": "just",
     ".sql": "sql",
     ".proto": "protobuf",
     ".graphql": "graphql",
+    ".gql": "graphql",
     ".vue": "vue",
     ".svelte": "svelte",
     ".css": "css",
@@ -72,12 +91,17 @@ CODE_EXTENSIONS: Final[dict[str, str]] = {
     ".cfg": "ini",
     ".xml": "xml",
     ".tf": "hcl",
+    ".hcl": "hcl",
+    ".bzl": "starlark",
+    ".star": "starlark",
     ".gradle": "groovy",
     ".groovy": "groovy",
     ".cmake": "cmake",
     ".mk": "make",
     ".bat": "batch",
+    ".cmd": "batch",
     ".ps1": "powershell",
+    ".psm1": "powershell",
 }
 CODE_FILENAMES: Final[dict[str, str]] = {
     "Makefile": "make",
@@ -91,6 +115,9 @@ CODE_FILENAMES: Final[dict[str, str]] = {
     "BUILD": "starlark",
     "WORKSPACE": "starlark",
     "Vagrantfile": "ruby",
+    "justfile": "just",
+    "Justfile": "just",
+    "BUILD.bazel": "starlark",
 }
 DOC_EXTENSIONS: Final[dict[str, str]] = {
     ".md": "markdown",
@@ -190,7 +217,7 @@ _TEST_PATH = re.compile(
     r"(^|/)(tests?|__tests__|spec|specs|testing)/"
     r"|(^|/)test_[^/]*$|_test\.[a-z0-9]+$|(^|/)[^/]*_tests?\.py$"
     r"|\.(spec|test)\.[a-z0-9]+$|(^|/)conftest\.py$|Tests?\.(java|kt|cs|swift|scala)$"
-    r"|_spec\.rb$",
+    r"|_spec\.(rb|lua)$|_SUITE\.erl$",
 )
 
 
@@ -220,7 +247,9 @@ def module_from_path(rel: str) -> str:
     parts = list(path.with_suffix("").parts)
     if parts and parts[0] in ("src", "lib") and len(parts) > 1:
         parts = parts[1:]
-    package_file = {".py": "__init__", ".pyi": "__init__", ".rs": "mod"}.get(path.suffix, "index")
+    package_file = {".py": "__init__", ".pyi": "__init__", ".rs": "mod", ".lua": "init"}.get(
+        path.suffix, "index"
+    )
     if len(parts) > 1 and parts[-1] == package_file:
         parts = parts[:-1]
     return ".".join(parts)

@@ -2,8 +2,10 @@
 
 A chunker is a pure function `(text, cfg) -> list[Chunk]`. The table is built here, in one
 place, on first use (`chunkers()`): Python's `ast` chunker, paragraphs for text and PDF,
-and a tree-sitter chunker for every other language with a grammar and a tag query. A
-language without one gets line windows. `register` replaces or adds one (tests, plugins).
+a tree-sitter chunker for every other language with a grammar and a tag query, and syntax
+nodes merged to the window for a language with a grammar only. Data and markup formats
+(`WINDOWED`) and languages without a grammar get line windows. `register` replaces or adds
+one (tests, plugins).
 """
 
 from __future__ import annotations
@@ -25,7 +27,14 @@ _OWN: dict[str, Chunker] = {
     "pdf": paragraphs,
 }
 
+# Formats with a grammar that keep line windows: their syntax nodes are keys, rules and
+# elements, not units a question asks for (measured: docs/benchmarks.md, "More languages").
+WINDOWED = frozenset(
+    ["json", "yaml", "toml", "ini", "xml", "css", "scss", "make", "cmake", "dockerfile", "batch"]
+)
+
 __all__ = [
+    "WINDOWED",
     "Chunker",
     "chunk",
     "chunk_python",
@@ -40,17 +49,27 @@ __all__ = [
 @functools.cache
 def chunkers() -> dict[str, Chunker]:
     """Every language's chunker, built once: tree-sitter's for the languages it has a grammar
-    and a tag query for, then this package's own (Python, text, PDF)."""
-    from strata.index.code.treesitter import grammars  # tree-sitter loads on first use
+    and a tag query for, merged syntax nodes for the other grammars but `WINDOWED`, then
+    this package's own (Python, text, PDF)."""
+    from strata.index.code.treesitter import grammars, tags  # tree-sitter loads on first use
 
-    return {**{lang: _treesitter(lang) for lang in grammars.supported()}, **_OWN}
+    table: dict[str, Chunker] = {}
+    for lang in grammars.supported():
+        if tags.has_query(lang):
+            table[lang] = _treesitter(lang, tagged=True)
+        elif lang not in WINDOWED:
+            table[lang] = _treesitter(lang, tagged=False)
+    return {**table, **_OWN}
 
 
-def _treesitter(lang: str) -> Chunker:
+def _treesitter(lang: str, *, tagged: bool) -> Chunker:
     from strata.index.code.treesitter import chunker as treesitter_chunker
+    from strata.index.code.treesitter import generic
+
+    chunk_lang = treesitter_chunker.chunk if tagged else generic.chunk
 
     def chunker(text: str, cfg: ChunkConfig) -> list[Chunk]:
-        return treesitter_chunker.chunk(text, lang, cfg)
+        return chunk_lang(text, lang, cfg)
 
     return chunker
 

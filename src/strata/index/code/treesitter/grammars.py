@@ -1,4 +1,6 @@
-"""Tree-sitter grammars by language name, loaded lazily from their per-language wheels."""
+"""Tree-sitter grammars by language name, loaded lazily: the fifteen languages Strata first
+supported from their per-language wheels, every other one from the semble-grammars bundle
+(one wheel of prebuilt grammars, extracted into a user cache on first use, never fetched)."""
 
 from __future__ import annotations
 
@@ -43,16 +45,29 @@ GRAMMARS: Final[dict[str, Grammar]] = {
     "scala": Grammar("tree_sitter_scala", "language", "tree-sitter-scala>=0.26,<0.27"),
     "bash": Grammar("tree_sitter_bash", "language", "tree-sitter-bash>=0.25,<0.26"),
 }
+BUNDLE: Final = "semble-grammars>=0.1.2,<0.2"
+# Languages whose grammar comes from the bundle: Strata's name (`strata.text.langs`) -> the
+# bundle's. A grammar here says only that the language parses; whether its files are
+# chunked by a tag query, by syntax alone or by windows is `strata.index.chunking`'s choice.
+BUNDLED: Final[dict[str, str]] = {
+    **{lang: lang for lang in ("lua", "r", "perl", "objc", "dart", "elixir", "erlang")},
+    **{lang: lang for lang in ("haskell", "ocaml", "clojure", "julia", "sql", "zig", "nix")},
+    **{lang: lang for lang in ("solidity", "fortran", "scheme", "racket", "jsonnet", "vim")},
+    **{lang: lang for lang in ("wat", "just", "groovy", "powershell", "starlark", "hcl")},
+    **{lang: lang for lang in ("cmake", "make", "batch", "dockerfile", "graphql", "vue")},
+    **{lang: lang for lang in ("svelte", "css", "scss", "json", "yaml", "toml", "ini", "xml")},
+    "protobuf": "proto",
+}
 
 
 def supported() -> tuple[str, ...]:
     """The language names that have a grammar entry (installed or not)."""
-    return tuple(GRAMMARS)
+    return (*GRAMMARS, *BUNDLED)
 
 
 def is_supported(lang: str) -> bool:
     """Whether `lang` has a grammar entry."""
-    return lang in GRAMMARS
+    return lang in GRAMMARS or lang in BUNDLED
 
 
 @functools.cache
@@ -64,11 +79,13 @@ def language(lang: str) -> tree_sitter.Language:
         EngineError: the grammar's package is missing or built for another ABI;
             the message carries the pip command that fixes it.
     """
+    if lang in BUNDLED:
+        return _bundled(lang)
     grammar = GRAMMARS.get(lang)
     if grammar is None:
         raise UserError(
             f"no tree-sitter grammar for language {lang!r}",
-            hint="supported: " + ", ".join(sorted(GRAMMARS)),
+            hint="supported: " + ", ".join(sorted(supported())),
         )
     install = f"pip install '{grammar.package}'"
     try:
@@ -79,3 +96,21 @@ def language(lang: str) -> tree_sitter.Language:
         return tree_sitter.Language(getattr(module, grammar.factory)())
     except ValueError as exc:  # incompatible ABI version
         raise EngineError(f"the {lang} grammar cannot be loaded: {exc}", hint=install) from exc
+
+
+def _bundled(lang: str) -> tree_sitter.Language:
+    install = f"pip install '{BUNDLE}'"
+    try:
+        import semble_grammars
+    except ImportError as exc:
+        raise EngineError(f"the {lang} grammar is not installed", hint=install) from exc
+    try:
+        found: tree_sitter.Language = semble_grammars.get_language(BUNDLED[lang])
+    except (ValueError, semble_grammars.GrammarLoadError) as exc:  # ABI, or the cache unwritable
+        raise EngineError(
+            f"the {lang} grammar cannot be loaded: {exc}",
+            hint=f"{install}; it extracts into SEMBLE_GRAMMARS_CACHE_DIR (default ~/.cache/semble)",
+        ) from exc
+    except (semble_grammars.LanguageNotFoundError, semble_grammars.UnsupportedPlatformError) as exc:
+        raise EngineError(f"the {lang} grammar is not bundled here: {exc}", hint=install) from exc
+    return found

@@ -13,8 +13,12 @@ from strata.text.langs import is_test_path, module_from_path
 
 # Definition kinds that only group members (Rust `impl`, Swift `extension`): not symbols.
 GROUP_KINDS: Final = frozenset({"impl"})
-_COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?!?|#+|--|\"\"\"|'''|[rbuRBU]?\"\"\")\s?")
+# Comment and docstring openers, Haskell's `-- |`, OCaml's `(**`, Erlang's `%%` and Lisp's `;;`.
+_COMMENT_MARKS = re.compile(
+    r"^\s*(?:/\*\*?|\*/|\*|///?!?|#+|--+(?:\s*[|^])?|\(\*\*?|%+|;+|\"\"\"|'''|[rbuRBU]?\"\"\")\s?"
+)
 _TAGS = re.compile(r"<[^>]+>")
+_NATSPEC = re.compile(r"^@(?:dev|notice|title|doc)\s+")  # NatSpec and EDoc tags before the prose
 _SENTENCE = re.compile(r"^(.+?[.!?])(?:\s|$)")
 
 
@@ -134,11 +138,13 @@ def _resolve(edge: Edge, ref: Reference, targets: list[Symbol]) -> Edge:
 
 
 def summary(doc: str) -> str:
-    """The first sentence of a doc comment or docstring, markers and markup removed."""
+    """The first sentence of a doc comment or docstring, markers and markup removed; a tag
+    line (`@param x`, roxygen's `@export`) ends it."""
     words: list[str] = []
     for raw in doc.splitlines():
         line = _TAGS.sub("", _COMMENT_MARKS.sub("", raw.strip())).strip().strip("\"'*/").strip()
-        if not line:
+        line = _NATSPEC.sub("", line)
+        if not line or line.startswith("@"):
             if words:
                 break
             continue

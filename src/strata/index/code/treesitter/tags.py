@@ -4,9 +4,20 @@ A language's knowledge lives in `queries/<lang>.scm` beside this module (aider /
 style): `@definition.<kind>` marks a definition node and `@name` its name, `@reference.call`,
 `@reference.import` and `@reference.inherits` mark uses. Optional captures: `@body`
 (when the grammar has no `body` field), `@doc` (a docstring inside the body),
-`@receiver` (an owner type written outside the body, as Go's method receivers) and
-`@local` (an import naming a file of the same project). When several patterns capture
-the same node, the first pattern in the file wins, so specific patterns go first.
+`@receiver` (an owner type written outside the body, as Go's method receivers),
+`@scope` (a qualifier written before the name that makes no method, as Lua's
+`function M.f`) and `@local` (an import naming a file of the same project). When several
+patterns capture the same node, the first pattern in the file wins, so specific patterns go
+first.
+
+A `@body` after the definition's node (Dart writes a signature, then its body beside it)
+extends the definition to it. A pattern of its own may capture `@attribute`: nodes that
+belong to the definition below them, as decorators do (Elixir's `@doc`, `@spec`), with an
+optional `@doc` inside; the uses inside them are not references. A `@trailer` right below a
+definition belongs to it (Haskell's `{-# INLINE f #-}`). A definition's own name
+is never a reference. A query with the line `; clauses: merge` makes consecutive
+definitions of one name, kind and parent one definition (Haskell's signature and
+equations, Elixir's function clauses).
 """
 
 from __future__ import annotations
@@ -14,41 +25,26 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import tree_sitter
 
-from strata.index.code.treesitter.grammars import language
+from strata.index.code.treesitter.grammars import is_supported, language
+from strata.index.code.treesitter.nodes import (
+    ATTRIBUTE_TYPES,
+    body_of,
+    is_comment,
+    trailing_doc,
+    unwrap,
+    wrapped_decorators,
+)
 
-# Node types that hold a definition's members or statements, for grammars with no `body` field.
-BODY_TYPES = frozenset(
-    [
-        "class_body",
-        "enum_class_body",
-        "function_body",
-        "body_statement",
-        "declaration_list",
-        "field_declaration_list",
-        "enum_body",
-        "interface_body",
-        "template_body",
-        "protocol_body",
-        "compound_statement",
-        "block",
-        "statement_block",
-    ]
-)
-# Nodes that wrap a definition and belong to its text (decorators, `export`, templates).
-WRAPPER_TYPES = frozenset(
-    ["decorated_definition", "export_statement", "template_declaration", "ambient_declaration"]
-)
-# Siblings just above a definition that belong to it, besides comments.
-ATTRIBUTE_TYPES = frozenset(["attribute_item", "decorator", "annotation"])
 # Definition kinds whose functions are methods.
 METHOD_OWNERS = frozenset(["class", "interface", "struct", "trait", "enum", "impl", "object"])
 Captures = dict[str, list[tree_sitter.Node]]
 _Match = tuple[str, tree_sitter.Node, Captures]
 _INHERITS = re.compile(r"^; inherits: (\w+)\s*$", re.MULTILINE)
+_CLAUSES = re.compile(r"^; clauses: merge\s*$", re.MULTILINE)
 _IMPORT_WORD = re.compile(r"^(import|use|using)\s+")
 _SPACE = re.compile(r"\s+")
 _SIGNATURE_CHARS = 300
@@ -113,6 +109,13 @@ def query(lang: str) -> tree_sitter.Query:
     return compiled
 
 
+@functools.cache
+def has_query(lang: str) -> bool:
+    """Whether `lang` has a grammar and a tag query: its files get symbols and syntax chunks."""
+    folder = importlib.resources.files("strata.index.code.treesitter").joinpath("queries")
+    return is_supported(lang) and folder.joinpath(f"{lang}.scm").is_file()
+
+
 def query_source(lang: str) -> str:
     """The text of `<lang>.scm`, after the queries it inherits (`; inherits: typescript`)."""
     folder = importlib.resources.files("strata.index.code.treesitter").joinpath("queries")
@@ -133,7 +136,12 @@ def outline(text: str, lang: str) -> Outline:
     matches = tree_sitter.QueryCursor(query(lang)).matches(tree.root_node)
     defs: dict[int, tuple[int, _Match]] = {}
     refs: list[tuple[str, Captures]] = []
+    builder = _Builder(src)
     for pattern, caps in matches:
+        if "attribute" in caps:
+            builder.attributes[caps["attribute"][0].id] = caps.get("doc", [])
+        if "trailer" in caps:
+            builder.trailers.add(caps["trailer"][0].id)
         for cap in caps:
             role, _, kind = cap.partition(".")
             if role == "definition" and "name" in caps:
@@ -142,11 +150,21 @@ def outline(text: str, lang: str) -> Outline:
                     defs[node.id] = (pattern, (kind, node, caps))
             elif role == "reference" and "name" in caps:
                 refs.append((kind, caps))
-    builder = _Builder(src)
-    definitions = builder.definitions(sorted((m for _, m in defs.values()), key=_source_order))
-    references = [builder.reference(kind, caps) for kind, caps in refs]
+    chosen = sorted((m for _, m in defs.values()), key=_source_order)
+    definitions = builder.definitions(chosen, merge=_merges_clauses(lang))
+    names = {caps["name"][0].id for _, _, caps in chosen}
+    references = [
+        builder.reference(kind, caps)
+        for kind, caps in refs
+        if caps["name"][0].id not in names and not builder.in_attribute(caps["name"][0])
+    ]
     references.sort(key=lambda r: r.line)
     return Outline(tuple(definitions), tuple(references), tree.root_node.has_error)
+
+
+@functools.cache
+def _merges_clauses(lang: str) -> bool:
+    return bool(_CLAUSES.search(query_source(lang)))
 
 
 class _Builder:
@@ -155,6 +173,8 @@ class _Builder:
     def __init__(self, src: bytes) -> None:
         self.src = src
         self.index: dict[int, int] = {}
+        self.attributes: dict[int, list[tree_sitter.Node]] = {}  # node id -> its doc nodes
+        self.trailers: set[int] = set()
         self.starts = [0] + [m.end() for m in re.finditer(b"\n", src)]
         self.first_text = [
             start + len(line) - len(line.lstrip())
@@ -164,12 +184,29 @@ class _Builder:
     def text(self, node: tree_sitter.Node) -> str:
         return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
-    def definitions(self, ordered: list[_Match]) -> list[Definition]:
-        self.index = {node.id: i for i, (_, node, _) in enumerate(ordered)}
+    def definitions(self, ordered: list[_Match], *, merge: bool = False) -> list[Definition]:
+        self.index = {}
+        for i, (_, node, caps) in enumerate(ordered):
+            self.index[node.id] = i
+            if "body" in caps and caps["body"][0].start_byte >= node.end_byte:
+                self.index[caps["body"][0].id] = i  # a body beside its signature
         out: list[Definition] = []
         for kind, node, caps in ordered:
             out.append(self.definition(kind, caps, node, out))
-        return out
+        if not merge:
+            return out
+        merged, remap = _merge_clauses(out)
+        self.index = {key: remap[i] for key, i in self.index.items()}
+        return merged
+
+    def in_attribute(self, node: tree_sitter.Node) -> bool:
+        """Whether `node` lies inside a captured `@attribute`."""
+        up = node.parent if self.attributes else None
+        while up is not None:
+            if up.id in self.attributes:
+                return True
+            up = up.parent
+        return False
 
     def definition(
         self,
@@ -182,14 +219,21 @@ class _Builder:
         parent = self.enclosing(node)
         owner = done[parent] if parent is not None else None
         receiver = tuple(self.text(n) for n in caps.get("receiver", [])[:1])
-        path = (owner.path if owner else receiver) + (name,)
+        scope = tuple(self.text(n) for n in caps.get("scope", [])[:1])
+        path = (owner.path if owner else receiver or scope) + (name,)
         if kind == "function" and (receiver or (owner and owner.kind in METHOD_OWNERS)):
             kind = "method"
-        outer = _unwrap(node)
+        outer = unwrap(node)
         first, decorators = self.leading(outer)
-        body = caps["body"][0] if "body" in caps else _body(node)
-        doc_nodes = caps.get("doc") or _comments_between(first, outer)
-        end = outer.end_point
+        body = caps["body"][0] if "body" in caps else body_of(node)
+        last = body if body is not None and body.start_byte >= outer.end_byte else outer
+        below = last.next_named_sibling
+        while below is not None and below.id in self.trailers:
+            if below.start_point.row > last.end_point.row + 1:
+                break
+            last, below = below, below.next_named_sibling
+        doc_nodes = caps.get("doc") or self.docs_between(first, outer)
+        end = last.end_point
         end_row = end.row - 1 if end.column == 0 and end.row > first.start_point.row else end.row
         return Definition(
             kind=kind,
@@ -203,8 +247,8 @@ class _Builder:
             parent=parent,
             has_body=body is not None,
             starts_line=self.starts_line(first),
-            ends_line=self.ends_line(outer),
-            decorators=decorators + tuple(self.text(n) for n in _wrapped_decorators(node)),
+            ends_line=self.ends_line(last),
+            decorators=decorators + tuple(self.text(n) for n in wrapped_decorators(node)),
         )
 
     def reference(self, kind: str, caps: Captures) -> Reference:
@@ -234,19 +278,34 @@ class _Builder:
         return None
 
     def leading(self, node: tree_sitter.Node) -> tuple[tree_sitter.Node, tuple[str, ...]]:
-        """The first of the comments/attributes glued above `node`, and the attributes' text."""
+        """The first of the comments and attributes glued above `node` (a captured
+        `@attribute` across blank lines too), and the text of the attributes that hold no
+        doc (decorators, Elixir's `@spec`; not `@doc`)."""
         first, attrs = node, []
-        prev = node.prev_named_sibling
-        while (
-            prev is not None
-            and ("comment" in prev.type or prev.type in ATTRIBUTE_TYPES)
-            and prev.end_point.row >= first.start_point.row - 1
-            and self.starts_line(prev)
-        ):
-            if prev.type in ATTRIBUTE_TYPES:
+        prev = node.prev_named_sibling or trailing_doc(node)
+        while prev is not None and self.starts_line(prev):
+            captured = prev.id in self.attributes
+            if not (captured or is_comment(prev) or prev.type in ATTRIBUTE_TYPES):
+                break
+            if not captured and prev.end_point.row < first.start_point.row - 1:
+                break
+            if prev.type in ATTRIBUTE_TYPES or (captured and not self.attributes[prev.id]):
                 attrs.append(self.text(prev))
             first, prev = prev, prev.prev_named_sibling
         return first, tuple(reversed(attrs))
+
+    def docs_between(
+        self, first: tree_sitter.Node, outer: tree_sitter.Node
+    ) -> list[tree_sitter.Node]:
+        """The comments, and the docs of attributes, from `first` up to the definition."""
+        out: list[tree_sitter.Node] = []
+        node: tree_sitter.Node | None = first
+        while node is not None and node.id != outer.id:
+            if is_comment(node):
+                out.append(node)
+            out.extend(self.attributes.get(node.id, []))
+            node = node.next_named_sibling
+        return out
 
     def starts_line(self, node: tree_sitter.Node) -> bool:
         return node.start_byte <= self.first_text[node.start_point.row]
@@ -270,33 +329,22 @@ def _source_order(match: _Match) -> tuple[int, int]:
     return match[1].start_byte, -match[1].end_byte
 
 
-def _unwrap(node: tree_sitter.Node) -> tree_sitter.Node:
-    while node.parent is not None and node.parent.type in WRAPPER_TYPES:
-        node = node.parent
-    return node
-
-
-def _body(node: tree_sitter.Node) -> tree_sitter.Node | None:
-    body = node.child_by_field_name("body")
-    if body is not None:
-        return body
-    return next((c for c in node.named_children if c.type in BODY_TYPES), None)
-
-
-def _comments_between(first: tree_sitter.Node, outer: tree_sitter.Node) -> list[tree_sitter.Node]:
-    out: list[tree_sitter.Node] = []
-    node: tree_sitter.Node | None = first
-    while node is not None and node.id != outer.id:
-        if "comment" in node.type:
-            out.append(node)
-        node = node.next_named_sibling
-    return out
-
-
-def _wrapped_decorators(node: tree_sitter.Node) -> list[tree_sitter.Node]:
-    out: list[tree_sitter.Node] = []
-    up = node.parent
-    while up is not None and up.type in WRAPPER_TYPES:
-        out[:0] = [c for c in up.named_children if c.type in ATTRIBUTE_TYPES]
-        up = up.parent
-    return out
+def _merge_clauses(defs: list[Definition]) -> tuple[list[Definition], list[int]]:
+    """Consecutive definitions of one name, kind and parent as one; and for each old index,
+    the new one."""
+    kept: list[Definition] = []
+    remap: list[int] = []
+    last_child: dict[int | None, int] = {}
+    for d in defs:
+        parent = remap[d.parent] if d.parent is not None else None
+        j = last_child.get(parent)
+        if j is not None and (kept[j].name, kept[j].kind) == (d.name, d.kind):
+            prev = kept[j]
+            has_body = prev.has_body or d.has_body
+            kept[j] = replace(prev, end_line=d.end_line, ends_line=d.ends_line, has_body=has_body)
+            remap.append(j)
+            continue
+        kept.append(replace(d, parent=parent))
+        remap.append(len(kept) - 1)
+        last_child[parent] = len(kept) - 1
+    return kept, remap

@@ -1,0 +1,75 @@
+"""What the node types of the grammars mean to a file outline: bodies, wrappers, comments."""
+
+from __future__ import annotations
+
+import tree_sitter
+
+# Node types that hold a definition's members or statements, for grammars with no `body` field.
+BODY_TYPES = frozenset(
+    [
+        "class_body",
+        "enum_class_body",
+        "function_body",
+        "body_statement",
+        "declaration_list",
+        "field_declaration_list",
+        "enum_body",
+        "interface_body",
+        "template_body",
+        "protocol_body",
+        "compound_statement",
+        "block",
+        "statement_block",
+    ]
+)
+# Nodes that wrap a definition and belong to its text (decorators, `export`, templates,
+# Julia's `@inline function`, each method of an Objective-C `@implementation`).
+WRAPPER_TYPES = frozenset(
+    [
+        *("decorated_definition", "export_statement", "template_declaration"),
+        *("ambient_declaration", "macrocall_expression", "macro_argument_list"),
+        "implementation_definition",
+    ]
+)
+# Siblings just above a definition that belong to it, besides comments.
+ATTRIBUTE_TYPES = frozenset(["attribute_item", "decorator", "annotation"])
+# Comment nodes whose type does not say so (Haskell's `-- |` doc comments).
+COMMENT_TYPES = frozenset(["haddock"])
+
+
+def is_comment(node: tree_sitter.Node) -> bool:
+    """Whether a node is a comment (any grammar)."""
+    return "comment" in node.type or node.type in COMMENT_TYPES
+
+
+def unwrap(node: tree_sitter.Node) -> tree_sitter.Node:
+    """The outermost wrapper of a definition (its decorators, `export`), or the node."""
+    while node.parent is not None and node.parent.type in WRAPPER_TYPES:
+        node = node.parent
+    return node
+
+
+def body_of(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """A definition's body: its `body` field, else its first child of a body type."""
+    body = node.child_by_field_name("body")
+    if body is not None:
+        return body
+    return next((c for c in node.named_children if c.type in BODY_TYPES), None)
+
+
+def wrapped_decorators(node: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """The attributes inside the wrappers around a definition, outermost first."""
+    out: list[tree_sitter.Node] = []
+    up = node.parent
+    while up is not None and up.type in WRAPPER_TYPES:
+        out[:0] = [c for c in up.named_children if c.type in ATTRIBUTE_TYPES]
+        up = up.parent
+    return out
+
+
+def trailing_doc(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """A doc comment that parsed into the node before `node`'s parent (Haskell's first
+    declaration: its `-- |` is the last child of the imports)."""
+    before = node.parent.prev_named_sibling if node.parent is not None else None
+    last = before.named_children[-1] if before is not None and before.named_children else None
+    return last if last is not None and last.type in COMMENT_TYPES else None
