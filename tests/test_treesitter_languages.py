@@ -1,0 +1,408 @@
+"""Tag queries of the languages whose grammars come from semble-grammars, on real-looking samples.
+
+Each sample in `tests/corpora/langs/` is written the way real code of its language is (the
+queries were checked on Debian, npm and PyPI packages: docs/benchmarks.md, "More languages");
+the tests pin its symbols, chunks, doc summaries, calls and imports.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from strata.config import ChunkConfig
+from strata.engine import Engine
+from strata.index.code.treesitter import grammars, tags
+from strata.index.code.treesitter.chunker import CONTAINER_KINDS, chunk
+from strata.index.code.treesitter.symbols import extract
+from strata.text.langs import is_test_path, language_of, module_from_path
+from tests.test_treesitter import DEFAULT, TIGHT, assert_chunk_invariants
+
+CORPUS = Path(__file__).parent / "corpora" / "langs"
+
+# (qname without the module, kind, first line including doc comments and attributes)
+EXPECTED: dict[str, set[tuple[str, str, int]]] = {
+    "queue.lua": {
+        ("Queue.new", "function", 10),
+        ("Queue.push", "method", 19),
+        ("Queue.full", "method", 27),
+        ("encode", "function", 31),
+        ("Queue.dump", "function", 35),
+    },
+    "stack.ex": {
+        ("Jobs.Stack", "module", 1),
+        ("Jobs.Stack.push", "function", 10),
+        ("Jobs.Stack.pop", "function", 19),
+        ("Jobs.Stack.size", "function", 23),
+        ("Jobs.Stack.empty?", "function", 25),
+        ("Jobs.Runnable", "interface", 30),
+        ("Jobs.Runnable.run", "method", 31),
+    },
+    "Parser.hs": {
+        ("Parser", "struct", 10),
+        ("char", "function", 13),
+        ("many1", "function", 21),
+        ("Token", "struct", 25),
+        ("Pretty", "class", 28),
+        ("Pretty.pretty", "method", 29),
+        ("Pretty.prettyList", "method", 30),
+        ("Pretty.pretty", "method", 34),
+        ("digits", "function", 37),
+    },
+    "cart.dart": {
+        ("Cart", "class", 7),
+        ("Cart.Cart", "method", 11),
+        ("Cart.withItems", "method", 13),
+        ("Cart.add", "method", 17),
+        ("Cart.count", "method", 23),
+        ("Cart.total", "method", 25),
+        ("Status", "enum", 28),
+        ("roundCents", "function", 30),
+    },
+    "geometry.jl": {
+        ("Geometry", "module", 1),
+        ("Geometry.Point", "struct", 8),
+        ("Geometry.Shape", "type", 18),
+        ("Geometry.ORIGIN", "constant", 20),
+        ("Geometry.distance", "function", 22),
+        ("Geometry.area", "function", 31),
+        ("Geometry.show", "function", 33),
+        ("Geometry.midpoint", "function", 35),
+    },
+    "buffer.zig": {
+        ("default_capacity", "constant", 4),
+        ("Buffer", "struct", 6),
+        ("Buffer.init", "method", 11),
+        ("Buffer.append", "method", 17),
+        ("Mode", "enum", 23),
+        ("Ring", "struct", 25),
+        ("Ring.get", "method", 30),
+        ("append grows the length", "function", 36),
+    },
+    "counter.ml": {
+        ("SMap", "module", 4),
+        ("t", "struct", 6),
+        ("mode", "type", 8),
+        ("Empty", "type", 10),
+        ("empty", "constant", 12),
+        ("add", "function", 14),
+        ("add_all", "function", 19),
+        ("Report", "module", 24),
+        ("Report.print", "function", 25),
+        ("fold_case", "function", 29),
+    },
+    "Token.sol": {
+        ("Token", "class", 7),
+        ("Token.MAX_SUPPLY", "constant", 11),
+        ("Token.Minted", "type", 15),
+        ("Token.SupplyExceeded", "type", 17),
+        ("Token.Grant", "struct", 19),
+        ("Token.constructor", "method", 24),
+        ("Token.transfer", "method", 26),
+        ("Token._move", "method", 34),
+        ("Token.onlyMinter", "method", 40),
+        ("SafeAdd", "class", 46),
+        ("SafeAdd.add", "method", 47),
+    },
+    "kv_store.erl": {
+        ("SERVER", "constant", 10),
+        ("state", "struct", 12),
+        ("key", "type", 14),
+        ("start_link", "function", 16),
+        ("put", "function", 22),
+        ("get", "function", 27),
+        ("init", "function", 30),
+        ("handle_call", "function", 33),
+        ("lookup", "function", 39),
+    },
+    "stats.R": {
+        ("trimmed_mean", "function", 4),
+        ("rescale", "function", 14),
+        ("clean", "function", 20),
+        ("Summary", "class", 22),
+        ("describe", "function", 24),
+    },
+    "Inventory.pm": {
+        ("Shop::Inventory", "package", 1),
+        ("LIMIT", "constant", 8),
+        ("new", "function", 10),
+        ("add", "function", 17),
+        ("total", "function", 24),
+    },
+    "Store.m": {
+        ("Store", "interface", 6),
+        ("Store.put", "method", 8),
+        ("Store.shared", "method", 9),
+        ("Store", "class", 12),
+        ("Store.put", "method", 14),
+        ("Store.shared", "method", 20),
+        ("StoreLog", "function", 30),
+    },
+    "shapes.clj": {
+        ("geometry.shapes", "package", 1),
+        ("pi-approx", "constant", 5),
+        ("Shape", "interface", 7),
+        ("Circle", "class", 10),
+        ("describe", "function", 14),
+        ("round2", "function", 19),
+        ("with-shape", "function", 22),
+    },
+}
+
+
+def _read(name: str) -> tuple[str, str]:
+    return (CORPUS / name).read_text(encoding="utf-8"), language_of(name) or ""
+
+
+def test_thirteen_new_languages_have_a_sample_and_a_query() -> None:
+    langs = {language_of(name) for name in EXPECTED}
+    assert len(langs) == 13
+    assert all(lang and tags.has_query(lang) for lang in langs)
+    assert not tags.has_query("json") and not tags.has_query("cobol")
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_symbols_are_exactly_the_definitions_of_each_sample(name: str) -> None:
+    text, lang = _read(name)
+    symbols, _ = extract(text, lang, name)
+    module = name.rsplit(".", 1)[0]
+    got = {(s.qname.removeprefix(module + "."), s.kind, s.start_line) for s in symbols}
+    assert got == EXPECTED[name]
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+@pytest.mark.parametrize("cfg", [DEFAULT, TIGHT], ids=["default", "tight"])
+def test_chunks_of_each_sample_keep_the_invariants(name: str, cfg: ChunkConfig) -> None:
+    text, lang = _read(name)
+    assert_chunk_invariants(text, chunk(text, lang, cfg), cfg)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_every_function_with_a_body_starts_a_chunk_of_its_name(name: str) -> None:
+    text, lang = _read(name)
+    defs = tags.outline(text, lang).definitions
+    starts = {(c.start_line, c.title, c.kind) for c in chunk(text, lang, DEFAULT)}
+    units = [
+        d
+        for d in defs
+        if d.kind in ("function", "method")
+        and d.has_body
+        and d.starts_line
+        and (d.parent is None or defs[d.parent].kind in CONTAINER_KINDS)
+    ]
+    assert units
+    for d in units:
+        assert (d.start_line, ".".join(d.path), d.kind) in starts, d
+
+
+@pytest.mark.parametrize(
+    ("name", "qname", "first_sentence"),
+    [
+        ("queue.lua", "Queue.new", "Create an empty queue."),
+        ("stack.ex", "Jobs.Stack.push", "Pushes a job on top of the stack."),
+        ("stack.ex", "Jobs.Stack.pop", "Takes the newest job off the stack."),
+        ("Parser.hs", "Parser", "A parser of strings."),
+        ("Parser.hs", "char", "Parse one given character."),
+        ("cart.dart", "Cart.add", "Adds an item, merging it with an equal one."),
+        ("buffer.zig", "Buffer.init", "Makes an empty buffer."),
+        ("counter.ml", "add", "[add word t] counts one more [word]."),
+        ("Token.sol", "Token.transfer", "Moves `amount` tokens from the caller to `to`."),
+        ("kv_store.erl", "start_link", "Starts the store."),
+        ("stats.R", "trimmed_mean", "Trimmed mean of a numeric vector"),
+        ("stats.R", "rescale", "Scale a vector to the unit interval"),
+        ("Inventory.pm", "new", "Create an empty inventory."),
+        ("Store.m", "Store.put", "Stores an item under a key."),
+        ("shapes.clj", "describe", "A line of text about a shape."),
+    ],
+)
+def test_doc_comments_become_summaries(name: str, qname: str, first_sentence: str) -> None:
+    text, lang = _read(name)
+    symbols, _ = extract(text, lang, name)
+    module = name.rsplit(".", 1)[0]
+    found = [s for s in symbols if s.qname == f"{module}.{qname}"]
+    assert found[-1].summary == first_sentence
+
+
+@pytest.mark.parametrize(
+    ("name", "caller", "callee", "target"),
+    [
+        ("queue.lua", "Queue.dump", "encode", "encode"),
+        ("queue.lua", "Queue.push", "full", "Queue.full"),
+        ("stack.ex", "Jobs.Stack.push", "debug", None),
+        ("Parser.hs", "Pretty.prettyList", "concatMap", None),
+        ("cart.dart", "Cart.add", "log", None),
+        ("geometry.jl", "Geometry.distance", "norm", None),
+        ("buffer.zig", "Buffer.init", "alloc", None),
+        ("counter.ml", "add_all", "add", "add"),
+        ("Token.sol", "Token.transfer", "_move", "Token._move"),
+        ("kv_store.erl", "handle_call", "lookup", "lookup"),
+        ("stats.R", "trimmed_mean", "clean", "clean"),
+        ("Inventory.pm", "add", "total", "total"),
+        ("Store.m", "Store.put", "StoreLog", "StoreLog"),
+        ("shapes.clj", "describe", "area", None),
+    ],
+)
+def test_calls_are_edges_from_their_definition(
+    name: str, caller: str, callee: str, target: str | None
+) -> None:
+    text, lang = _read(name)
+    _, edges = extract(text, lang, name)
+    module = name.rsplit(".", 1)[0]
+    calls = [e for e in edges if e.edge_type == "calls" and e.src_qname == f"{module}.{caller}"]
+    call = next(e for e in calls if e.dst_ref.endswith(callee))
+    if target is not None:
+        assert call.dst_qname == f"{module}.{target}"
+
+
+@pytest.mark.parametrize(
+    ("name", "imported"),
+    [
+        ("queue.lua", "cjson"),
+        ("stack.ex", "Jobs.Job"),
+        ("Parser.hs", "Data.Char"),
+        ("cart.dart", "package:shop/item.dart"),
+        ("geometry.jl", "LinearAlgebra"),
+        ("buffer.zig", "std"),
+        ("counter.ml", "Printf"),
+        ("Token.sol", "./IERC20.sol"),
+        ("kv_store.erl", "kv_store.hrl"),
+        ("stats.R", "stats"),
+        ("Inventory.pm", "List::Util"),
+        ("Store.m", "Foundation/Foundation.h"),
+        ("shapes.clj", "clojure.string"),
+    ],
+)
+def test_imports_are_edges(name: str, imported: str) -> None:
+    text, lang = _read(name)
+    _, edges = extract(text, lang, name)
+    assert imported in {e.dst_ref for e in edges if e.edge_type == "imports"}
+
+
+def test_clauses_of_one_function_are_one_definition() -> None:
+    for name, qname, span in [
+        ("stack.ex", "stack.Jobs.Stack.pop", (19, 21)),  # two `def pop` clauses, its @doc
+        ("Parser.hs", "Parser.char", (13, 19)),  # signature, equation, where, INLINE pragma
+        ("kv_store.erl", "kv_store.handle_call", (33, 37)),  # `;`-separated clauses
+        ("kv_store.erl", "kv_store.start_link", (16, 20)),  # `-spec` across a blank line
+    ]:
+        text, lang = _read(name)
+        symbols, _ = extract(text, lang, name)
+        found = [s for s in symbols if s.qname == qname]
+        assert [(s.start_line, s.end_line) for s in found] == [span], qname
+
+
+def test_attributes_belong_to_their_definition_and_their_uses_are_not_calls() -> None:
+    text, lang = _read("stack.ex")
+    symbols, edges = extract(text, lang, "stack.ex")
+    push = next(s for s in symbols if s.name == "push")
+    assert push.decorators == ("@spec push(t(), Job.t()) :: t()",)  # @doc is its summary
+    callees = {e.dst_ref for e in edges if e.edge_type == "calls"}
+    assert "t" not in callees and "Job.t" not in callees  # the @spec's types
+    assert "push" not in callees  # the definition's own head
+
+
+def test_dart_body_beside_its_signature_belongs_to_the_method() -> None:
+    text, lang = _read("cart.dart")
+    symbols, _ = extract(text, lang, "cart.dart")
+    add = next(s for s in symbols if s.qname == "cart.Cart.add")
+    assert (add.start_line, add.end_line, add.signature) == (17, 21, "void add(Item item)")
+    bases = next(s for s in symbols if s.name == "Cart" and s.kind == "class").bases
+    assert bases == ("Base", "Logging", "Countable")
+
+
+def test_lua_and_julia_qualify_a_function_by_the_table_or_module_written_before_it() -> None:
+    text, lang = _read("queue.lua")
+    symbols, _ = extract(text, lang, "lib/queue.lua")
+    kinds = {s.qname: s.kind for s in symbols}
+    assert kinds["queue.Queue.new"] == "function"  # `function Queue.new`: no method
+    assert kinds["queue.Queue.push"] == "method"  # `function Queue:push`: a method
+
+
+def test_zig_generic_type_holds_its_methods() -> None:
+    text, lang = _read("buffer.zig")
+    chunks = {c.title: c for c in chunk(text, lang, DEFAULT)}
+    assert chunks["Ring"].kind == "class" and chunks["Ring"].end_line == 28
+    assert chunks["Ring.get"].kind == "method"
+
+
+@pytest.mark.parametrize(
+    ("path", "lang"),
+    [
+        ("src/buf.zig", "zig"),
+        ("contracts/Token.sol", "solidity"),
+        ("flake.nix", "nix"),
+        ("include/kv.hrl", "erlang"),
+        ("src/app.cljs", "clojure"),
+        ("lib/m.f90", "fortran"),
+        ("Mod.psm1", "powershell"),
+        ("defs.bzl", "starlark"),
+        ("justfile", "just"),
+        ("R/stats.R", "r"),
+    ],
+)
+def test_new_extensions_name_their_language(path: str, lang: str) -> None:
+    assert language_of(path) == lang
+    assert grammars.is_supported(lang)
+
+
+def test_test_files_and_lua_packages_by_their_conventions() -> None:
+    assert is_test_path("spec/queue_spec.lua") and is_test_path("kv_store_SUITE.erl")
+    assert module_from_path("lib/pl/init.lua") == "pl"
+
+
+def test_an_index_finds_definitions_in_new_languages(tmp_path: Path) -> None:
+    for name in ("queue.lua", "buffer.zig", "Token.sol"):
+        (tmp_path / name).write_text((CORPUS / name).read_text(encoding="utf-8"), encoding="utf-8")
+    eng = Engine.open(tmp_path, config={"embed.provider": "none"})
+    eng.index()
+    assert [s.qname for s in eng.symbols("push")] == ["queue.Queue.push"]
+    assert [s.record.path for s in eng.symbols("transfer")] == ["Token.sol"]
+    hits = eng.search("where is Buffer defined", k=3)
+    assert hits[0].record.path == "buffer.zig"
+    assert hits[0].record.span_start == 6
+    eng.close()
+
+
+_OFFLINE = """
+import socket, sys
+def refuse(*args, **kwargs):
+    raise OSError("no network in this test")
+socket.socket = refuse
+socket.create_connection = refuse
+from strata.index.code.treesitter import grammars, tags
+for lang in sorted(grammars.BUNDLED):
+    tree = tags.parse("x", lang)
+    assert tree.root_node is not None, lang
+print(len(grammars.BUNDLED))
+"""
+
+
+def test_every_bundled_grammar_loads_offline_into_a_fresh_cache(tmp_path: Path) -> None:
+    env = {**os.environ, "SEMBLE_GRAMMARS_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run(
+        [sys.executable, "-c", _OFFLINE], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) == len(grammars.BUNDLED) >= 40
+    assert len(list((tmp_path / "cache").rglob("*.so"))) >= 40
+
+
+def test_an_unwritable_grammar_cache_is_a_clear_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("", encoding="utf-8")
+    probe = (
+        "from strata.errors import EngineError\n"
+        "from strata.index.code.treesitter import grammars\n"
+        "try:\n"
+        "    grammars.language('lua')\n"
+        "except EngineError as exc:\n"
+        "    print(exc, '|', exc.hint)\n"
+    )
+    env = {**os.environ, "SEMBLE_GRAMMARS_CACHE_DIR": str(blocker / "cache")}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
+    assert "the lua grammar cannot be loaded" in done.stdout
+    assert "SEMBLE_GRAMMARS_CACHE_DIR" in done.stdout
