@@ -90,17 +90,19 @@ def _groups(units: list[_Unit], src: Source, window: Budget) -> list[list[_Unit]
     with it."""
     groups: list[list[_Unit]] = []
     group: list[_Unit] = []
+    last = 0  # the group's last line
     for unit in units:
         if not group:
-            group = [unit]
+            group, last = [unit], unit.end
             continue
-        first, last = group[0].start, max(u.end for u in group)
+        first = group[0].start
         fits = (
             unit.end - first + 1 <= window.max_lines
             and src.chars(first, unit.end) <= window.max_chars
         )
         if unit.start <= last or fits:
             group.append(unit)
+            last = max(last, unit.end)
             continue
         moved: list[_Unit] = []
         below = unit.start
@@ -112,6 +114,7 @@ def _groups(units: list[_Unit], src: Source, window: Budget) -> list[list[_Unit]
             moved = []
         groups.append(group)
         group = [*moved, unit]
+        last = max(u.end for u in group)
     if group:
         groups.append(group)
     return groups

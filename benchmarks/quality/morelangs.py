@@ -1,0 +1,258 @@
+"""Lua, Solidity, Zig and Haskell sets (`newlangs`): the `doc-`, `nl-` and `def-<lang>` sets
+that `langsets` draws for Go, Rust, Java and JavaScript, from one pinned real package each.
+
+The definitions and their doc comments come from a walk of the grammar's nodes written
+here, not from Strata's tag queries (which are what is measured):
+
+- Lua (LDoc): `function`, `local function` and a function assigned to a name, top level;
+  the doc comment is the run of `--` lines above, from its `---` line down.
+- Solidity (NatSpec): contracts, interfaces, libraries and their functions, modifiers,
+  structs, enums, events and errors; a `/** */` block or `///` lines above (`@dev` and
+  `@notice` dropped, the other tags end the prose).
+- Zig: functions, and constants bound to a struct, enum, union or opaque type (also inside
+  a function that returns a type); `///` lines above.
+- Haskell (Haddock): a function is its signature and its equations (consecutive
+  declarations of one name), besides data types, newtypes, synonyms and classes; a
+  `-- |` comment above.
+
+Everything else (the fixed seed, blanking, sentence rules, sampling) is `langsets.draw`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import tree_sitter as ts
+
+from benchmarks.quality.langsets import Definition, draw
+from benchmarks.quality.model import Corpus
+from benchmarks.sdists import fetch_deb, fetch_deb_source, fetch_npm, fetch_wheel
+
+Namer = Callable[[ts.Node], str]
+_LINKS = re.compile(r"\{([^}|\s]+)[^}]*\}|\[([^\]]+)\]\([^)]*\)")
+_TAGLESS = re.compile(r"^@(?:dev|notice)\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """How one language writes definitions and their doc comments."""
+
+    lang: str  # Strata's name and the bundled grammar's
+    suffixes: tuple[str, ...]
+    names: Mapping[str, Namer]  # definition node type -> its name ("" when it defines none)
+    containers: frozenset[str]  # node types whose children may be definitions
+    doc: re.Pattern[str]  # the first line of a doc comment
+    line: re.Pattern[str]  # a line of one (its marks, removed from the prose)
+    clauses: bool = False  # consecutive definitions of one name are one
+
+
+@dataclass(frozen=True, slots=True)
+class Package:
+    """A pinned package and the directories of it that are indexed."""
+
+    spec: Spec
+    label: str
+    fetch: Callable[[], Path]
+    dirs: tuple[str, ...]
+
+    @property
+    def slug(self) -> str:
+        """The corpus name: `<lang>-<label>`."""
+        return f"{self.spec.lang}-{self.label}"
+
+
+def _text(node: ts.Node | None) -> str:
+    return (node.text or b"").decode("utf-8", "replace") if node is not None else ""
+
+
+def _field(name: str = "name") -> Namer:
+    return lambda node: _text(node.child_by_field_name(name))
+
+
+def _lua_name(node: ts.Node) -> str:
+    """`function f`, `function M.f`, `function M:f`: the last part of the name."""
+    name = node.child_by_field_name("name")
+    while name is not None and name.type != "identifier":
+        name = name.child_by_field_name("method") or name.child_by_field_name("field")
+    return _text(name)
+
+
+def _lua_assigned(node: ts.Node) -> str:
+    """`M.f = function ... end` and `local f = function ... end`."""
+    assign = node.named_children[0] if node.type == "variable_declaration" else node
+    if assign.type != "assignment_statement" or len(assign.named_children) != 2:
+        return ""
+    names, values = assign.named_children
+    value = values.named_children[0] if values.named_children else None
+    if value is None or value.type != "function_definition" or not names.named_children:
+        return ""
+    target = names.named_children[0]
+    return _text(target.child_by_field_name("field") if target.type != "identifier" else target)
+
+
+def _zig_type(node: ts.Node) -> str:
+    kinds = ("struct_declaration", "enum_declaration", "union_declaration", "opaque_declaration")
+    if not any(c.type in kinds for c in node.named_children):
+        return ""
+    return next((_text(c) for c in node.named_children if c.type == "identifier"), "")
+
+
+LUA = Spec(
+    "lua",
+    (".lua",),
+    {
+        "function_declaration": _lua_name,
+        "assignment_statement": _lua_assigned,
+        "variable_declaration": _lua_assigned,
+    },
+    frozenset(),
+    re.compile(r"^---(?!-)"),
+    re.compile(r"^\s*--+\s?"),
+)
+_SOL_NAMED = (
+    *("contract_declaration", "interface_declaration", "library_declaration"),
+    *("function_definition", "modifier_definition", "struct_declaration", "enum_declaration"),
+    *("event_definition", "error_declaration"),
+)
+SOLIDITY = Spec(
+    "solidity",
+    (".sol",),
+    dict.fromkeys(_SOL_NAMED, _field()),
+    frozenset({"contract_body"}),
+    re.compile(r"^(?:///(?!/)|/\*\*(?!\*))"),
+    re.compile(r"^\s*(?:/\*\*|\*/|\*(?!/)|///)\s?"),
+)
+ZIG = Spec(
+    "zig",
+    (".zig",),
+    {"function_declaration": _field(), "variable_declaration": _zig_type},
+    frozenset(
+        {
+            *("struct_declaration", "enum_declaration", "union_declaration"),
+            *("block", "expression_statement", "return_expression"),
+        }
+    ),
+    re.compile(r"^///(?!/)"),
+    re.compile(r"^\s*///\s?"),
+)
+_HS_NAMED = ("signature", "function", "bind", "data_type", "newtype", "type_synomym", "class")
+HASKELL = Spec(
+    "haskell",
+    (".hs",),
+    dict.fromkeys(_HS_NAMED, _field()),
+    frozenset({"declarations", "class_declarations"}),
+    re.compile(r"^--\s*\|"),
+    re.compile(r"^\s*--\s*\|?\s?"),
+    clauses=True,
+)
+
+PACKAGES = (
+    Package(
+        LUA,
+        "penlight",
+        lambda: fetch_deb("lua-penlight", "1.13.1-3"),
+        ("usr/share/lua/5.1/pl",),
+    ),
+    Package(
+        SOLIDITY, "openzeppelin", lambda: fetch_npm("@openzeppelin/contracts", "5.1.0"), (".",)
+    ),
+    Package(
+        ZIG,
+        "std",
+        lambda: fetch_wheel("ziglang", "0.13.0", "ziglang/lib/std/"),
+        tuple(f"ziglang/lib/std/{d}" for d in ("json", "fmt", "hash", "heap")),
+    ),
+    Package(
+        HASKELL,
+        "megaparsec",
+        lambda: fetch_deb_source("haskell-megaparsec", "9.2.2-1"),
+        ("megaparsec-9.2.2/Text",),
+    ),
+)
+
+
+def build(pkg: Package, per_package: int, names_per_package: int, seed: int) -> Corpus:
+    """Fetch `pkg`, walk its definitions, and draw its sets as `langsets.draw` does."""
+    src = pkg.fetch()
+    rels = sorted(
+        p.relative_to(src).as_posix()
+        for d in pkg.dirs
+        for p in (src / d).rglob("*")
+        if p.is_file() and p.suffix in pkg.spec.suffixes
+    )
+    defs = [d for rel in rels for d in definitions(pkg.spec, src, rel)]
+    sizes = (per_package, names_per_package)
+    return draw(pkg.slug, pkg.spec.lang, src, rels, defs, sizes, seed)
+
+
+def definitions(spec: Spec, root: Path, rel: str) -> list[Definition]:
+    """Every named definition of one file, each with the doc comment directly above it."""
+    from semble_grammars import get_language
+
+    source = (root / rel).read_bytes()
+    tree = ts.Parser(get_language(spec.lang)).parse(source)
+    lines = source.split(b"\n")
+    found = sorted(_walk(spec, tree.root_node, rel, lines), key=lambda d: d.start)
+    return _clauses(found) if spec.clauses else found
+
+
+def _walk(spec: Spec, node: ts.Node, rel: str, lines: list[bytes]) -> Iterator[Definition]:
+    kids = node.named_children
+    for i, kid in enumerate(kids):
+        namer = spec.names.get(kid.type)
+        name = namer(kid) if namer else ""
+        if name:
+            comment = _doc_comment(spec, kids, i, lines)
+            span = (comment[0].start_point.row + 1, _last_row(comment[-1]) + 1) if comment else None
+            start, end = kid.start_point.row + 1, _last_row(kid) + 1
+            yield Definition(rel, name, start, end, span, _prose(spec, comment))
+        if kid.type in spec.containers or name:
+            yield from _walk(spec, kid, rel, lines)
+
+
+def _last_row(node: ts.Node) -> int:
+    end = node.end_point
+    return end.row - 1 if end.column == 0 and end.row > node.start_point.row else end.row
+
+
+def _doc_comment(spec: Spec, kids: list[ts.Node], i: int, lines: list[bytes]) -> list[ts.Node]:
+    """The comments on lines of their own directly above `kids[i]`, from the highest one
+    that opens a doc comment down (none when no such line)."""
+    found: list[ts.Node] = []
+    row, j = kids[i].start_point.row, i - 1
+    while j >= 0 and kids[j].type in ("comment", "haddock") and _last_row(kids[j]) == row - 1:
+        point = kids[j].start_point
+        if lines[point.row][: point.column].strip() or not spec.line.match(_text(kids[j])):
+            break
+        found.insert(0, kids[j])
+        row, j = point.row, j - 1
+    while found and not spec.doc.match(_text(found[0])):
+        found.pop(0)
+    return found
+
+
+def _prose(spec: Spec, comment: list[ts.Node]) -> str:
+    """A doc comment's text: marks removed, NatSpec's `@dev`/`@notice` dropped, links
+    unwrapped; a tag line (`@param`) or a code fence ends it."""
+    out: list[str] = []
+    for node in comment:
+        for raw in _text(node).split("\n"):
+            text = _TAGLESS.sub("", spec.line.sub("", raw).removesuffix("*/").strip())
+            if text.startswith(("@", "```")):
+                return _LINKS.sub(lambda m: m.group(1) or m.group(2), "\n".join(out)).strip()
+            out.append(text)
+    return _LINKS.sub(lambda m: m.group(1) or m.group(2), "\n".join(out)).strip()
+
+
+def _clauses(defs: list[Definition]) -> list[Definition]:
+    """Consecutive definitions of one name as one (a signature and its equations)."""
+    out: list[Definition] = []
+    for d in defs:
+        if out and out[-1].name == d.name and out[-1].end < d.start:
+            out[-1] = replace(out[-1], end=d.end)
+        else:
+            out.append(d)
+    return out
