@@ -62,6 +62,22 @@ def fetch_npm(name: str, version: str, cache: Path = CACHE) -> Path:
     return _single_child(dest)
 
 
+def fetch_wheel(name: str, version: str, only: str, cache: Path = CACHE) -> Path:
+    """The members under `only` of the wheel of `name==version` for this machine (PyPI), for
+    sources that ship inside a wheel alone (Zig's standard library in `ziglang`)."""
+    dest = cache / "src" / f"wheel-{name}-{version}"
+    if (dest / ".complete").exists():
+        return dest
+    dl = cache / "downloads" / f"wheel-{name}-{version}"
+    dl.mkdir(parents=True, exist_ok=True)
+    pip = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary"]
+    subprocess.run([*pip, ":all:", "-d", str(dl), f"{name}=={version}"], check=True)
+    with zipfile.ZipFile(next(dl.glob("*.whl"))) as zf:
+        zf.extractall(dest, [m for m in zf.namelist() if m.startswith(only)])
+    (dest / ".complete").touch()
+    return dest
+
+
 def fetch_deb(name: str, version: str, cache: Path = CACHE, suite: str = "") -> Path:
     """Unpacked Debian package `name=version` (e.g. a `librust-*-dev` crate source); with
     `suite` (`trixie`), from that Debian release through the cache's own apt lists, for a

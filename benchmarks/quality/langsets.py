@@ -18,6 +18,7 @@ as in the Python and TypeScript sets; other comments stay, as in a real reposito
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
 from collections import Counter
@@ -82,29 +83,12 @@ class Definition:
     doc: str
 
 
-def _go() -> object:
-    import tree_sitter_go
-
-    return tree_sitter_go.language()
-
-
-def _rust() -> object:
-    import tree_sitter_rust
-
-    return tree_sitter_rust.language()
+def _wheel(module: str) -> Callable[[], object]:
+    """The language of a per-language tree-sitter wheel, imported when first asked for."""
+    return lambda: importlib.import_module(module).language()
 
 
-def _java() -> object:
-    import tree_sitter_java
-
-    return tree_sitter_java.language()
-
-
-def _js() -> object:
-    import tree_sitter_javascript
-
-    return tree_sitter_javascript.language()
-
+_go, _rust, _java, _js = (_wheel(f"tree_sitter_{n}") for n in ("go", "rust", "java", "javascript"))
 
 GO = Grammar(
     "go",
@@ -199,31 +183,45 @@ def build(pkg: Package, per_package: int, names_per_package: int, seed: int) -> 
         if p.is_file() and p.suffix in pkg.grammar.suffixes
     )
     defs = [d for rel in rels for d in definitions(pkg.grammar, src, rel)]
-    rng = random.Random(f"{seed}:{pkg.slug}")
+    return draw(pkg.slug, pkg.grammar.lang, src, rels, defs, (per_package, names_per_package), seed)
+
+
+def draw(
+    slug: str,
+    lang: str,
+    src: Path,
+    rels: list[str],
+    defs: list[Definition],
+    sizes: tuple[int, int],
+    seed: int,
+) -> Corpus:
+    """The `doc-`, `nl-` and `def-<lang>` sets of a package's definitions (`sizes`: doc
+    comments, names), with the copy of its files `rels` whose sampled comments are blanked."""
+    per_package, names_per_package = sizes
+    rng = random.Random(f"{seed}:{slug}")
     documented = _documented(defs)
     chosen = sorted(
         rng.sample(documented, min(per_package, len(documented))), key=lambda d: (d.path, d.start)
     )
-    root = corpus_dir(pkg.slug)
+    root = corpus_dir(slug)
     copy_files(src, rels, root)
     for rel in sorted({d.path for d in chosen}):
         path = root / rel
         spans = [d.comment for d in chosen if d.path == rel and d.comment]
         path.write_bytes(blank_spans(path.read_bytes().decode("utf-8"), spans).encode("utf-8"))
-    lang = pkg.grammar.lang
     queries: list[Query] = []
     for d in chosen:
         sentences = _sentences(d)
-        queries.append(_query(f"doc-{lang}", pkg, d, sentences[0]))
+        queries.append(_query(f"doc-{lang}", slug, d, sentences[0]))
         if len(sentences) > 1 and MIN_WORDS <= len(sentences[1].split()) <= MAX_WORDS:
-            queries.append(_query(f"nl-{lang}", pkg, d, sentences[1]))
+            queries.append(_query(f"nl-{lang}", slug, d, sentences[1]))
     unique = _unique(defs)
     picked = rng.sample(unique, min(names_per_package, len(unique)))
     queries += [
-        _query(f"def-{lang}", pkg, d, f"where is {d.name} defined")
+        _query(f"def-{lang}", slug, d, f"where is {d.name} defined")
         for d in sorted(picked, key=lambda d: (d.path, d.start))
     ]
-    return Corpus(pkg.slug, root, tuple(queries))
+    return Corpus(slug, root, tuple(queries))
 
 
 def definitions(grammar: Grammar, root: Path, rel: str) -> list[Definition]:
@@ -379,11 +377,11 @@ def _unique(defs: list[Definition]) -> list[Definition]:
     ]
 
 
-def _query(set_name: str, pkg: Package, d: Definition, text: str) -> Query:
+def _query(set_name: str, slug: str, d: Definition, text: str) -> Query:
     return Query(
-        f"{set_name}:{pkg.slug}:{d.path}:{d.name}:{d.start}",
+        f"{set_name}:{slug}:{d.path}:{d.name}:{d.start}",
         set_name,
-        pkg.slug,
+        slug,
         text,
         (Target(d.path, d.start, d.end),),
     )

@@ -1,6 +1,7 @@
 """The one command: build every corpus, index it, run every query, print and save the tables.
 
-    python -m benchmarks.quality.run [--sets docstring,symbol,identifier,devqs,nonpython,langs,docs]
+    python -m benchmarks.quality.run [--sets docstring,symbol,identifier,devqs,nonpython,langs,
+        newlangs,docs]
         [--modes lexical,semantic,hybrid] [--embedders all-MiniLM-L6-v2]
         [--limit N] [--reindex] [--out docs/benchmarks-quality.md]
 
@@ -28,6 +29,7 @@ from benchmarks.quality import (
     identifier_queries,
     langsets,
     mdsections,
+    morelangs,
     symbol_queries,
 )
 from benchmarks.quality.baseline import Bm25Baseline
@@ -46,7 +48,7 @@ IDENTIFIERS_PER_PACKAGE = 16
 DOC_COMMENTS_PER_PACKAGE = 60
 NAMES_PER_LANGUAGE_PACKAGE = 30
 DOC_SECTIONS_PER_PACKAGE = 60
-SETS = ("docstring", "symbol", "identifier", "devqs", "nonpython", "langs", "docs")
+SETS = ("docstring", "symbol", "identifier", "devqs", "nonpython", "langs", "newlangs", "docs")
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "quality.json"
 
 
@@ -71,6 +73,11 @@ def build_corpora(sets: Sequence[str]) -> list[Corpus]:
         corpora += [
             langsets.build(p, DOC_COMMENTS_PER_PACKAGE, NAMES_PER_LANGUAGE_PACKAGE, SEED)
             for p in langsets.PACKAGES
+        ]
+    if "newlangs" in sets:  # Lua, Solidity, Zig, Haskell: grammars from semble-grammars
+        corpora += [
+            morelangs.build(p, DOC_COMMENTS_PER_PACKAGE, NAMES_PER_LANGUAGE_PACKAGE, SEED)
+            for p in morelangs.PACKAGES
         ]
     if "docs" in sets:  # Markdown sections of JavaScript packages, code indexed beside them
         corpora += [
