@@ -182,7 +182,7 @@ def test_store_uri_mode_and_window_keys_take_effect(tmp_path: Path, minirepo: Pa
     assert result.mode == "lexical" and not result.notes  # asked for: nothing to explain
     root = tmp_path / "text"
     root.mkdir()
-    (root / "q.sql").write_text("\n".join(f"select {i} from t;" for i in range(30)))
+    (root / "q.yaml").write_text("\n".join(f"k{i}: {i}" for i in range(30)))  # windowed
     spans = {}
     for n, o in ((10, 0), (10, 3)):
         e = Engine.open(

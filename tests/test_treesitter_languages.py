@@ -391,18 +391,36 @@ def test_every_bundled_grammar_loads_offline_into_a_fresh_cache(tmp_path: Path) 
     assert len(list((tmp_path / "cache").rglob("*.so"))) >= 40
 
 
-def test_an_unwritable_grammar_cache_is_a_clear_error(tmp_path: Path) -> None:
+def test_an_unwritable_grammar_cache_is_a_clear_error_and_its_files_get_windows(
+    tmp_path: Path,
+) -> None:
     blocker = tmp_path / "not-a-directory"
     blocker.write_text("", encoding="utf-8")
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "queue.lua").write_text(_read("queue.lua")[0], encoding="utf-8")
     probe = (
+        "import sys\n"
+        "from strata.engine import Engine\n"
         "from strata.errors import EngineError\n"
         "from strata.index.code.treesitter import grammars\n"
         "try:\n"
         "    grammars.language('lua')\n"
         "except EngineError as exc:\n"
-        "    print(exc, '|', exc.hint)\n"
+        "    print(exc)\n"
+        "eng = Engine.open(sys.argv[1], config={'embed.provider': 'none'})\n"
+        "eng.index()\n"
+        "print([r.kind for r in eng.records(['C0_SOURCE_CHUNKS'])], len(eng.symbols('push')))\n"
     )
     env = {**os.environ, "SEMBLE_GRAMMARS_CACHE_DIR": str(blocker / "cache")}
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path / "repo")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
     assert "the lua grammar cannot be loaded" in done.stdout
     assert "SEMBLE_GRAMMARS_CACHE_DIR" in done.stdout
+    assert done.stdout.strip().endswith("['text'] 0")  # line windows, no symbols
+    assert "lua files get line windows" in done.stderr

@@ -65,10 +65,13 @@ def chunkers() -> dict[str, Chunker]:
 def _treesitter(lang: str, *, tagged: bool) -> Chunker:
     from strata.index.code.treesitter import chunker as treesitter_chunker
     from strata.index.code.treesitter import generic
+    from strata.index.code.treesitter.grammars import loads
 
     chunk_lang = treesitter_chunker.chunk if tagged else generic.chunk
 
     def chunker(text: str, cfg: ChunkConfig) -> list[Chunk]:
+        if not loads(lang):  # a bundled grammar that cannot load here
+            return line_windows(text, cfg)
         return chunk_lang(text, lang, cfg)
 
     return chunker

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import functools
 import importlib
+import logging
 from dataclasses import dataclass
 from typing import Final
 
 import tree_sitter
 
 from strata.errors import EngineError, UserError
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +71,21 @@ def supported() -> tuple[str, ...]:
 def is_supported(lang: str) -> bool:
     """Whether `lang` has a grammar entry."""
     return lang in GRAMMARS or lang in BUNDLED
+
+
+@functools.cache
+def loads(lang: str) -> bool:
+    """Whether `lang`'s grammar can be used here. A bundled grammar that cannot load (its
+    cache not writable, no build for this machine) is logged once and its files get line
+    windows and no symbols; a missing per-language wheel stays an error (`language`)."""
+    if lang not in BUNDLED:
+        return lang in GRAMMARS
+    try:
+        language(lang)
+    except EngineError as exc:
+        log.warning("%s files get line windows: %s", lang, exc)
+        return False
+    return True
 
 
 @functools.cache
