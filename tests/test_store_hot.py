@@ -368,3 +368,21 @@ def tied(hits: list[tuple[int, float]], matrix: np.ndarray, query: np.ndarray) -
     """Rows scoring the same as the last hit (either may come first)."""
     last = hits[-1][1]
     return {int(i) for i in np.flatnonzero(np.abs(matrix @ query - last) < 1e-6)}
+
+
+def test_the_int8_first_pass_widens_its_search_when_more_rows_are_in_the_band() -> None:
+    """1,500 copies of one row, the query beside it: every copy is within the bound of the
+    limit-th score, more than the first pass's first `k`, and all of them are kept."""
+    rng = np.random.default_rng(9)
+    rows = rng.standard_normal((12_000, 384)).astype(np.float32)
+    rows[:1_500] = rows[0]
+    matrix = (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
+    int8 = scan.Int8Rows.build(matrix)
+    assert int8 is not None
+    query = matrix[0] + 0.01 * rng.standard_normal(384).astype(np.float32)
+    query /= np.linalg.norm(query)
+    assert set(range(1_500)) <= set(int8.candidates(query, 50, None).tolist())
+    got = scan.top(matrix, int8, query, 50, None)
+    assert [s for _, s in got] == pytest.approx(
+        [s for _, s in scan.top(matrix, None, query, 50, None)], abs=1e-6
+    )

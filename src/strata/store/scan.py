@@ -6,7 +6,8 @@ the rows (`Int8Rows`) is a quarter of that, and onnxruntime's integer product (V
 the CPU has it) reads it in a quarter of a millisecond. Its scores are within a known
 bound of the float32 ones, so it tells which rows could be in the exact top k; only those
 (a few hundred) are scored in float32. The hits are the flat product's, not an
-approximation of them. Without onnxruntime, or for a small matrix, the float32 product.
+approximation of them. Without onnxruntime and onnx, or for a small matrix, the float32
+product.
 """
 
 from __future__ import annotations
@@ -59,83 +60,124 @@ def top(
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Int8Rows:
-    """The rows as int8 (`row ≈ scale * int8 row`), with what bounds each row's error.
+    """The rows as int8 (`row ≈ scale * int8 row`), with what bounds every row's error.
 
     For a unit query `q = q' + e` (its int8 form and the rest) and a row `r = r' + f`:
     `q.r - q'.r' = q'.f + e.r' + e.f`, so `|q.r - q'.r'| <= |q'| |f| + |e| (|r'| + |f|)`
-    (Cauchy-Schwarz): `error` is `|f|` and `span` is `|r'| + |f|` of each row.
+    (Cauchy-Schwarz); `error` is the largest `|f|` of the rows, `span` the largest
+    `|r'| + |f|`. The first pass runs whole in onnxruntime (the product, the rows' scales,
+    the filter, the best `k`): no Python between, so it does not wait on the interpreter
+    lock while the request's other thread runs Python.
     """
 
-    session: Any  # onnxruntime: MatMulInteger of the query's uint8 form and the rows
-    scale: np.ndarray  # float32 per row
-    error: np.ndarray
-    span: np.ndarray
-    held: Any  # the int8 rows (transposed) the session reads, kept alive with it
+    session: Any  # onnxruntime: query -> the `k` best (int8 score, position), best first
+    error: float
+    span: float
+    rows: int
+    unfiltered: np.ndarray  # the filter input that filters nothing (zeros)
+    held: tuple[Any, ...]  # the OrtValues the session reads, kept alive with it
 
     @classmethod
     def build(cls, matrix: np.ndarray) -> Int8Rows | None:
         """The int8 copy of `matrix` (unit or zero rows), or None without onnxruntime."""
         try:
             import onnxruntime as ort  # type: ignore[import-untyped]
-            from onnx import TensorProto, helper, numpy_helper
         except ImportError:
             return None
-        dim = matrix.shape[1]
         scale = (np.abs(matrix).max(axis=1) / 127.0).astype(np.float32)
         rows = np.rint(matrix / np.where(scale > 0, scale, 1.0)[:, None]).astype(np.int8)
         rounded = rows.astype(np.float32) * scale[:, None]
-        error = np.linalg.norm(matrix - rounded, axis=1).astype(np.float32)
-        span = (np.linalg.norm(rounded, axis=1) + error).astype(np.float32)
-        held = ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(rows.T))
-        # The rows are the session's initializer (packed once by onnxruntime), given as an
-        # OrtValue: the model itself holds a 1-column stand-in.
-        stand_in = numpy_helper.from_array(np.zeros((dim, 1), dtype=np.int8), "rows")
-        zero = numpy_helper.from_array(np.array(128, dtype=np.uint8), "zero")
-        graph = helper.make_graph(
-            [helper.make_node("MatMulInteger", ["query", "rows", "zero"], ["scores"])],
-            "int8_scan",
-            [helper.make_tensor_value_info("query", TensorProto.UINT8, [1, dim])],
-            [helper.make_tensor_value_info("scores", TensorProto.INT32, None)],
-            initializer=[stand_in, zero],
+        error = np.linalg.norm(matrix - rounded, axis=1)
+        span = np.linalg.norm(rounded, axis=1) + error
+        # The rows and their scales are the session's initializers (packed once by
+        # onnxruntime), given as OrtValues: the model itself holds stand-ins.
+        held = (
+            ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(rows.T)),
+            ort.OrtValue.ortvalue_from_numpy(scale),
         )
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
         options = ort.SessionOptions()
         options.intra_op_num_threads = min(2, os.cpu_count() or 1)
         options.inter_op_num_threads = 1
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        options.log_severity_level = 3  # the stand-in's shape is not the rows'
-        options.add_initializer("rows", held)
+        options.log_severity_level = 3  # the stand-ins' shapes are not the rows'
+        options.add_initializer("rows", held[0])
+        options.add_initializer("scale", held[1])
         try:
-            session = ort.InferenceSession(
-                model.SerializeToString(), options, providers=["CPUExecutionProvider"]
-            )
-        except Exception as exc:  # onnxruntime raises its own untyped errors
+            model = _first_pass(matrix.shape[1])
+            session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # no `onnx` to write the graph, or onnxruntime's own errors
             log.info("no int8 vector scan (%s); scanning in float32", exc)
             return None
-        return cls(session, scale, error, span, held)
+        zeros = np.zeros(len(matrix), dtype=np.float32)
+        return cls(session, float(error.max()), float(span.max()), len(matrix), zeros, held)
 
     def candidates(self, query: np.ndarray, limit: int, mask: Any) -> np.ndarray:
         """The positions of every allowed row whose exact score could be among the top
         `limit` (all allowed rows when there are no more than `limit`)."""
+        allowed = self.rows if mask is None else int(np.count_nonzero(mask))
         step = float(np.abs(query).max()) / 127.0
-        if step == 0.0:
-            return np.flatnonzero(mask) if mask is not None else np.arange(len(self.scale))
+        if allowed <= limit or step == 0.0:
+            return np.arange(self.rows) if mask is None else np.flatnonzero(mask)
         ints = np.rint(query / step)
         rounded = ints * step
-        feed = (ints + 128).astype(np.uint8)[None, :]
-        (product,) = self.session.run(None, {"query": feed})
-        approx = product.reshape(-1).astype(np.float32) * (self.scale * np.float32(step))
         bound = float(np.linalg.norm(rounded)) * self.error
-        bound += float(np.linalg.norm(query - rounded)) * self.span
-        bound += _SLACK
-        if mask is not None:
-            approx[~mask] = -np.inf
-        allowed = len(approx) if mask is None else int(np.count_nonzero(mask))
-        if allowed <= limit:
-            return np.flatnonzero(np.isfinite(approx))
-        low = approx - bound
-        floor = np.partition(low, len(low) - limit)[len(low) - limit]
-        return np.flatnonzero(approx + bound >= floor)
+        bound += float(np.linalg.norm(query - rounded)) * self.span + _SLACK
+        feed = {
+            "query": (ints + 128).astype(np.uint8)[None, :],
+            "filter": self.unfiltered if mask is None else _filter(mask),
+        }
+        k = min(self.rows, max(4 * limit, 256))
+        while True:  # a row scoring within twice the bound of the limit-th may be above it
+            feed["k"] = np.array([k], dtype=np.int64)
+            values, at = self.session.run(None, feed)
+            approx = values.reshape(-1) * step
+            kept = approx >= approx[limit - 1] - 2 * bound
+            if not kept[-1] or k == self.rows:
+                found: np.ndarray = at.reshape(-1)[kept]
+                return found
+            k = min(self.rows, 4 * k)
+
+
+def _filter(mask: np.ndarray) -> np.ndarray:
+    """0 for the rows `mask` allows, -inf for the others (float32)."""
+    out = np.zeros(len(mask), dtype=np.float32)
+    out[~mask] = -np.inf
+    return out
+
+
+def _first_pass(dim: int) -> bytes:
+    """The first pass's graph: `query` (uint8, zero point 128) times the int8 `rows`, each
+    times its row's `scale`, plus `filter` (0 or -inf per row), the best `k`."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    stand_ins = [
+        numpy_helper.from_array(np.zeros((dim, 1), dtype=np.int8), "rows"),
+        numpy_helper.from_array(np.zeros(1, dtype=np.float32), "scale"),
+        numpy_helper.from_array(np.array(128, dtype=np.uint8), "zero"),
+    ]
+    nodes = [
+        helper.make_node("MatMulInteger", ["query", "rows", "zero"], ["products"]),
+        helper.make_node("Cast", ["products"], ["floats"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["floats", "scale"], ["scores"]),
+        helper.make_node("Add", ["scores", "filter"], ["allowed"]),
+        helper.make_node("TopK", ["allowed", "k"], ["values", "positions"], axis=-1),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "int8_first_pass",
+        [
+            helper.make_tensor_value_info("query", TensorProto.UINT8, [1, dim]),
+            helper.make_tensor_value_info("filter", TensorProto.FLOAT, None),
+            helper.make_tensor_value_info("k", TensorProto.INT64, [1]),
+        ],
+        [
+            helper.make_tensor_value_info("values", TensorProto.FLOAT, None),
+            helper.make_tensor_value_info("positions", TensorProto.INT64, None),
+        ],
+        initializer=stand_ins,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    return bytes(model.SerializeToString())
 
 
 def _product(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
