@@ -116,7 +116,8 @@ _VENDORED = re.compile(
     r"(^|/)(vendor|vendored|_vendor|third_party|thirdparty|external|extern|node_modules)/"
     r"|\.min\.(js|css)$|_pb2(_grpc)?\.py$|\.pb\.go$|(^|/)generated/|\.generated\.|_generated\.",
 )
-_DEFINITION_KINDS = frozenset(
+# The kinds of record that define a name (C0 chunks and C1 rows alike).
+DEFINITION_KINDS = frozenset(
     [
         "function",
         "method",
@@ -317,7 +318,7 @@ def _defines(rec: Record, q: QueryShape) -> float:
     right bare name under another qualifier than the query wrote, 0.0 not at all."""
     if not q.names or not rec.title:
         return 0.0
-    if rec.kind not in _DEFINITION_KINDS and rec.layer != "C1_SYMBOL_CATALOG":
+    if rec.kind not in DEFINITION_KINDS and rec.layer != "C1_SYMBOL_CATALOG":
         return 0.0
     title = rec.title.split(" ")[0]
     last = re.split(r"[.:]+", title)[-1].lower()

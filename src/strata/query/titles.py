@@ -20,27 +20,12 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Final
 
+from strata.query.ranking import DEFINITION_KINDS
 from strata.text.tokens import STOP_WORDS, split_identifier
 from strata.types import Record
 
 TITLE_BOOST: Final = 0.4  # rank-1 units for a name the sentence holds in full
 TITLE_MIN_SHARE: Final = 0.5
-# The kinds of code chunk whose title is a definition's name (most module chunks have none).
-_NAMED_KINDS: Final = frozenset(
-    {
-        "function",
-        "method",
-        "class",
-        "struct",
-        "interface",
-        "trait",
-        "enum",
-        "type",
-        "constant",
-        "symbol",
-        "module",
-    }
-)
 _MIN_STEM: Final = 4  # a word and a name part match when one starts the other (4+ letters)
 _MAX_SUFFIX: Final = 3  # and the other is at most this much longer: `values` ~ `value`
 
@@ -53,7 +38,7 @@ def title_words(rec: Record) -> tuple[str, ...]:
     if rec.layer == "D0_DOC_CHUNKS":
         parts = (p for w in re.findall(r"[A-Za-z]\w*", rec.title) for p in split_identifier(w))
         return tuple(dict.fromkeys(p for p in parts if len(p) > 2 and p not in STOP_WORDS))
-    if rec.layer != "C0_SOURCE_CHUNKS" or rec.kind not in _NAMED_KINDS:
+    if rec.layer != "C0_SOURCE_CHUNKS" or rec.kind not in DEFINITION_KINDS:  # titled by a name
         return ()
     name = re.split(r"[.:#]+", rec.title.split(" ")[0])[-1]
     return tuple(p for p in split_identifier(name) if len(p) > 1 and p not in STOP_WORDS)
