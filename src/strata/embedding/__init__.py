@@ -168,8 +168,14 @@ def known_dim(cfg: EmbedConfig) -> int | None:
 
 
 # Same weights through a lighter route, for one query at a time: int8 ONNX loads in a
-# fraction of a second and needs no torch (vectors agree with fp32 at cosine >= 0.999).
+# fraction of a second and needs no torch (vectors agree with fp32 at cosine >= 0.998:
+# its products in 8-bit blocks, `onnx_graph`).
 QUERY_TWINS = {"all-MiniLM-L6-v2": "minilm-int8"}
+
+
+def has_query_twin(cfg: EmbedConfig) -> bool:
+    """True when the configured model has a lighter twin for queries (`QUERY_TWINS`)."""
+    return cfg.provider == "local" and (cfg.model or DEFAULT_MODELS["local"]) in QUERY_TWINS
 
 
 def make_query_embedder(cfg: EmbedConfig) -> tuple[Embedder, str]:
@@ -179,16 +185,16 @@ def make_query_embedder(cfg: EmbedConfig) -> tuple[Embedder, str]:
     one-off `strata search` does not pay for loading torch; otherwise the embedder itself.
     """
     model = cfg.model or DEFAULT_MODELS.get(cfg.provider, "")
-    if cfg.provider == "local" and model in QUERY_TWINS:
+    if has_query_twin(cfg):
         try:
-            return _make_local(QUERY_TWINS[model], cfg), f"local:{model}"
+            return _make_local(QUERY_TWINS[model], cfg, queries=True), f"local:{model}"
         except EmbedderError:
             log.debug("no light twin for %s; loading the model itself", model)
     emb = make_embedder(cfg)
     return emb, emb.name
 
 
-def _make_local(model: str, cfg: EmbedConfig) -> Embedder:
+def _make_local(model: str, cfg: EmbedConfig, *, queries: bool = False) -> Embedder:
     if model == "all-MiniLM-L6-v2":
         from strata.embedding.local import SentenceTransformerEmbedder
 
@@ -196,7 +202,7 @@ def _make_local(model: str, cfg: EmbedConfig) -> Embedder:
     if model == "minilm-int8":
         from strata.embedding.onnx import OnnxEmbedder
 
-        return OnnxEmbedder.load(cfg.batch_size)
+        return OnnxEmbedder.load(cfg.batch_size, queries=queries)
     if model == "minilm-static":
         from strata.embedding.static import StaticEmbedder
 

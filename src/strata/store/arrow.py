@@ -9,6 +9,7 @@ are (`PreparedWrites`) only commits them; for any other, `to_records` turns them
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 from abc import ABC, abstractmethod
@@ -128,26 +129,36 @@ def to_arrow(records: Sequence[Record], dim: int, *, vectors: bool = True) -> pa
 
 def to_records(table: pa.Table, given: Mapping[str, Sequence[Any]] | None = None) -> list[Record]:
     """Records rebuilt from rows of `chunks` (vectors included when the column is there);
-    `given` holds a column's values per row when the caller keeps them outside `table`."""
-    names = [n for n in RECORD_COLUMNS if n in table.column_names and n not in (given or {})]
-    rows = table.select(names).to_pylist()
-    for key, values in (given or {}).items():
-        for row, value in zip(rows, values, strict=True):
-            row[key] = value
-    vectors = _vectors(table) if "vector" in table.column_names else [None] * len(rows)
+    `given` holds a column's values per row when the caller keeps them outside `table`.
+    Column by column: a search builds 100 records per query, and a dict per row cost a
+    fifth of that time."""
+    given = given or {}
+    n = table.num_rows
+    cols: dict[str, list[Any]] = {
+        name: table.column(name).to_pylist()
+        for name in RECORD_COLUMNS
+        if name in table.column_names and name not in given
+    }
+    cols.update({key: list(values) for key, values in given.items()})
+    meta = cols.get("metadata")
+    cols["metadata"] = [json.loads(m) if m else {} for m in meta] if meta is not None else [{}] * n
+    if "branches" in cols:
+        cols["branches"] = [decode_branches(b) for b in cols["branches"]]
+    for key in _TEXT_COLUMNS:
+        if key in cols:
+            cols[key] = [v or "" for v in cols[key]]
     shared: dict[str, str] = {}  # one string object per repeated value: lookups hold 100k rows
-    out = []
-    for row, vec in zip(rows, vectors, strict=True):
-        row["metadata"] = json.loads(row["metadata"] or "{}")
-        row["branches"] = decode_branches(row.get("branches"))
-        for key in ("session_id", "repo_id", "title", "content", "lang", "kind", "embed_text"):
-            row[key] = row.get(key) or ""
-        for key in REPEATED_COLUMNS:
-            value = row.get(key)
-            if value is not None:
-                row[key] = shared.setdefault(value, value)
-        out.append(Record(**row, vector=vec))
-    return out
+    for key in REPEATED_COLUMNS:
+        if key in cols and key not in given:
+            cols[key] = [v if v is None else shared.setdefault(v, v) for v in cols[key]]
+    cols["vector"] = _vectors(table) if "vector" in table.column_names else [None] * n
+    names = [f for f in _RECORD_FIELDS if f in cols]
+    rows = zip(*(cols[f] for f in names), strict=True)
+    return [Record(**dict(zip(names, row, strict=True))) for row in rows]
+
+
+_TEXT_COLUMNS = ("session_id", "repo_id", "title", "content", "lang", "kind", "embed_text")
+_RECORD_FIELDS = tuple(f.name for f in dataclasses.fields(Record))
 
 
 # Columns with few distinct values across many rows (one repository, one session, ...).

@@ -175,10 +175,17 @@ class HotPassages:
 
     def _allowed(self, where: Filter) -> np.ndarray:
         mask = self._searched(where)
-        if where.ids is not None:
-            listed = pc.is_in(self.table.column("id"), pa.array(list(where.ids), pa.string()))
-            mask = _and(mask, listed.to_numpy(zero_copy_only=False))
-        return np.arange(len(self)) if mask is None else np.flatnonzero(mask)
+        if where.ids is None:
+            return np.arange(len(self)) if mask is None else np.flatnonzero(mask)
+        wanted = pa.array(list(where.ids), pa.string())
+        if mask is None:
+            listed = pc.is_in(self.table.column("id"), wanted)
+            return np.flatnonzero(listed.to_numpy(zero_copy_only=False))
+        # The other filters first (a few files' rows, for a lookup), then their ids only.
+        at = np.flatnonzero(mask)
+        listed = pc.is_in(self.table.column("id").take(pa.array(at)), wanted)
+        kept: np.ndarray = at[listed.to_numpy(zero_copy_only=False)]
+        return kept
 
     def _searched(self, where: Filter) -> np.ndarray | None:
         """The rows `where`'s filters and `has_vector` allow (None: every row)."""

@@ -171,21 +171,30 @@ class CallGraph:
         defined = self.symbols.by_qname.get(ref, [])
         return tuple(self.node(e.record) for e in defined) or (Node(ref),)
 
-    def incoming(self, node: Node) -> Iterator[tuple[Edge, Node, str]]:
-        """Each call of `node`: (edge, caller, how the edge was tied to `node`)."""
-        seen: set[int] = set()
-        for edges, how in self._incoming_edges(node):
+    def incoming(self, node: Node, met: set[object]) -> Iterator[tuple[Edge, Node, str]]:
+        """Each call of `node` a walk has not met yet: (edge, caller, how the edge was tied
+        to `node`). `met` holds the walk's edge positions and the bare names whose guesses
+        it has had, and gains these: a walk from the 50 `execute`s of a large repository
+        goes through the thousands of calls of a bare `execute` once, not 50 times."""
+        for edges, how, name in self._incoming_edges(node):
+            if name is not None:
+                if ("guesses", name) in met:
+                    continue
+                met.add(("guesses", name))
             for e in edges:
-                if e.pos not in seen:
-                    seen.add(e.pos)
+                if e.pos not in met:
+                    met.add(e.pos)
                     yield e, self._source(e), how
 
-    def _incoming_edges(self, node: Node) -> Iterator[tuple[list[Edge], str]]:
+    def _incoming_edges(self, node: Node) -> Iterator[tuple[list[Edge], str, str | None]]:
+        """Lists of edges into `node`, how they are tied to it, and the bare name of those
+        tied by their name alone (the same list for every node of that name)."""
         if node.symbol_id:
-            yield self.by_dst_id.get(node.symbol_id, []), RESOLVED
-        yield [e for e in self.by_dst.get(node.qname, []) if self._open(e, node)], QNAME
+            yield self.by_dst_id.get(node.symbol_id, []), RESOLVED, None
+        yield [e for e in self.by_dst.get(node.qname, []) if self._open(e, node)], QNAME, None
         if node.record is not None or "." not in node.qname:
-            yield self._guesses(_bare(node.qname)), NAME
+            name = _bare(node.qname)
+            yield self._guesses(name), NAME, name
 
     def _guesses(self, name: str) -> list[Edge]:
         """The edges a bare-name guess may tie to any symbol called `name` (unresolved, so
@@ -197,15 +206,18 @@ class CallGraph:
             self._guessed[name] = found
         return found
 
-    def outgoing(self, node: Node) -> Iterator[tuple[Edge, Node, str]]:
-        """Each call `node` makes: (edge, callee, how the callee was found)."""
+    def outgoing(self, node: Node, met: set[object]) -> Iterator[tuple[Edge, Node, str]]:
+        """Each call `node` makes that a walk has not met yet (`met`, as `incoming`):
+        (edge, callee, how the callee was found)."""
         if node.symbol_id:
             edges = self.by_src_id.get(node.symbol_id, [])
         else:
             edges = self.by_src.get(node.qname, [])
         for e in edges:
-            callee, how = self._target(e)
-            yield e, callee, how
+            if e.pos not in met:
+                met.add(e.pos)
+                callee, how = self._target(e)
+                yield e, callee, how
 
     def _target(self, edge: Edge) -> tuple[Node, str]:
         by_id = self.symbols.record_of(edge.dst_symbol_id)

@@ -22,7 +22,7 @@ from strata.types import JSON, Record
 
 __all__ = ["CallLink", "CallWalk", "callees", "callers"]
 
-Step = Callable[[Node], Iterator[tuple[Edge, Node, str]]]
+Step = Callable[[Node, set[object]], Iterator[tuple[Edge, Node, str]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,15 +126,12 @@ def _walk(
     targets = graph.targets(name)
     seen = {n.key for n in targets}
     walked: list[tuple[Edge, int, Node, str, str]] = []
-    frontier, edges_seen = list(targets), set()
+    frontier, met = list(targets), set[object]()  # the step skips and adds what it met
     hidden = 0
     for level in range(1, max(depth, 0) + 1):
         nxt = []
         for node in frontier:
-            for edge, other, how in step(node):
-                if edge.pos in edges_seen:
-                    continue
-                edges_seen.add(edge.pos)
+            for edge, other, how in step(node, met):
                 if how == NAME and not name_matches:
                     hidden += 1
                     if callers:
