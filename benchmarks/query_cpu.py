@@ -1,12 +1,18 @@
 """CPU per query: the query embedding alone, and the whole search path in `strata serve`
 (issue 15 item 22: "0.6-0.8 s of CPU per query in the search path").
 
-    python -m benchmarks.query_cpu embed [--model all-MiniLM-L6-v2 --model minilm-int8]
+    python -m benchmarks.query_cpu embed [--model all-MiniLM-L6-v2 --model minilm-int8
+                                          --model query-twin] [--agreement]
     python -m benchmarks.query_cpu serve --index-dir DIR [--clients 20 --queries 200]
 
 `embed`, for each local model in a child process of its own: CPU ms and wall ms per
 `embed_query`, one query after another and then 20 threads at once (as a server's
-request threads call it). `serve` starts `strata serve` on an index built beforehand
+request threads call it). `query-twin` is what a search embeds its query with for the
+default model (`make_query_embedder`: the int8 twin, its products in 8-bit blocks where
+the CPU has them); `minilm-int8` is the same twin with float32 products, as documents are
+embedded. `--agreement`: each one's cosine to torch's float32 vectors of the same queries.
+
+`serve` starts `strata serve` on an index built beforehand
 (`strata index SDIST --index-dir DIR --model M`), warms it, then sends hybrid `POST
 /search` requests, one client after another and then `--clients` at once: the server's
 CPU per query (from `/proc/PID/stat`) and the latency percentiles. Every query is
@@ -26,7 +32,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-MODELS = ("all-MiniLM-L6-v2", "minilm-int8")
+MODELS = ("all-MiniLM-L6-v2", "minilm-int8", "query-twin")
 WORDS = (
     "where is the request timeout set", "how are connections pooled", "retry on failure",
     "parse the url query string", "cookie jar for a session", "stream the response body",
@@ -37,10 +43,13 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 _EMBED_CHILD = """
 import json, sys, threading, time
+import numpy as np
 from strata.config import load_config
-from strata.embedding import make_embedder
-cfg = load_config(None, {"embed.provider": "local", "embed.model": sys.argv[1]})
-embedder = make_embedder(cfg.embed)
+from strata.embedding import make_embedder, make_query_embedder
+model, twin = sys.argv[1], sys.argv[1] == "query-twin"
+values = {"embed.provider": "local", "embed.model": "all-MiniLM-L6-v2" if twin else model}
+cfg = load_config(None, values)
+embedder = make_query_embedder(cfg.embed)[0] if twin else make_embedder(cfg.embed)
 queries = json.loads(sys.argv[2])
 embedder.embed_query("warm up")
 out = {}
@@ -60,7 +69,14 @@ for t in threads:
     t.join()
 out["20_threads"] = {"cpu_ms": (time.process_time() - cpu) / len(rest) * 1e3,
                      "wall_s_total": time.perf_counter() - wall}
-print(json.dumps({k: {m: round(v, 1) for m, v in d.items()} for k, d in out.items()}))
+result = {k: {m: round(v, 1) for m, v in d.items()} for k, d in out.items()}
+if sys.argv[3] == "agreement":
+    fp32 = {**values, "embed.model": "all-MiniLM-L6-v2", "embed.precision": "fp32"}
+    exact = make_embedder(load_config(None, fp32).embed).embed_documents(queries)
+    cos = np.sum(exact * np.stack([embedder.embed_query(q) for q in queries]), axis=1)
+    result["cosine_to_fp32"] = {"min": round(float(cos.min()), 5),
+                                "mean": round(float(cos.mean()), 5)}
+print(json.dumps(result))
 """
 
 
@@ -69,10 +85,12 @@ def queries(n: int, salt: str = "") -> list[str]:
     return [f"{WORDS[i % len(WORDS)]} {salt}{i}" for i in range(n)]
 
 
-def embed_costs(model: str, n: int = 80) -> dict[str, Any]:
-    """CPU and wall per query embedding of `model`, in a fresh process."""
+def embed_costs(model: str, n: int = 80, agreement: bool = False) -> dict[str, Any]:
+    """CPU and wall per query embedding of `model`, in a fresh process (and its cosine to
+    torch's float32 vectors, with `agreement`)."""
+    how = "agreement" if agreement else "speed"
     out = subprocess.run(
-        [sys.executable, "-c", _EMBED_CHILD, model, json.dumps(queries(n))],
+        [sys.executable, "-c", _EMBED_CHILD, model, json.dumps(queries(n)), how],
         capture_output=True,
         text=True,
         check=True,
@@ -155,6 +173,7 @@ def main() -> None:
     sub = parser.add_subparsers(dest="what", required=True)
     emb = sub.add_parser("embed")
     emb.add_argument("--model", action="append", choices=MODELS)
+    emb.add_argument("--agreement", action="store_true", help="cosine to torch's float32")
     srv = sub.add_parser("serve")
     srv.add_argument("--index-dir", type=Path, required=True)
     srv.add_argument("--queries", type=int, default=200)
@@ -162,7 +181,7 @@ def main() -> None:
     srv.add_argument("--mode", default="hybrid", choices=("hybrid", "semantic", "lexical"))
     args = parser.parse_args()
     if args.what == "embed":
-        result = {m: embed_costs(m) for m in args.model or MODELS}
+        result = {m: embed_costs(m, agreement=args.agreement) for m in args.model or MODELS}
     else:
         result = serve_costs(args.index_dir, args.queries, args.clients, args.mode)
     print(json.dumps(result, indent=2))
