@@ -246,3 +246,30 @@ def test_standouts_need_a_wide_lead_and_both_lists() -> None:
     }
     both = ranking.standouts({"lexical": steep_bm25, "semantic": steep_vectors[:1] * 2}, k=5)
     assert both == {"a": ranking.STANDOUT_BOOST / 6}  # equal vector scores: no lead
+
+
+def test_code_cut_from_one_overlong_line_ranks_below_written_code(tmp_path: Path) -> None:
+    from strata import Engine
+
+    root = tmp_path / "repo"
+    (root / "docs" / "_build").mkdir(parents=True)
+    (root / "src").mkdir()
+    words = " ".join(f'"select_{i}": [{i}, {i + 1}], "users_{i}": {i},' for i in range(2_000))
+    (root / "docs" / "searchindex.js").write_text(f"Search.setIndex({{{words}}})\n")  # one line
+    (root / "src" / "queries.py").write_text(
+        "def select_users(session, user_id):\n"
+        '    """Select the users whose id is given."""\n'
+        "    return session.execute(select(User).where(User.id == user_id))\n",
+        encoding="utf-8",
+    )
+    eng = Engine.open(root, config={"embed.provider": "none"})
+    eng.index()
+    hits = eng.search("select users where id", k=5).hits
+    assert hits[0].record.path == "src/queries.py"
+    cut = [h for h in hits if h.record.path == "docs/searchindex.js"]
+    assert cut and all(h.parts["vendored_x"] == ranking.VENDORED_FACTOR for h in cut)
+    doc = make_record(
+        id="d:0", path="README.md", layer="D0_DOC_CHUNKS", title="", content="a long line",
+        lang="markdown", file_hash="h", kind="section", metadata={"col_start": 0, "col_end": 9},
+    )  # fmt: skip
+    assert not ranking.is_cut_from_one_line(doc)  # a document's long line is a paragraph

@@ -15,6 +15,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from strata.layers import C0_SOURCE_CHUNKS
 from strata.text.tokens import STOP_WORDS, is_identifier_like, split_identifier, word_tokens
 from strata.types import Record
 
@@ -203,6 +204,13 @@ def is_vendored(path: str) -> bool:
     return bool(_VENDORED.search(path))
 
 
+def is_cut_from_one_line(rec: Record) -> bool:
+    """Code cut from inside one overlong line (past `chunk.max_chars`): a bundle, a
+    minified file or a data blob (Sphinx's `searchindex.js`) whatever its name says. A
+    document's long line is a paragraph and stays as it is."""
+    return rec.layer == C0_SOURCE_CHUNKS and "col_start" in rec.metadata
+
+
 def is_changelog(rec: Record) -> bool:
     """Release notes: by the docs classifier's `doc_kind`, or by the file name."""
     if not rec.layer.startswith("D"):
@@ -254,7 +262,7 @@ def _penalties(rec: Record, q: QueryShape, include_tests: bool) -> dict[str, flo
     out: dict[str, float] = {}
     if rec.is_test and not include_tests and not q.wants_tests:
         out["test_x"] = TEST_FACTOR
-    if is_vendored(rec.path):
+    if is_vendored(rec.path) or is_cut_from_one_line(rec):
         out["vendored_x"] = VENDORED_FACTOR
     if _STUB.search(rec.path):
         out["stub_x"] = STUB_FACTOR
