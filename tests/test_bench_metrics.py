@@ -350,3 +350,25 @@ def test_a_ranking_variant_reranks_the_lists_it_already_retrieved(minirepo: Path
     assert first and first == again == after
     assert len(calls) == 2  # once inside (the repeat came from memory), once after it
     assert hybrid.Searcher._retrieve is original
+
+
+def test_a_just_built_index_is_searched_as_a_reused_one(
+    minirepo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An engine that has just embedded documents embeds queries with that model; a fresh
+    # one with its light twin, as `strata search` does. Both runs of a build must measure
+    # the same queries the same way, whether they built the index or found it cached.
+    from benchmarks.quality.model import Corpus
+
+    monkeypatch.setattr(indexes, "INDEXES", tmp_path / "indexes")
+    corpus = Corpus("mini", minirepo, ())
+    built, facts = indexes.open_index(corpus, "all-MiniLM-L6-v2")
+    assert not facts["reused"] and facts["vectors_embedded"] > 0
+    first = built.search("load the configuration", mode="hybrid", route=False)
+    reused, facts = indexes.open_index(corpus, "all-MiniLM-L6-v2")
+    assert facts["reused"]
+    assert built.parts.query_embedder().name == reused.parts.query_embedder().name
+    built.close()
+    again = reused.search("load the configuration", mode="hybrid", route=False)
+    reused.close()
+    assert [(h.record.id, h.score) for h in first] == [(h.record.id, h.score) for h in again]

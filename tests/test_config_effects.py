@@ -226,6 +226,40 @@ def test_fair_kinds_ranks_code_and_docs_each_among_their_own(
     assert tops[False]["C"] != pytest.approx(tops[False]["D"])  # one list: one rank 1
 
 
+def test_kind_floor_reads_deeper_for_the_kind_crowded_out_of_the_pool(
+    tmp_path: Path, embedder: embed_server.EmbedServer
+) -> None:
+    from strata.query.hybrid import Searcher
+
+    root = tmp_path / "repo"
+    (root / "src").mkdir(parents=True)
+    (root / "docs").mkdir()
+    for i in range(8):  # code that repeats the words: BM25's first candidates are all code
+        (root / "src" / f"retry{i}.py").write_text(
+            f"def retry_delay_{i}(retry, delay):\n    return retry * delay + retry + delay\n",
+            encoding="utf-8",
+        )
+    (root / "docs" / "retries.md").write_text(
+        "# Retries\n\nThe client waits a delay before each retry.\n", encoding="utf-8"
+    )
+    cfg = {"embed.provider": "ollama", "embed.base_url": embedder.url, "embed.model": "m1"}
+    Engine.open(root, config=cfg).index()
+    seen: dict[bool, dict[str, list[str]]] = {}
+
+    class Kept(Searcher):
+        def _rank(self, q: Any, lists: Any, k: int, include_tests: bool | None) -> Any:
+            seen[floor] = {name: [r.layer[:1] for r, _ in pairs] for name, pairs in lists.items()}
+            return super()._rank(q, lists, k, include_tests)
+
+    for floor in (True, False):
+        eng = Engine.open(root, config={**cfg, "search.candidates": 4, "search.kind_floor": floor})
+        Kept(eng.parts.context()).search("how long is the retry delay", k=1, mode="hybrid")
+        eng.close()
+    assert seen[False]["lexical"] == ["C"] * 4  # the doc is crowded out of a pool of 4
+    assert seen[True]["lexical"] == ["C"] * 4 + ["D"]  # its kind's first, from deeper
+    assert all(kinds[:4] == seen[False][name][:4] for name, kinds in seen[True].items())
+
+
 def test_feedback_adds_a_bm25_list_of_the_names_the_first_hits_share(
     hybrid: tuple[Path, dict[str, Any]],
 ) -> None:

@@ -84,18 +84,40 @@ def test_rst_levels_follow_adornment_styles_in_order_of_first_appearance() -> No
     assert chunks[1].text == "Part\n====\n\nSub\n---\n\ntext\n\nOther\n====="
 
 
-def test_heading_only_sections_are_no_chunks_of_their_own() -> None:
+def test_heading_only_sections_open_what_is_nested_under_them() -> None:
     text = (
         "# Shop\n\n## Refunds\n\n### Details\n\nA refund returns the money.\n\n"
-        "## Details\n\n## Returns\n\nBring it back.\n"
+        "## Returns\n\n### Policy\n\nBring it back.\n"
     )
     chunks = chunk_markdown(text, CFG)
     assert [(c.start_line, c.end_line, c.title) for c in chunks] == [
         (1, 7, "Details"),  # `# Shop` and `## Refunds` open the first content they hold
-        (9, 13, "Returns"),  # the empty `## Details` opens the next section
+        (9, 13, "Policy"),
     ]
     assert chunks[0].metadata["section_path"] == ["Shop", "Refunds", "Details"]
+    assert chunks[1].metadata["section_path"] == ["Shop", "Returns", "Policy"]
     assert [c.text for c in chunk_markdown("# Title\n", CFG)] == ["# Title"]  # all it has
+
+
+def test_a_heading_only_section_before_a_sibling_is_a_chunk_of_its_own() -> None:
+    # an empty `## Semver` leads to nothing: under the sibling's title it would be hidden
+    text = (
+        "# Lib\n\nIntro.\n\n## Semver\n\n## Promises\n\nNeeds ES6 promises.\n\n"
+        "### Aliases\n\n##### get(url)\n##### post(url)\n\n### Concurrency\n\nUse all.\n\n"
+        "## Credits\n"
+    )
+    chunks = chunk_markdown(text, CFG)
+    assert [(c.start_line, c.end_line, c.title) for c in chunks] == [
+        (1, 3, "Lib"),
+        (5, 5, "Semver"),
+        (7, 9, "Promises"),
+        (11, 14, "Aliases"),  # with the empty headings nested under it
+        (16, 20, "Concurrency"),  # last in the file, `## Credits` closes the one before
+    ]
+    assert chunks[1].metadata["section_path"] == ["Lib", "Semver"]
+    assert chunks[2].metadata["section_path"] == ["Lib", "Promises"]
+    for c in chunks:
+        assert c.text == lines_of(text, c)
 
 
 def test_text_without_headings_is_cut_into_windows_of_paragraphs() -> None:

@@ -27,9 +27,10 @@ def docs_dir() -> Path:
 
 def expected_paths(text: str) -> list[list[str]]:
     """Section paths by a naive reading: ATX headings outside ``` fences, stack by level;
-    a heading with nothing under it has no chunk of its own (it opens the next one)."""
+    a heading with nothing under it has no chunk of its own when a heading nested under it
+    follows (it opens that one's chunk), and one when a heading of its level or above does."""
     stack: list[tuple[int, str]] = []
-    out: list[tuple[list[str], bool]] = []
+    out: list[tuple[list[str], bool, int]] = []
     fenced = False
     for line in text.split("\n"):
         m = None if fenced else _ATX.match(line)
@@ -40,10 +41,22 @@ def expected_paths(text: str) -> list[list[str]]:
             while stack and stack[-1][0] >= level:
                 stack.pop()
             stack.append((level, m.group(2)))
-            out.append(([t for _, t in stack], False))
+            out.append(([t for _, t in stack], False, level))
         elif line.strip() and out:
-            out[-1] = (out[-1][0], True)
-    return [path for path, has_content in out if has_content]
+            out[-1] = (out[-1][0], True, out[-1][2])
+    paths: list[list[str]] = []
+    carried: tuple[list[str], int] | None = None
+    for i, (path, has_content, level) in enumerate(out):
+        if carried and level <= carried[1]:
+            paths.append(carried[0])
+            carried = None
+        if not has_content and i + 1 < len(out):
+            carried = carried or (path, level)
+            continue
+        carried = None
+        if has_content:
+            paths.append(path)
+    return paths
 
 
 def test_every_real_doc_gets_a_card_and_correct_section_paths(docs_dir: Path) -> None:

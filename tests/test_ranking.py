@@ -273,3 +273,29 @@ def test_code_cut_from_one_overlong_line_ranks_below_written_code(tmp_path: Path
         lang="markdown", file_hash="h", kind="section", metadata={"col_start": 0, "col_end": 9},
     )  # fmt: skip
     assert not ranking.is_cut_from_one_line(doc)  # a document's long line is a paragraph
+
+
+def test_a_doc_section_far_ahead_of_the_other_sections_stands_out_under_code() -> None:
+    # Code leads both lists; among the docs, one section is far ahead of the next (BM25
+    # 9.0 against 4.0, a cosine 0.12 higher). Fusion ranks each kind among its own, so the
+    # standout is read among its own too: that section is a confident docs answer.
+    from strata.config import load_config
+    from strata.query.hybrid import QueryContext, Searcher
+
+    code = [_rec(f"src/m{i}.py", f"helper_{i}") for i in range(3)]
+    guide = _rec("docs/guide.md", "Retries", kind="section", layer="D0_DOC_CHUNKS")
+    other = _rec("docs/faq.md", "Questions", kind="section", layer="D0_DOC_CHUNKS")
+    lists = {
+        "lexical": [(code[0], 12.0), (code[1], 11.5), (guide, 9.0), (code[2], 8.0), (other, 4.0)],
+        "semantic": [(code[1], 0.62), (code[0], 0.61), (guide, 0.60), (other, 0.48)],
+    }
+    q = ranking.shape("how often does the client try again", [])
+    for fair in (True, False):
+        cfg = load_config(env={}, flags={"search.fair_kinds": fair})
+        hits = Searcher(QueryContext(store=None, config=cfg))._rank(q, lists, 5, False)  # type: ignore[arg-type]
+        stood = {h.record.id for h in hits if "standout" in h.parts}
+        if fair:  # the section among the sections, not the mixed lists' heads
+            assert guide.id in stood and other.id not in stood
+            assert hits[0].record.id == guide.id
+        else:
+            assert guide.id not in stood and hits[0].record.layer == "C0_SOURCE_CHUNKS"

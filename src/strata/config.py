@@ -73,6 +73,13 @@ KEYS: dict[str, Key] = {
         "in hybrid search, rank code and docs each in its own list before fusion, so the "
         "best of each kind competes at the top (measured: docs/benchmarks.md)",
     ),
+    "search.kind_floor": Key(
+        bool,
+        False,
+        "in hybrid search over code and docs, read each retriever 3x deeper for the kind "
+        "the other crowds out of its first candidates, up to half the pool (off by default: "
+        "docs questions Recall@10 +.035, MRR@10 -.005; docs/benchmarks.md)",
+    ),
     "search.path_boost": Key(
         float,
         0.0,
@@ -150,6 +157,7 @@ class SearchConfig:
     candidates: int
     include_tests: bool
     fair_kinds: bool = True
+    kind_floor: bool = False
     path_boost: float = 0.0
     feedback: float = 0.0
 

@@ -87,18 +87,24 @@ def chunk_sections(
 
 
 def _with_content(sections: Sequence[Section]) -> list[Section]:
-    """Sections with no heading-only chunk: a heading with nothing under it opens the next
-    section's first chunk (`## Refunds` then `### Details`; an empty `## Details` then
-    `## Returns`), or, last in the file, closes the section before it."""
+    """Sections with no heading-only chunk where a heading leads somewhere: a heading with
+    nothing under it opens the first chunk of the section nested under it (`## Refunds`
+    then `### Details`). Followed by a heading of its own level or above (an empty
+    `## Semver` then `## Promises`), it leads nowhere: its heading is all it says, and it
+    stays a chunk of its own (with the empty headings nested under it) rather than hide
+    under a sibling's title. Last in the file, it closes the section before it."""
     out: list[Section] = []
-    carried: tuple[Block, ...] = ()
+    carried: list[Section] = []
     for i, sec in enumerate(sections):
-        blocks = carried + sec.blocks
+        if carried and sec.level <= carried[0].level:
+            out.append(replace(carried[0], blocks=tuple(b for c in carried for b in c.blocks)))
+            carried = []
         heading_only = sec.level > 0 and bool(sec.blocks) and not sec.body
         if heading_only and i + 1 < len(sections):
-            carried = blocks
+            carried.append(sec)
             continue
-        carried = ()
+        blocks = tuple(b for c in carried for b in c.blocks) + sec.blocks
+        carried = []
         if heading_only and out:
             out[-1] = replace(out[-1], blocks=out[-1].blocks + blocks)
             continue
