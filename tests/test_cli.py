@@ -65,6 +65,16 @@ def test_terminal_output_shows_path_lines_and_the_snippet(minirepo: Path) -> Non
     assert "src/minihttp/client.py" in routed.stdout
 
 
+def test_a_snippet_line_is_cut_where_a_bundle_holds_thousands(tmp_path: Path) -> None:
+    blob = ",".join(f"token_{i}" for i in range(4_000))
+    (tmp_path / "bundle.js").write_text(f"var words = [{blob}];\n", encoding="utf-8")
+    assert strata("index", str(tmp_path), "--embedder", "none").returncode == 0
+    shown = strata("search", "token_3999", "-k", "1", "--index-dir", str(tmp_path / ".strata"))
+    assert shown.returncode == 0, shown.stderr
+    assert "bundle.js:1-1" in shown.stdout and " …" in shown.stdout
+    assert max(len(line) for line in shown.stdout.splitlines()) < 400
+
+
 def test_index_json_summary_and_skip_warnings(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("def f():\n    return 1\n")
     (tmp_path / "img.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(100))

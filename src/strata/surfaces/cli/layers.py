@@ -127,7 +127,7 @@ def _show_walk(opts: Common, result: CallWalk, name: str) -> None:
 def _snippet(out: Console, chunk: Record) -> None:
     lines = chunk.content.split("\n")
     syntax = Syntax(
-        "\n".join(lines[:SNIPPET_LINES]),
+        render.snippet_text(lines, SNIPPET_LINES),
         render.LEXERS.get(chunk.lang, chunk.lang),
         line_numbers=True,
         start_line=chunk.span_start or 1,

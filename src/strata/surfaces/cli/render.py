@@ -44,6 +44,8 @@ def consoles() -> tuple[Console, Console]:
 
 
 SNIPPET_LINES = 14
+# A snippet line is cut here: a bundle's or a data blob's one line holds thousands.
+SNIPPET_LINE_CHARS = 240
 LEXERS = {
     "tsx": "tsx",
     "csharp": "csharp",
@@ -195,9 +197,15 @@ def plan_lines(plan: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def snippet_text(lines: list[str], count: int) -> str:
+    """The first `count` lines, each cut at `SNIPPET_LINE_CHARS` (with "…")."""
+    cut = SNIPPET_LINE_CHARS
+    return "\n".join(ln if len(ln) <= cut else ln[:cut] + " …" for ln in lines[:count])
+
+
 def _snippet(out: Console, content: str, lang: str, start: int) -> None:
     lines = content.split("\n")
-    shown = "\n".join(lines[:SNIPPET_LINES])
+    shown = snippet_text(lines, SNIPPET_LINES)
     syntax = Syntax(
         shown,
         LEXERS.get(lang, lang),
