@@ -355,9 +355,9 @@ def test_a_ranking_variant_reranks_the_lists_it_already_retrieved(minirepo: Path
 def test_a_just_built_index_is_searched_as_a_reused_one(
     minirepo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # An engine that has just embedded documents embeds queries with that model; a fresh
-    # one with its light twin, as `strata search` does. Both runs of a build must measure
-    # the same queries the same way, whether they built the index or found it cached.
+    # An engine that has just embedded documents still embeds queries with the model's
+    # light twin, as a fresh one and `strata search` do (`Parts.query_embedder`). Both runs
+    # of a build must measure the same queries the same way, built or found cached.
     from benchmarks.quality.model import Corpus
 
     monkeypatch.setattr(indexes, "INDEXES", tmp_path / "indexes")

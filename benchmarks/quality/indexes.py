@@ -90,11 +90,6 @@ def open_index(
     }
     done.write_text(json.dumps(facts, indent=2), encoding="utf-8")
     prune_builds(key.rsplit("-", 1)[0], keep=index_dir)
-    # Searched by a fresh engine, as a reused index is: one that has just embedded
-    # documents embeds queries with that model (torch), a fresh one with its light int8
-    # twin, and the two rank a few queries differently (measured: 5-8 of 140 questions).
-    eng.close()
-    eng = Engine.open(corpus.root, index_dir=index_dir, config=config)
     return eng, {**facts, "reused": False}
 
 

@@ -33,11 +33,11 @@ BLOCKED = f"int8-lookups+blocks-of-{BLOCK}-at-{BITS}-bits"
 # A query graph whose probe vector is further than this from the folded graph's is not used.
 MIN_AGREEMENT = 0.998
 PROBE = "where is the connection pool configured, and how are retries handled?"
-# x86 flags under which onnxruntime multiplies int8 by int8 fast (else it widens each block
-# to float32 on every call: 5x slower than the folded graph).
 # One query's 8-bit products are too small to share: a second thread cost more than it gave
 # (2.4 -> 2.8 ms alone), and the BM25 half of a hybrid search runs on the other core.
 QUERY_THREADS = 1
+# x86 flags under which onnxruntime multiplies int8 by int8 fast (else it widens each block
+# to float32 on every call: 5x slower than the folded graph).
 _INT8_FLAGS = frozenset({"avx2", "avx512_vnni", "avx_vnni"})
 
 

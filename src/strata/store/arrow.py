@@ -141,7 +141,8 @@ def to_records(table: pa.Table, given: Mapping[str, Sequence[Any]] | None = None
     }
     cols.update({key: list(values) for key, values in given.items()})
     meta = cols.get("metadata")
-    cols["metadata"] = [json.loads(m) if m else {} for m in meta] if meta is not None else [{}] * n
+    raw = meta if meta is not None else [None] * n
+    cols["metadata"] = [json.loads(m) if m else {} for m in raw]  # a dict of its own per row
     if "branches" in cols:
         cols["branches"] = [decode_branches(b) for b in cols["branches"]]
     for key in _TEXT_COLUMNS:
