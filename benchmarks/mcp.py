@@ -15,13 +15,16 @@ MCP `search` tool (k=5, default snippet length) and compares the structured answ
 the whole files its hits are in; a question is answered when a hit overlaps a target span.
 `latency` starts `strata serve` on the index, warms it (30 searches, then until the server
 is idle: its background warm-up, the call graph, done), then times `search` calls from one
-client and from `--clients` concurrent clients (each with its own MCP session).
+client (the official SDK's `Client`), from a bare JSON-RPC client (the server's round trip
+alone: `one_bare_client`), and from `--clients` concurrent SDK clients (each with its own
+MCP session).
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import http.client
 import json
 import os
 import shutil
@@ -29,6 +32,7 @@ import statistics
 import subprocess
 import sys
 import time
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +45,9 @@ QUERIES = [
     "event loop", "logging setup", "close the connection", "transaction commit",
     "compile the query", "default timeout", "type conversion", "error handling",
 ]  # fmt: skip
+
+PROTOCOL = "2025-06-18"  # the bare client's MCP protocol version
+CLIENT_INFO = {"name": "strata-bench-bare", "version": "1"}
 
 
 def tokens(text: str) -> int:
@@ -153,6 +160,41 @@ async def _timed_searches(url: str, queries: list[str], ms: list[float]) -> None
             assert not result.is_error, result.content
 
 
+def _bare_searches(url: str, queries: list[str]) -> list[float]:
+    """The same `search` calls from a bare JSON-RPC client (`http.client`, one kept-alive
+    connection, no validation): the server's own round trip, without the SDK client's
+    CPU per call (its session, transport and output-schema check; ~3-4 ms here)."""
+    where = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(where.hostname or "127.0.0.1", where.port, timeout=60)
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+    def post(body: dict[str, Any]) -> tuple[http.client.HTTPResponse, bytes]:
+        conn.request("POST", where.path, body=json.dumps(body), headers=headers)
+        response = conn.getresponse()
+        return response, response.read()
+
+    hello = {"protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": CLIENT_INFO}
+    response, _ = post({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello})
+    if session := response.getheader("mcp-session-id"):
+        headers["mcp-session-id"] = session
+    headers["mcp-protocol-version"] = PROTOCOL
+    post({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    ms = []
+    try:
+        for i, q in enumerate(queries, 1):
+            call = {"name": "search", "arguments": {"query": q, "k": 5}}
+            start = time.perf_counter()
+            response, body = post(
+                {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": call}
+            )
+            answer = json.loads(body)
+            ms.append((time.perf_counter() - start) * 1000)
+            assert response.status == 200 and not answer["result"].get("isError"), body[:200]
+    finally:
+        conn.close()
+    return ms
+
+
 def settled(pid: int, every: float = 2.0, timeout: float = 300.0) -> None:
     """Wait until process `pid` uses no CPU for `every` seconds (Linux: /proc)."""
     stat = Path(f"/proc/{pid}/stat")
@@ -186,6 +228,7 @@ def latency(index_dir: Path, n: int, clients: int) -> dict[str, Any]:
         settled(proc.pid)  # the server's own warm-up (the call graph) done before timing
         alone: list[float] = []
         anyio.run(_timed_searches, url, queries, alone)
+        bare = _bare_searches(url, queries)
         loaded: list[float] = []
 
         async def crowd() -> None:
@@ -201,6 +244,7 @@ def latency(index_dir: Path, n: int, clients: int) -> dict[str, Any]:
         proc.communicate(timeout=60)
     return {
         "one_client": percentiles(alone),
+        "one_bare_client": percentiles(bare),
         f"{clients}_clients": percentiles(loaded),
         "load_1min": round(load, 1),
     }

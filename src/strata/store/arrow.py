@@ -153,13 +153,19 @@ def to_records(table: pa.Table, given: Mapping[str, Sequence[Any]] | None = None
         if key in cols and key not in given:
             cols[key] = [v if v is None else shared.setdefault(v, v) for v in cols[key]]
     cols["vector"] = _vectors(table) if "vector" in table.column_names else [None] * n
-    names = [f for f in _RECORD_FIELDS if f in cols]
-    rows = zip(*(cols[f] for f in names), strict=True)
-    return [Record(**dict(zip(names, row, strict=True))) for row in rows]
+    for name, default in _DEFAULTS.items():  # a column not kept: its default, every row
+        if name not in cols:
+            cols[name] = [default] * n
+    rows = zip(*(cols[f] for f in _RECORD_FIELDS), strict=True)
+    return list(itertools.starmap(Record, rows))  # by position: no dict per row
 
 
 _TEXT_COLUMNS = ("session_id", "repo_id", "title", "content", "lang", "kind", "embed_text")
 _RECORD_FIELDS = tuple(f.name for f in dataclasses.fields(Record))
+# The fields with a plain default, for rows read without their column (`embed_text`).
+_DEFAULTS = {
+    f.name: f.default for f in dataclasses.fields(Record) if f.default is not dataclasses.MISSING
+}
 
 
 # Columns with few distinct values across many rows (one repository, one session, ...).
