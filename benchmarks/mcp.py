@@ -195,6 +195,23 @@ def _bare_searches(url: str, queries: list[str]) -> list[float]:
     return ms
 
 
+def cpu_ticks() -> tuple[int, int] | None:
+    """(all, stolen) CPU ticks of the machine so far (Linux `/proc/stat`; None elsewhere):
+    time the hypervisor gave to other guests shows as steal."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return sum(fields[:8]), fields[7] if len(fields) > 7 else 0
+
+
+def steal_share(start: tuple[int, int] | None, end: tuple[int, int] | None) -> float | None:
+    """The share of CPU time stolen between two `cpu_ticks` readings."""
+    if start is None or end is None or end[0] <= start[0]:
+        return None
+    return round((end[1] - start[1]) / (end[0] - start[0]), 3)
+
+
 def settled(pid: int, every: float = 2.0, timeout: float = 300.0) -> None:
     """Wait until process `pid` uses no CPU for `every` seconds (Linux: /proc)."""
     stat = Path(f"/proc/{pid}/stat")
@@ -226,6 +243,7 @@ def latency(index_dir: Path, n: int, clients: int) -> dict[str, Any]:
         warm: list[float] = []
         anyio.run(_timed_searches, url, queries[:30], warm)
         settled(proc.pid)  # the server's own warm-up (the call graph) done before timing
+        ticks = cpu_ticks()
         alone: list[float] = []
         anyio.run(_timed_searches, url, queries, alone)
         bare = _bare_searches(url, queries)
@@ -239,6 +257,7 @@ def latency(index_dir: Path, n: int, clients: int) -> dict[str, Any]:
 
         anyio.run(crowd)
         load = os.getloadavg()[0]
+        stolen = steal_share(ticks, cpu_ticks())
     finally:
         proc.terminate()
         proc.communicate(timeout=60)
@@ -247,6 +266,7 @@ def latency(index_dir: Path, n: int, clients: int) -> dict[str, Any]:
         "one_bare_client": percentiles(bare),
         f"{clients}_clients": percentiles(loaded),
         "load_1min": round(load, 1),
+        "cpu_steal_share": stolen,  # of the machine's CPU time while timing
     }
 
 

@@ -83,6 +83,8 @@ def test_every_tool_in_process(indexed: Path) -> None:
         top = found["hits"][0]
         assert top["path"] == "src/minihttp/client.py" and top["layer"].startswith("C")
         assert top["snippet"].count("\n") <= 2 and top["start_line"] >= 1
+        # a hit carries the fields it has: no nulls for the model to read (no focus here)
+        assert "focus_start" not in top and None not in top.values()
         docs = await call(client, "search", query="cookie", content="docs")
         assert docs["hits"] and all(h["layer"] == "D0_DOC_CHUNKS" for h in docs["hits"])
         scoped = await call(client, "search", query="retry", path=["tests/**"])

@@ -255,7 +255,8 @@ def compact(schema: Any, *, descriptions: bool = True) -> Any:
     """A JSON schema without titles, `null` defaults and `additionalProperties: true`, and
     with `anyOf: [X, null]` written as X with `type: [x, "null"]`: the same constraints.
     Without `descriptions` (an output schema) it has no descriptions, defaults or `required`
-    lists either: a result always carries every field, and the types still check it."""
+    lists either: the types still check every field a result carries (a hit leaves out
+    the ones it has no value for)."""
     if isinstance(schema, list):
         return [compact(s, descriptions=descriptions) for s in schema]
     if not isinstance(schema, dict):

@@ -10,7 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+)
 
 from strata.layers import ALL_LAYERS, normalise
 from strata.query.filters import SearchFilters
@@ -198,6 +205,12 @@ class Snippet(BaseModel):
     # a long code hit: the lines its query's words are in, which `snippet` then shows
     focus_start: int | None = None
     focus_end: int | None = None
+
+    @model_serializer(mode="wrap")
+    def _set_fields(self, dump: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Without the fields that are unset here (`null`): an agent's model reads every
+        hit, and three nulls a hit were a tenth of a search's tokens."""
+        return {k: v for k, v in dump(self).items() if v is not None}
 
 
 class SearchAnswer(BaseModel):
