@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.quality.morelangs import HASKELL, LUA, SOLIDITY, ZIG, Spec, definitions
+from benchmarks.quality.morelangs import HASKELL, LUA, SOLIDITY, ZIG, C, Spec, definitions
 
 CORPUS = Path(__file__).parent / "corpora" / "langs"
 
@@ -40,3 +40,16 @@ def test_haskell_function_is_its_signature_and_equations_under_its_haddock() -> 
     assert defs["char"] == (14, 18, (13, 13), "Parse one given character.")
     assert defs["many1"][:2] == (22, 23)
     assert {"Token", "Pretty", "pretty", "prettyList", "digits"} <= set(defs)
+
+
+def test_c_function_definitions_with_the_comment_above_and_inside_if_blocks() -> None:
+    defs = _by_name(C, "ring.c")
+    assert set(defs) == {"ring_push", "ring_next", "ring_dump"}  # not the prototype
+    assert defs["ring_push"] == (
+        12,
+        16,
+        (9, 11),
+        "Push one byte. Drops the oldest byte when the ring is full.",
+    )
+    assert defs["ring_next"][2] is None
+    assert defs["ring_dump"][2:] == ((23, 23), "Print the ring.")

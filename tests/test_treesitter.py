@@ -520,3 +520,51 @@ def test_property_javascript_chunks_cover_without_overlap(
 def test_property_go_chunks_cover_without_overlap(picks: list[int], cfg: ChunkConfig) -> None:
     text = _program(GO_PIECES, picks, "package p")
     assert_chunk_invariants(text, chunk(text, "go", cfg), cfg)
+
+
+C_FILE = """\
+/*
+ * A small parser (opening comment: the file's, not a function's).
+ */
+
+#include "yaml.h"
+
+static int
+parse_node(int depth);
+
+/*
+ * Parse one node, at most `depth` levels deep.
+ */
+
+static int
+parse_node(int depth)
+{
+    return depth > 0 ? parse_node(depth - 1) : 0;
+}
+"""
+
+
+def test_a_c_prototype_beside_its_body_is_not_a_second_definition() -> None:
+    symbols, edges = extract(C_FILE, "c", "src/parser.c")
+    assert [(s.qname, s.start_line) for s in symbols] == [("parser.parse_node", 10)]
+    calls = [e for e in edges if e.edge_type == "calls"]
+    assert [(e.dst_symbol_id, e.resolution) for e in calls] == [
+        ("src/parser.c::parser.parse_node", "resolved")
+    ]
+    header, _ = extract("int parse_node(int depth);\n", "c", "include/parser.h")
+    assert [s.name for s in header] == ["parse_node"]  # a header only declares it
+    overloads = "function f(): void;\nfunction f(a?: number): void {}\n"
+    ts, _ = extract(overloads, "typescript", "src/f.ts")
+    assert [(s.qname, s.start_line) for s in ts] == [("f.f", 1), ("f.f", 2)]  # overloads stay
+
+
+def test_a_c_comment_one_blank_line_above_a_function_is_its_doc() -> None:
+    chunks = chunk(C_FILE, "c", DEFAULT)
+    function = next(c for c in chunks if c.title == "parse_node")
+    assert function.start_line == 10 and "Parse one node" in function.text
+    assert chunks[0].start_line == 1 and chunks[0].kind == "module"  # the opening comment
+    symbols, _ = extract(C_FILE, "c", "src/parser.c")
+    assert symbols[0].summary == "Parse one node, at most `depth` levels deep."
+    go = "package p\n\n// A section of helpers.\n\nfunc helper() {}\n"
+    helper = next(c for c in chunk(go, "go", DEFAULT) if c.title == "helper")
+    assert helper.start_line == 5  # Go's doc comments touch their declaration

@@ -1,4 +1,4 @@
-"""Lua, Solidity, Zig and Haskell sets (`newlangs`): the `doc-`, `nl-` and `def-<lang>` sets
+"""Lua, Solidity, Zig, C and Haskell sets (`newlangs`): the `doc-`, `nl-` and `def-<lang>` sets
 that `langsets` draws for Go, Rust, Java and JavaScript, from one pinned real package each.
 
 The definitions and their doc comments come from a walk of the grammar's nodes written
@@ -11,6 +11,8 @@ here, not from Strata's tag queries (which are what is measured):
   `@notice` dropped, the other tags end the prose).
 - Zig: functions, and constants bound to a struct, enum, union or opaque type (also inside
   a function that returns a type); `///` lines above.
+- C: function definitions, top level and inside `#if` blocks; the block or line
+  comments directly above (marks and `**` line starts removed).
 - Haskell (Haddock): a function is its signature and its equations (consecutive
   declarations of one name), besides data types, newtypes, synonyms and classes; a
   `-- |` comment above.
@@ -93,6 +95,15 @@ def _lua_assigned(node: ts.Node) -> str:
     return _text(target.child_by_field_name("field") if target.type != "identifier" else target)
 
 
+def _c_name(node: ts.Node) -> str:
+    """A C function definition's name, under its pointer and parenthesised declarators."""
+    decl = node.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    name = decl.child_by_field_name("declarator") if decl is not None else None
+    return _text(name) if name is not None and name.type == "identifier" else ""
+
+
 def _zig_type(node: ts.Node) -> str:
     kinds = ("struct_declaration", "enum_declaration", "union_declaration", "opaque_declaration")
     if not any(c.type in kinds for c in node.named_children):
@@ -138,6 +149,14 @@ ZIG = Spec(
     re.compile(r"^///(?!/)"),
     re.compile(r"^\s*///\s?"),
 )
+C = Spec(
+    "c",
+    (".c", ".h"),
+    {"function_definition": _c_name},
+    frozenset({"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"}),
+    re.compile(r"^/[*/]"),
+    re.compile(r"^\s*(?:/\*+|\*+/|\*+(?!/)|//+)\s?"),
+)
 _HS_NAMED = ("signature", "function", "bind", "data_type", "newtype", "type_synomym", "class")
 HASKELL = Spec(
     "haskell",
@@ -164,6 +183,19 @@ PACKAGES = (
         "std",
         lambda: fetch_wheel("ziglang", "0.13.0", "ziglang/lib/std/"),
         tuple(f"ziglang/lib/std/{d}" for d in ("json", "fmt", "hash", "heap")),
+    ),
+    Package(
+        C,
+        "lua",
+        lambda: fetch_deb_source("lua5.4", "5.4.4-3+deb12u1"),
+        ("lua-5.4.4/src",),
+    ),
+    # The C corpus the prototype and blank-line doc defects were found on (2026-12-04).
+    Package(
+        C,
+        "libyaml",
+        lambda: fetch_deb_source("libyaml", "0.2.5-1"),
+        ("libyaml-0.2.5/src", "libyaml-0.2.5/include"),
     ),
     Package(
         HASKELL,

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Final
 
 from strata.index.code.model import Edge, Symbol
-from strata.index.code.treesitter.tags import Definition, Reference, outline
+from strata.index.code.treesitter.tags import Definition, Reference, outline, prototypes_declare
 from strata.text.langs import is_test_path, module_from_path
 
 # Definition kinds that only group members (Rust `impl`, Swift `extension`): not symbols.
@@ -46,6 +46,14 @@ def extract(text: str, lang: str, path: str) -> tuple[list[Symbol], list[Edge]]:
     return symbols, edges
 
 
+def _top_function(d: Definition) -> bool:
+    """A function outside any class or block. In a language whose query says so (C's), a
+    bodiless one beside a bodied one of the same name in the file (a prototype) declares
+    it rather than defining it: "where is X defined" should find the body. A member's bare
+    signature stays (an Objective-C `@interface`'s), and so do TypeScript's overloads."""
+    return d.kind == "function" and d.parent is None
+
+
 def _symbols(
     defs: Sequence[Definition],
     bases: dict[int, list[str]],
@@ -59,10 +67,18 @@ def _symbols(
     by_qname: dict[str, Symbol] = {}
     symbols: list[Symbol] = []
     by_def: list[Symbol | None] = []
+    bodied = {d.path for d in defs if d.has_body and _top_function(d)}
+    if not prototypes_declare(lang):
+        bodied = set()
+    declared: dict[tuple[str, ...], str] = {}
     for i, d in enumerate(defs):
         parent = by_def[d.parent] if d.parent is not None else None
         if d.kind in GROUP_KINDS:
             by_def.append(by_qname.get(_qname(module, d.path)) or parent)
+            continue
+        if not d.has_body and _top_function(d) and d.path in bodied:
+            by_def.append(parent)  # a prototype or an overload of a function defined here
+            declared.setdefault(d.path, d.doc)  # its doc, for a body written without one
             continue
         qname = _qname(module, d.path)
         seen[qname] = seen.get(qname, 0) + 1
@@ -77,7 +93,7 @@ def _symbols(
             start_line=d.start_line,
             end_line=d.end_line,
             signature=d.signature,
-            summary=summary(d.doc),
+            summary=summary(d.doc or declared.get(d.path, "")),
             parent_symbol_id=owner.symbol_id if owner else None,
             package_or_module=module,
             is_test=test,

@@ -17,7 +17,10 @@ optional `@doc` inside; the uses inside them are not references. A `@trailer` ri
 definition belongs to it (Haskell's `{-# INLINE f #-}`). A definition's own name
 is never a reference. A query with the line `; clauses: merge` makes consecutive
 definitions of one name, kind and parent one definition (Haskell's signature and
-equations, Elixir's function clauses).
+equations, Elixir's function clauses). A query with the line `; docs: across a blank line`
+glues the comment one blank line above a definition to it (C's common style), unless that
+comment opens the file; with `; prototypes: declarations`, a top-level function without a
+body beside one with a body of the same name (a C prototype) is no symbol of its own.
 """
 
 from __future__ import annotations
@@ -45,6 +48,8 @@ Captures = dict[str, list[tree_sitter.Node]]
 _Match = tuple[str, tree_sitter.Node, Captures]
 _INHERITS = re.compile(r"^; inherits: (\w+)\s*$", re.MULTILINE)
 _CLAUSES = re.compile(r"^; clauses: merge\s*$", re.MULTILINE)
+_LOOSE_DOCS = re.compile(r"^; docs: across a blank line\s*$", re.MULTILINE)
+_PROTOTYPES = re.compile(r"^; prototypes: declarations\s*$", re.MULTILINE)
 _IMPORT_WORD = re.compile(r"^(import|use|using)\s+")
 _SPACE = re.compile(r"\s+")
 _SIGNATURE_CHARS = 300
@@ -136,7 +141,7 @@ def outline(text: str, lang: str) -> Outline:
     matches = tree_sitter.QueryCursor(query(lang)).matches(tree.root_node)
     defs: dict[int, tuple[int, _Match]] = {}
     refs: list[tuple[str, Captures]] = []
-    builder = _Builder(src)
+    builder = _Builder(src, loose_docs=_loose_docs(lang))
     for pattern, caps in matches:
         if "attribute" in caps:
             builder.attributes[caps["attribute"][0].id] = caps.get("doc", [])
@@ -167,11 +172,24 @@ def _merges_clauses(lang: str) -> bool:
     return bool(_CLAUSES.search(query_source(lang)))
 
 
+@functools.cache
+def _loose_docs(lang: str) -> bool:
+    return bool(_LOOSE_DOCS.search(query_source(lang)))
+
+
+@functools.cache
+def prototypes_declare(lang: str) -> bool:
+    """Whether a bodiless function beside a bodied one of its name only declares it
+    (`; prototypes: declarations`, C's)."""
+    return bool(_PROTOTYPES.search(query_source(lang)))
+
+
 class _Builder:
     """Turns captured nodes into values; holds the source bytes and the node->definition map."""
 
-    def __init__(self, src: bytes) -> None:
+    def __init__(self, src: bytes, *, loose_docs: bool = False) -> None:
         self.src = src
+        self.loose_docs = loose_docs  # a comment one blank line above is the doc too
         self.index: dict[int, int] = {}
         self.attributes: dict[int, list[tree_sitter.Node]] = {}  # node id -> its doc nodes
         self.trailers: set[int] = set()
@@ -287,12 +305,20 @@ class _Builder:
             captured = prev.id in self.attributes
             if not (captured or is_comment(prev) or prev.type in ATTRIBUTE_TYPES):
                 break
-            if not captured and prev.end_point.row < first.start_point.row - 1:
+            if not captured and prev.end_point.row < first.start_point.row - self._gap(prev, first):
                 break
             if prev.type in ATTRIBUTE_TYPES or (captured and not self.attributes[prev.id]):
                 attrs.append(self.text(prev))
             first, prev = prev, prev.prev_named_sibling
         return first, tuple(reversed(attrs))
+
+    def _gap(self, comment: tree_sitter.Node, below: tree_sitter.Node) -> int:
+        """How far above `below` a comment may end and still be glued to it: the next line,
+        or one blank line more where the language's style puts one (`; docs: across a
+        blank line`, C's), for the comment right above a definition that is not the
+        file's opening comment (a licence)."""
+        loose = self.loose_docs and is_comment(comment) and not is_comment(below)
+        return 2 if loose and comment.start_point.row > 0 else 1
 
     def docs_between(
         self, first: tree_sitter.Node, outer: tree_sitter.Node

@@ -1,4 +1,6 @@
 ; C tags (cpp.scm inherits these).
+; docs: across a blank line
+; prototypes: declarations
 
 (function_definition
   declarator: [
