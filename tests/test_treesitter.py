@@ -14,7 +14,7 @@ from strata.errors import EngineError, UserError
 from strata.index.code.treesitter import grammars
 from strata.index.code.treesitter.chunker import chunk
 from strata.index.code.treesitter.symbols import extract, summary
-from strata.text.langs import language_of
+from strata.text.langs import language_of, language_of_text
 from strata.types import Chunk
 
 CORPUS = Path(__file__).parent / "corpora" / "code"
@@ -568,3 +568,43 @@ def test_a_c_comment_one_blank_line_above_a_function_is_its_doc() -> None:
     go = "package p\n\n// A section of helpers.\n\nfunc helper() {}\n"
     helper = next(c for c in chunk(go, "go", DEFAULT) if c.title == "helper")
     assert helper.start_line == 5  # Go's doc comments touch their declaration
+
+
+CPP_HEADER = """\
+#pragma once
+namespace shapes {
+
+class SHAPES_API Circle : public Shape
+{
+public:
+    Circle* Grow( double by ) { return Scale( by ); }
+    const Circle& Self() const;
+};
+
+Circle* Circle::Scale( double by )
+{
+    return this;
+}
+
+}
+"""
+
+
+def test_a_cpp_export_macro_and_pointer_returns_keep_classes_and_methods() -> None:
+    symbols, _ = extract(CPP_HEADER, "cpp", "include/shapes.h")
+    got = {(s.qname.removeprefix("include.shapes."), s.kind, s.start_line) for s in symbols}
+    assert {
+        ("shapes", "module", 2),
+        ("shapes.Circle", "class", 4),
+        ("shapes.Circle.Grow", "method", 7),
+        ("shapes.Circle.Self", "method", 8),
+        ("shapes.Circle.Scale", "method", 11),  # out of the class, inside the namespace
+    } <= got
+    scale = next(c for c in chunk(CPP_HEADER, "cpp", DEFAULT) if c.start_line == 11)
+    assert scale.title == "shapes.Circle.Scale" and "return this;" in scale.text
+
+
+def test_a_header_is_cpp_when_its_text_is() -> None:
+    assert language_of_text("include/shapes.h", CPP_HEADER) == "cpp"
+    assert language_of_text("include/ring.h", "struct ring { int size; };\n") == "c"
+    assert language_of_text("src/ring.c", CPP_HEADER) == "c"  # only a header is sniffed

@@ -12,7 +12,12 @@ from pathlib import PurePosixPath
 from typing import Final
 
 from strata.text.html import html_to_text
-from strata.text.langs import BINARY_EXTENSIONS, IMAGE_EXTENSIONS, language_of
+from strata.text.langs import (
+    BINARY_EXTENSIONS,
+    IMAGE_EXTENSIONS,
+    language_of,
+    language_of_text,
+)
 from strata.types import Extracted, Skip, SkipReason, SourceFile, bytes_hash
 from strata.workspace.fileread import read_source
 
@@ -61,6 +66,7 @@ def extract(f: SourceFile, max_bytes: int | None = None) -> Extracted | Skip:
         return Skip(f.rel, SkipReason.BINARY, why)
     text, notes = decode(raw)
     text = normalise_newlines(text)
+    lang = language_of_text(f.rel, text)
     if lang == "html":
         text, kind = html_to_text(text), "html"
     else:

@@ -230,6 +230,24 @@ def language_of(rel: str) -> str | None:
     return CODE_EXTENSIONS.get(ext) or DOC_EXTENSIONS.get(ext)
 
 
+# What only C++ writes at the start of a line: a class with a body or bases, a namespace,
+# a template, an access label. A `.h` file holding one is C++ (tinyxml2.h, Qt's headers).
+_CPP_ONLY = re.compile(
+    r"^[ \t]*(?:class[ \t]+\w[^;\n]*(?:\{|:[ \t]*(?:public|private|protected)\b)"
+    r"|namespace[ \t]+\w+[ \t]*\{?$|template[ \t]*<|(?:public|private|protected)[ \t]*:)",
+    re.MULTILINE,
+)
+_SNIFF_CHARS = 65536
+
+
+def language_of_text(rel: str, text: str) -> str | None:
+    """`language_of`, with a `.h` header read as C++ when its text is C++."""
+    lang = language_of(rel)
+    if lang == "c" and rel.lower().endswith(".h") and _CPP_ONLY.search(text[:_SNIFF_CHARS]):
+        return "cpp"
+    return lang
+
+
 def is_doc_language(lang: str) -> bool:
     """Documentation formats (chunked by sections, stored in D-layers)."""
     return lang in DOC_EXTENSIONS.values()

@@ -20,7 +20,9 @@ definitions of one name, kind and parent one definition (Haskell's signature and
 equations, Elixir's function clauses). A query with the line `; docs: across a blank line`
 glues the comment one blank line above a definition to it (C's common style), unless that
 comment opens the file; with `; prototypes: declarations`, a top-level function without a
-body beside one with a body of the same name (a C prototype) is no symbol of its own.
+body beside one with a body of the same name (a C prototype) is no symbol of its own; with
+`; macros: export`, an all-caps macro between `class` and the name (`class FOO_API Name`)
+is read as spaces.
 """
 
 from __future__ import annotations
@@ -50,6 +52,12 @@ _INHERITS = re.compile(r"^; inherits: (\w+)\s*$", re.MULTILINE)
 _CLAUSES = re.compile(r"^; clauses: merge\s*$", re.MULTILINE)
 _LOOSE_DOCS = re.compile(r"^; docs: across a blank line\s*$", re.MULTILINE)
 _PROTOTYPES = re.compile(r"^; prototypes: declarations\s*$", re.MULTILINE)
+_EXPORTS = re.compile(r"^; macros: export\s*$", re.MULTILINE)
+# `class FOO_API Name`: an all-caps export macro between the keyword and the name, which the
+# grammar (no preprocessor) reads as the class's name and then fails on the rest.
+_EXPORT_MACRO = re.compile(
+    rb"\b(?:class|struct)\s+([A-Z][A-Z0-9_]*[A-Z0-9])\s+(?=[A-Za-z_]\w*\s*(?:final\b|[:{]))"
+)
 _IMPORT_WORD = re.compile(r"^(import|use|using)\s+")
 _SPACE = re.compile(r"\s+")
 _SIGNATURE_CHARS = 300
@@ -137,7 +145,10 @@ def outline(text: str, lang: str) -> Outline:
         lang: a language name known to `strata.index.code.treesitter.grammars`.
     """
     src = text.encode("utf-8", "surrogatepass")
-    tree = tree_sitter.Parser(language(lang)).parse(src)
+    parser = tree_sitter.Parser(language(lang))  # an unknown language: a clear error first
+    if _blanks_exports(lang):
+        src = _blank_export_macros(src)
+    tree = parser.parse(src)
     matches = tree_sitter.QueryCursor(query(lang)).matches(tree.root_node)
     defs: dict[int, tuple[int, _Match]] = {}
     refs: list[tuple[str, Captures]] = []
@@ -175,6 +186,20 @@ def _merges_clauses(lang: str) -> bool:
 @functools.cache
 def _loose_docs(lang: str) -> bool:
     return bool(_LOOSE_DOCS.search(query_source(lang)))
+
+
+@functools.cache
+def _blanks_exports(lang: str) -> bool:
+    return bool(_EXPORTS.search(query_source(lang)))
+
+
+def _blank_export_macros(src: bytes) -> bytes:
+    """`src` with each export macro of a class head turned to spaces (every byte and line
+    stays where it was, so spans and texts still match the file)."""
+    out = bytearray(src)
+    for m in _EXPORT_MACRO.finditer(src):
+        out[m.start(1) : m.end(1)] = b" " * (m.end(1) - m.start(1))
+    return bytes(out)
 
 
 @functools.cache
@@ -238,7 +263,10 @@ class _Builder:
         owner = done[parent] if parent is not None else None
         receiver = tuple(self.text(n) for n in caps.get("receiver", [])[:1])
         scope = tuple(self.text(n) for n in caps.get("scope", [])[:1])
-        path = (owner.path if owner else receiver or scope) + (name,)
+        if owner is not None and owner.kind == "module":  # `ns { T Owner::f() }` in C++
+            path = owner.path + receiver + (name,)
+        else:
+            path = (owner.path if owner else receiver or scope) + (name,)
         if kind == "function" and (receiver or (owner and owner.kind in METHOD_OWNERS)):
             kind = "method"
         outer = unwrap(node)

@@ -1,5 +1,6 @@
 ; C++ tags: the C ones plus classes, namespaces, methods and qualified definitions.
 ; inherits: c
+; macros: export
 
 (class_specifier name: (type_identifier) @name body: (field_declaration_list)) @definition.class
 
@@ -12,18 +13,38 @@
 (function_definition
   declarator: (function_declarator
     declarator: (qualified_identifier
-      scope: (namespace_identifier) @receiver
+      scope: [(namespace_identifier) @receiver (template_type name: (type_identifier) @receiver)]
       name: [(identifier) (destructor_name)] @name))) @definition.method
 
+; `T* Owner::f()`, `const T& Owner::f()`: the return's `*` or `&` wraps the declarator.
 (function_definition
-  declarator: (function_declarator declarator: (field_identifier) @name)) @definition.method
+  declarator: [
+    (pointer_declarator declarator: (function_declarator
+      declarator: (qualified_identifier
+        scope: [(namespace_identifier) @receiver (template_type name: (type_identifier) @receiver)]
+        name: [(identifier) (destructor_name)] @name)))
+    (reference_declarator (function_declarator
+      declarator: (qualified_identifier
+        scope: [(namespace_identifier) @receiver (template_type name: (type_identifier) @receiver)]
+        name: [(identifier) (destructor_name)] @name)))
+  ]) @definition.method
+
+(function_definition
+  declarator: [
+    (function_declarator declarator: (field_identifier) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name))
+  ]) @definition.method
 
 (function_definition
   declarator: (reference_declarator
     (function_declarator declarator: [(identifier) (field_identifier)] @name))) @definition.function
 
 (field_declaration
-  declarator: (function_declarator declarator: (field_identifier) @name)) @definition.method
+  declarator: [
+    (function_declarator declarator: (field_identifier) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name))
+    (reference_declarator (function_declarator declarator: (field_identifier) @name))
+  ]) @definition.method
 
 (declaration_list
   (declaration
