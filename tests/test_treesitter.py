@@ -608,3 +608,13 @@ def test_a_header_is_cpp_when_its_text_is() -> None:
     assert language_of_text("include/shapes.h", CPP_HEADER) == "cpp"
     assert language_of_text("include/ring.h", "struct ring { int size; };\n") == "c"
     assert language_of_text("src/ring.c", CPP_HEADER) == "c"  # only a header is sniffed
+
+
+def test_a_kotlin_extension_function_is_named_by_its_receiver_type() -> None:
+    src = "fun CoroutineScope.launch(): Job = job\nfun <T> Flow<T>.first(): T = x\nfun plain() {}\n"
+    symbols, _ = extract(src, "kotlin", "Builders.kt")
+    assert [(s.qname, s.kind) for s in symbols] == [
+        ("Builders.CoroutineScope.launch", "method"),
+        ("Builders.Flow.first", "method"),
+        ("Builders.plain", "function"),
+    ]

@@ -11,6 +11,10 @@
 
 (object_declaration name: (identifier) @name) @definition.class
 
+; An extension function (`fun CoroutineScope.launch()`) is named by its receiver type too.
+(function_declaration
+  (user_type . (identifier) @receiver) . "." . name: (identifier) @name) @definition.function
+
 (function_declaration name: (identifier) @name) @definition.function
 
 (type_alias type: (identifier) @name) @definition.type
