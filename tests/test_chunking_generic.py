@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from strata.config import ChunkConfig
 from strata.index.chunking import WINDOWED, chunk, chunker_for, line_windows
-from strata.index.code.treesitter import grammars, tags
+from strata.index.code.treesitter import grammars, tagquery
 from strata.index.code.treesitter.generic import chunk as generic_chunk
 from strata.types import Chunk, Extracted
 from tests.test_chunking_properties import check_chunks, configs
@@ -55,7 +55,7 @@ def test_a_small_file_is_one_chunk_and_nodes_on_one_line_share_it() -> None:
 
 def test_every_grammar_without_a_query_is_chunked_by_syntax_unless_windowed() -> None:
     for lang in grammars.supported():
-        if tags.has_query(lang) or lang in WINDOWED:
+        if tagquery.has_query(lang) or lang in WINDOWED:
             continue
         assert chunker_for(lang) is not line_windows, lang
         probe = chunker_for(lang)("a\n\nb\n", SMALL)

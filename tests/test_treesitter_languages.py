@@ -16,7 +16,7 @@ import pytest
 
 from strata.config import ChunkConfig
 from strata.engine import Engine
-from strata.index.code.treesitter import grammars, tags
+from strata.index.code.treesitter import grammars, tagquery, tags
 from strata.index.code.treesitter.chunker import CONTAINER_KINDS, chunk
 from strata.index.code.treesitter.symbols import extract
 from strata.text.langs import is_test_path, language_of, module_from_path
@@ -161,8 +161,8 @@ def _read(name: str) -> tuple[str, str]:
 def test_thirteen_new_languages_have_a_sample_and_a_query() -> None:
     langs = {language_of(name) for name in EXPECTED}
     assert len(langs) == 13
-    assert all(lang and tags.has_query(lang) for lang in langs)
-    assert not tags.has_query("json") and not tags.has_query("cobol")
+    assert all(lang and tagquery.has_query(lang) for lang in langs)
+    assert not tagquery.has_query("json") and not tagquery.has_query("cobol")
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -373,9 +373,9 @@ def refuse(*args, **kwargs):
     raise OSError("no network in this test")
 socket.socket = refuse
 socket.create_connection = refuse
-from strata.index.code.treesitter import grammars, tags
+from strata.index.code.treesitter import grammars, tagquery
 for lang in sorted(grammars.BUNDLED):
-    tree = tags.parse("x", lang)
+    tree = tagquery.parse("x", lang)
     assert tree.root_node is not None, lang
 print(len(grammars.BUNDLED))
 """

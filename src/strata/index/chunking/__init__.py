@@ -51,11 +51,11 @@ def chunkers() -> dict[str, Chunker]:
     """Every language's chunker, built once: tree-sitter's for the languages it has a grammar
     and a tag query for, merged syntax nodes for the other grammars but `WINDOWED`, then
     this package's own (Python, text, PDF)."""
-    from strata.index.code.treesitter import grammars, tags  # tree-sitter loads on first use
+    from strata.index.code.treesitter import grammars, tagquery  # loaded on first use
 
     table: dict[str, Chunker] = {}
     for lang in grammars.supported():
-        if tags.has_query(lang):
+        if tagquery.has_query(lang):
             table[lang] = _treesitter(lang, tagged=True)
         elif lang not in WINDOWED:
             table[lang] = _treesitter(lang, tagged=False)

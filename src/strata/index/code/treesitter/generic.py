@@ -18,7 +18,7 @@ import tree_sitter
 from strata.config import ChunkConfig
 from strata.index.chunking.budget import Budget, Source, fit
 from strata.index.code.treesitter.nodes import is_comment
-from strata.index.code.treesitter.tags import parse
+from strata.index.code.treesitter.tagquery import parse
 from strata.types import Chunk
 
 

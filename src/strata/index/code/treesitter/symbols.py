@@ -8,7 +8,8 @@ from dataclasses import replace
 from typing import Final
 
 from strata.index.code.model import Edge, Symbol
-from strata.index.code.treesitter.tags import Definition, Reference, outline, prototypes_declare
+from strata.index.code.treesitter.tagquery import directive
+from strata.index.code.treesitter.tags import Definition, Reference, outline
 from strata.text.langs import is_test_path, module_from_path
 
 # Definition kinds that only group members (Rust `impl`, Swift `extension`): not symbols.
@@ -67,9 +68,11 @@ def _symbols(
     by_qname: dict[str, Symbol] = {}
     symbols: list[Symbol] = []
     by_def: list[Symbol | None] = []
-    bodied = {d.path for d in defs if d.has_body and _top_function(d)}
-    if not prototypes_declare(lang):
-        bodied = set()
+    bodied = (
+        {d.path for d in defs if d.has_body and _top_function(d)}
+        if directive(lang, "prototypes: declarations")
+        else set()
+    )
     declared: dict[tuple[str, ...], str] = {}
     for i, d in enumerate(defs):
         parent = by_def[d.parent] if d.parent is not None else None

@@ -15,26 +15,18 @@ extends the definition to it. A pattern of its own may capture `@attribute`: nod
 belong to the definition below them, as decorators do (Elixir's `@doc`, `@spec`), with an
 optional `@doc` inside; the uses inside them are not references. A `@trailer` right below a
 definition belongs to it (Haskell's `{-# INLINE f #-}`). A definition's own name
-is never a reference. A query with the line `; clauses: merge` makes consecutive
-definitions of one name, kind and parent one definition (Haskell's signature and
-equations, Elixir's function clauses). A query with the line `; docs: across a blank line`
-glues the comment one blank line above a definition to it (C's common style), unless that
-comment opens the file; with `; prototypes: declarations`, a top-level function without a
-body beside one with a body of the same name (a C prototype) is no symbol of its own; with
-`; macros: export`, an all-caps macro between `class` and the name (`class FOO_API Name`)
-is read as spaces.
+is never a reference. What a query's directive lines (`; clauses: merge`, ...) change is
+said in `tagquery`.
 """
 
 from __future__ import annotations
 
-import functools
-import importlib.resources
 import re
 from dataclasses import dataclass, replace
 
 import tree_sitter
 
-from strata.index.code.treesitter.grammars import is_supported, language
+from strata.index.code.treesitter.grammars import language
 from strata.index.code.treesitter.nodes import (
     ATTRIBUTE_TYPES,
     body_of,
@@ -43,21 +35,16 @@ from strata.index.code.treesitter.nodes import (
     unwrap,
     wrapped_decorators,
 )
+from strata.index.code.treesitter.tagquery import (
+    blank_export_macros,
+    directive,
+    query,
+)
 
 # Definition kinds whose functions are methods.
 METHOD_OWNERS = frozenset(["class", "interface", "struct", "trait", "enum", "impl", "object"])
 Captures = dict[str, list[tree_sitter.Node]]
 _Match = tuple[str, tree_sitter.Node, Captures]
-_INHERITS = re.compile(r"^; inherits: (\w+)\s*$", re.MULTILINE)
-_CLAUSES = re.compile(r"^; clauses: merge\s*$", re.MULTILINE)
-_LOOSE_DOCS = re.compile(r"^; docs: across a blank line\s*$", re.MULTILINE)
-_PROTOTYPES = re.compile(r"^; prototypes: declarations\s*$", re.MULTILINE)
-_EXPORTS = re.compile(r"^; macros: export\s*$", re.MULTILINE)
-# `class FOO_API Name`: an all-caps export macro between the keyword and the name, which the
-# grammar (no preprocessor) reads as the class's name and then fails on the rest.
-_EXPORT_MACRO = re.compile(
-    rb"\b(?:class|struct)\s+([A-Z][A-Z0-9_]*[A-Z0-9])\s+(?=[A-Za-z_]\w*\s*(?:final\b|[:{]))"
-)
 _IMPORT_WORD = re.compile(r"^(import|use|using)\s+")
 _SPACE = re.compile(r"\s+")
 _SIGNATURE_CHARS = 300
@@ -109,34 +96,6 @@ class Outline:
     has_errors: bool
 
 
-def parse(text: str, lang: str) -> tree_sitter.Tree:
-    """Parse `text` as `lang` (UTF-8); raises the grammar's errors for unknown languages."""
-    parser = tree_sitter.Parser(language(lang))
-    return parser.parse(text.encode("utf-8", "surrogatepass"))
-
-
-@functools.cache
-def query(lang: str) -> tree_sitter.Query:
-    """The compiled tag query of `strata/index/code/treesitter/queries/<lang>.scm`."""
-    compiled: tree_sitter.Query = tree_sitter.Query(language(lang), query_source(lang))
-    return compiled
-
-
-@functools.cache
-def has_query(lang: str) -> bool:
-    """Whether `lang` has a grammar and a tag query: its files get symbols and syntax chunks."""
-    folder = importlib.resources.files("strata.index.code.treesitter").joinpath("queries")
-    return is_supported(lang) and folder.joinpath(f"{lang}.scm").is_file()
-
-
-def query_source(lang: str) -> str:
-    """The text of `<lang>.scm`, after the queries it inherits (`; inherits: typescript`)."""
-    folder = importlib.resources.files("strata.index.code.treesitter").joinpath("queries")
-    text = folder.joinpath(f"{lang}.scm").read_text(encoding="utf-8")
-    parents = _INHERITS.findall(text)
-    return "\n".join([*(query_source(p.strip()) for p in parents), text])
-
-
 def outline(text: str, lang: str) -> Outline:
     """Definitions and references of one file, in source order.
 
@@ -146,13 +105,13 @@ def outline(text: str, lang: str) -> Outline:
     """
     src = text.encode("utf-8", "surrogatepass")
     parser = tree_sitter.Parser(language(lang))  # an unknown language: a clear error first
-    if _blanks_exports(lang):
-        src = _blank_export_macros(src)
+    if directive(lang, "macros: export"):
+        src = blank_export_macros(src)
     tree = parser.parse(src)
     matches = tree_sitter.QueryCursor(query(lang)).matches(tree.root_node)
     defs: dict[int, tuple[int, _Match]] = {}
     refs: list[tuple[str, Captures]] = []
-    builder = _Builder(src, loose_docs=_loose_docs(lang))
+    builder = _Builder(src, loose_docs=directive(lang, "docs: across a blank line"))
     for pattern, caps in matches:
         if "attribute" in caps:
             builder.attributes[caps["attribute"][0].id] = caps.get("doc", [])
@@ -167,7 +126,7 @@ def outline(text: str, lang: str) -> Outline:
             elif role == "reference" and "name" in caps:
                 refs.append((kind, caps))
     chosen = sorted((m for _, m in defs.values()), key=_source_order)
-    definitions = builder.definitions(chosen, merge=_merges_clauses(lang))
+    definitions = builder.definitions(chosen, merge=directive(lang, "clauses: merge"))
     names = {caps["name"][0].id for _, _, caps in chosen}
     references = [
         builder.reference(kind, caps)
@@ -176,37 +135,6 @@ def outline(text: str, lang: str) -> Outline:
     ]
     references.sort(key=lambda r: r.line)
     return Outline(tuple(definitions), tuple(references), tree.root_node.has_error)
-
-
-@functools.cache
-def _merges_clauses(lang: str) -> bool:
-    return bool(_CLAUSES.search(query_source(lang)))
-
-
-@functools.cache
-def _loose_docs(lang: str) -> bool:
-    return bool(_LOOSE_DOCS.search(query_source(lang)))
-
-
-@functools.cache
-def _blanks_exports(lang: str) -> bool:
-    return bool(_EXPORTS.search(query_source(lang)))
-
-
-def _blank_export_macros(src: bytes) -> bytes:
-    """`src` with each export macro of a class head turned to spaces (every byte and line
-    stays where it was, so spans and texts still match the file)."""
-    out = bytearray(src)
-    for m in _EXPORT_MACRO.finditer(src):
-        out[m.start(1) : m.end(1)] = b" " * (m.end(1) - m.start(1))
-    return bytes(out)
-
-
-@functools.cache
-def prototypes_declare(lang: str) -> bool:
-    """Whether a bodiless function beside a bodied one of its name only declares it
-    (`; prototypes: declarations`, C's)."""
-    return bool(_PROTOTYPES.search(query_source(lang)))
 
 
 class _Builder:
