@@ -381,3 +381,45 @@ def test_every_flag_of_every_command_is_documented_in_the_readme() -> None:
             if isinstance(param, click.Option):
                 named = [o for o in param.opts if f"`{o}" in shared or f"{o}" in rows[name]]
                 assert named, (name, param.opts)
+
+
+def _long_function(root: Path) -> None:
+    body = "".join(f"    total += {i}\n" for i in range(60))
+    (root / "calc.py").write_text(f"def add_up():\n    total = 0\n{body}    return total\n")
+    os.utime(root / "calc.py", (time.time() - 60, time.time() - 60))  # its stat is settled
+
+
+def _spans(root: Path) -> list[tuple[int, int]]:
+    with Engine.open(root) as eng:
+        return sorted(
+            (h.record.span_start or 0, h.record.span_end or 0)
+            for h in eng.search("total", k=20, layers=["C0_SOURCE_CHUNKS"]).hits
+        )
+
+
+def test_a_chunk_setting_changed_rechunks_the_unchanged_files(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    _long_function(root)
+    first = cli("index", str(root), "--embedder", "none", "--json", "-q")
+    assert json.loads(first.stdout)["reread"] == 0
+    assert _spans(root) == [(1, 63)]
+    (root / ".strata" / "config.yaml").write_text("chunk:\n  max_lines: 20\n")
+    again = json.loads(cli("index", str(root), "--json", "-q").stdout)
+    assert again["reread"] == 1 and again["unchanged"] == 1 and again["indexed"] == 0
+    assert len(_spans(root)) > 1 and max(e - s + 1 for s, e in _spans(root)) <= 20
+    assert json.loads(cli("index", str(root), "--json", "-q").stdout)["reread"] == 0
+
+
+def test_an_index_from_another_strata_is_chunked_again(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    _long_function(root)
+    assert cli("index", str(root), "--embedder", "none", "-q").exit_code == 0
+    meta = root / ".strata" / "index.json"
+    locator = json.loads(meta.read_text())
+    locator["chunking"] = "made-by-an-older-strata"
+    meta.write_text(json.dumps(locator))
+    done = json.loads(cli("index", str(root), "--json", "-q").stdout)
+    assert done["reread"] == 1 and _spans(root) == [(1, 63)]  # same rows, nothing lost
+    assert json.loads(meta.read_text())["chunking"] != "made-by-an-older-strata"

@@ -123,6 +123,9 @@ def test_plan_reads_only_what_changed_by_stat() -> None:
     assert plan.unchanged == ("a.py",)
     assert plan.removed == ("gone.py",)  # outside the scope nothing is removed
     assert make_plan([f("a.py", 10, 5)], {"a.py": FileState("h1", 10, 5, 3)}).is_noop()
+    again = make_plan([f("a.py", 10, 5), f("new.py", 1, 1)], indexed, reread=True)
+    assert [x.rel for x in again.reread] == ["a.py"] and not again.unchanged
+    assert [x.rel for x in again.to_read] == ["new.py", "a.py"] and not again.is_noop()
 
 
 def test_short_document_chunks_are_penalised_short_code_is_not() -> None:

@@ -17,6 +17,7 @@ from strata.index.corpus import FILE_NAME as ARTIFACTS_FILE
 from strata.index.corpus import ArtifactCache
 from strata.index.corpus.cache import pending_marker
 from strata.index.discovery import Discovery, IgnoreRules, discover, discover_one, is_under
+from strata.index.fingerprint import fingerprint
 from strata.index.indexer import CorpusHook, Indexer, IndexSummary, ProgressFn, session_for
 from strata.index.plan import make_plan
 from strata.index.workers import worker_pool, workers_for
@@ -147,15 +148,22 @@ def _apply(
     indexed = parts.repo_store(r.name).sources()
     scope = None if rel is None else [p for p in indexed if is_under(p, rel)]
     files, skips = disc.files, disc.skips
-    plan = make_plan(files, indexed, scope=scope)
+    chunking = fingerprint(parts.config.chunk)
+    stale = bool(indexed) and r.entry(parts.locator()).get("chunking") != chunking
+    if stale:
+        log.info("the index was chunked another way (settings or Strata): reading every file")
+    plan = make_plan(files, indexed, scope=scope, reread=stale)
     summary = IndexSummary(root=str(r.root), files_seen=len(files) + len(skips))
     for skip in skips:
         log.warning(skip.line())
         summary.skips.append(skip)
+    done: dict[str, object] = {}
     try:
         _indexer(parts, r).run(plan, indexed, summary, progress, ready)
+        if rel is None:  # every file of the repository is now chunked this way
+            done["chunking"] = chunking
     finally:
-        done = {"last_index": time.time(), "skipped": summary.skipped_stats(files)}
+        done.update(last_index=time.time(), skipped=summary.skipped_stats(files))
         parts.write_locator(**recorded(parts.locator(), r, **done))
     if not isinstance(parts.store, Maintenance):
         return summary

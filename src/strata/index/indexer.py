@@ -122,13 +122,15 @@ class Indexer:
         self._corpus_rows, self._written, self._retagged = {}, {}, False
         summary.unchanged = len(plan.unchanged)
         changed = self._settle_stats(plan.changed, known, summary)  # a stat alone: no mark
-        if self._corpus is not None and (plan.removed or plan.new or changed):
+        if self._corpus is not None and (plan.removed or plan.new or changed or plan.reread):
             self._corpus.begin()  # before the first write: a crash from here leaves the mark
-        to_read = self._retag(plan.new + changed, summary)
+        # not re-tagged: another branch's rows of the same bytes were chunked the old way too
+        to_read = self._retag(plan.new + changed, summary) + plan.reread
+        summary.reread = len(plan.reread)
         if plan.removed:
             self._store.replace_sources({p: [] for p in plan.removed})
             summary.removed = len(plan.removed)
-        previously_indexed = {f.rel for f in changed}
+        previously_indexed = {f.rel for f in changed + plan.reread}
         fresh: dict[str, Artifact] = {}
         summary.workers = workers_for(self._cfg.index, len(to_read))
         workers: contextlib.AbstractContextManager[Executor | None]

@@ -77,6 +77,7 @@ class IndexSummary:
     indexed: int = 0
     unchanged: int = 0
     removed: int = 0
+    reread: int = 0  # indexed files read again: the index was chunked another way
     skips: list[Skip] = field(default_factory=list)
     rows_by_layer: dict[str, int] = field(default_factory=dict)
     vectors_embedded: int = 0
@@ -115,7 +116,7 @@ class IndexSummary:
     def to_json(self) -> dict[str, object]:
         """The summary as printed by `strata index --json`."""
         return {
-            **fields_json(self, "root", "files_seen", "indexed", "unchanged", "removed"),
+            **fields_json(self, "root", "files_seen", "indexed", "unchanged", "removed", "reread"),
             "skipped": self.skipped,
             "skips": [
                 {"path": s.rel, "reason": s.reason.value, "detail": s.detail} for s in self.skips

@@ -64,9 +64,9 @@ class Repo:
         return id_prefix(self.name, self.home)
 
     def entry(self, locator: Mapping[str, Any]) -> dict[str, Any]:
-        """This repository's bookkeeping in the locator (`last_index`, `skipped`)."""
+        """This repository's bookkeeping in the locator (`last_index`, `skipped`, `chunking`)."""
         if self.home:
-            return {k: locator[k] for k in ("last_index", "skipped") if k in locator}
+            return {k: locator[k] for k in ("last_index", "skipped", "chunking") if k in locator}
         found = _others(locator).get(self.name, {})
         return dict(found) if isinstance(found, dict) else {}
 

@@ -137,9 +137,10 @@ def summary(err: Console, s: IndexSummary) -> None:
     """The final summary of an index run, on stderr."""
     skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(s.skipped.items()))
     layers = ", ".join(f"{layer.split('_')[0]} {n}" for layer, n in sorted(s.rows_by_layer.items()))
+    reread = f"; {s.reread} read again (the index was chunked another way)" if s.reread else ""
     err.print(
         f"[bold]indexed[/] {s.indexed} files, {s.unchanged} unchanged, {s.removed} removed, "
-        f"{len(s.skips)} skipped{f' ({skipped})' if skipped else ''} of {s.files_seen} seen"
+        f"{len(s.skips)} skipped{f' ({skipped})' if skipped else ''} of {s.files_seen} seen{reread}"
     )
     if layers:
         err.print(f"rows written: {layers}")
