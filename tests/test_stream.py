@@ -104,3 +104,21 @@ def test_a_log_that_changes_while_read_keeps_its_old_rows(
     assert eng.index().indexed == 1
     after = _rows(eng)
     assert len(after) > len(before) and {h for *_, h in after} != {h for *_, h in before}
+
+
+def test_a_streamed_file_gets_vectors_from_the_embedding_cache_in_the_stores_thread(
+    tmp_path: Path,
+) -> None:
+    # Parts after the first are made inside LanceDB's writer thread; their cached vectors
+    # come from the SQLite file the run opened in this one.
+    from tests.embed_server import serve
+
+    _log(tmp_path / "app.log", 40_000, needle_at=30_000)  # ~2.5 MB: many parts
+    (tmp_path / "notes.md").write_text("# Notes\n\nthe shard overflow runbook\n")
+    for server in serve():
+        cfg = {"embed.provider": "ollama", "embed.base_url": server.url, "embed.model": "m"}
+        with Engine.open(tmp_path, config=cfg) as eng:
+            summary = eng.index()
+            assert summary.indexed == 2 and summary.vectors_missing == 0
+            hits = eng.search("needle_unicorn_overflow", k=1, mode="semantic").hits
+            assert hits and hits[0].record.path == "app.log"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -33,8 +34,13 @@ class SqliteFile:
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
+        self._lock = threading.RLock()
         try:
-            self._db = sqlite3.connect(path, timeout=_BUSY_MS / 1000, isolation_level=None)
+            # Any thread may use it, one at a time (`_lock`): a large file's rows are made,
+            # and their cached vectors read, inside the store's writer thread (index/stream).
+            self._db = sqlite3.connect(
+                path, timeout=_BUSY_MS / 1000, isolation_level=None, check_same_thread=False
+            )
             self._db.execute(f"PRAGMA busy_timeout={_BUSY_MS}")
             self._wal()
             self._db.execute("PRAGMA synchronous=NORMAL")
@@ -69,13 +75,14 @@ class SqliteFile:
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     def _select_in(self, sql: str, keys: Sequence[str], *params: object) -> Iterator[Any]:
         """The rows of `sql` over `keys` in slices; `sql` writes the IN list as `{marks}`.
@@ -85,7 +92,9 @@ class SqliteFile:
         for start in range(0, len(keys), _CHUNK):
             part = keys[start : start + _CHUNK]
             marks = ",".join("?" * len(part))
-            yield from self._db.execute(sql.format(marks=marks), (*params, *part))
+            with self._lock:
+                rows = self._db.execute(sql.format(marks=marks), (*params, *part)).fetchall()
+            yield from rows
 
     def _fill_temp(self, table: str, column: str, values: Iterable[str]) -> None:
         """(Re)fill the one-column temp table `table` with `values`, for NOT IN deletes."""
