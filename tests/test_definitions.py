@@ -59,3 +59,51 @@ def test_a_name_used_as_written_beats_a_definition_spelt_in_another_case(tmp_pat
     loose = eng.search("line_suffix", k=5, mode="lexical")
     assert loose[0].record.path == "app/defaults.py"
     eng.close()
+
+
+_R = """#' Format a string
+#'
+{doc}
+#' @export
+format_all <- function(x, ...) {{
+  paste0(x, collapse = "")
+}}
+
+format_all.default <- function(x, ...) x
+
+print.format_all <- function(x, ...) {{
+  cat(format_all(x))
+}}
+
+.onLoad <- function(libname, pkgname) {{
+  invisible()
+}}
+"""
+
+
+def test_a_definition_under_a_long_doc_comment_is_found_at_its_header(tmp_path: Path) -> None:
+    # the roxygen block fills more than a chunk: the hit is the chunk that declares it
+    doc = "\n".join(f"#' @param arg{i} the {i}th argument, described at length" for i in range(90))
+    (tmp_path / "format.R").write_text(_R.format(doc=doc), encoding="utf-8")
+    with Engine.open(tmp_path, config=LEXICAL) as eng:
+        eng.index()
+        lines = (tmp_path / "format.R").read_text(encoding="utf-8").split("\n")
+        decl = lines.index("format_all <- function(x, ...) {") + 1
+        top = eng.search("where is format_all defined", k=3)[0].record
+        assert top.title == "format_all" and top.span_start <= decl <= top.span_end
+        assert top.span_start > 1  # not the doc block's first chunk
+
+
+def test_names_with_dots_of_their_own_are_names_not_qualified(tmp_path: Path) -> None:
+    (tmp_path / "format.R").write_text(_R.format(doc="#' Short."), encoding="utf-8")
+    with Engine.open(tmp_path, config=LEXICAL) as eng:
+        eng.index()
+        # `print.format_all` is an S3 method named with a dot, not `format_all` of `print`
+        assert [h.record.title for h in eng.search("where is format_all defined", k=3)][:1] == [
+            "format_all"
+        ]
+        assert eng.search("where is print.format_all defined", k=1)[0].record.title == (
+            "print.format_all"
+        )
+        onload = eng.search("where is .onLoad defined", k=1)[0]
+        assert onload.record.title == ".onLoad" and "1.symbol.C1" in onload.parts

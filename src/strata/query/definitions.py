@@ -58,11 +58,23 @@ def header_chunks(
     store: Store, matches: Sequence[SymbolMatch], where: Filter | None = None
 ) -> dict[str, Record]:
     """Symbol id -> the C0 chunk that starts its definition (or the narrowest holding its
-    first line), for the matches whose file the filter `where` admits."""
-    chunks = chunks_at(store, [(m.record.path, m.record.span_start) for m in matches], where)
+    first line), for the matches whose file the filter `where` admits. When that chunk
+    ends before the declaration line (`decl_line`: a doc comment too long for one chunk
+    with it), the chunk holding the declaration."""
+    spots = [(m.record.path, m.record.span_start) for m in matches]
+    spots += [(m.record.path, line) for m in matches if (line := _decl_line(m))]
+    chunks = chunks_at(store, spots, where)
     out: dict[str, Record] = {}
     for m in matches:
         chunk = chunks.get((m.record.path, m.record.span_start))
+        line = _decl_line(m)
+        if line and (chunk is None or (chunk.span_end or 0) < line):
+            chunk = chunks.get((m.record.path, line), chunk)
         if chunk is not None:
             out[meta_str(m.record, "symbol_id")] = chunk
     return out
+
+
+def _decl_line(m: SymbolMatch) -> int:
+    line = m.record.metadata.get("decl_line")
+    return line if isinstance(line, int) else 0

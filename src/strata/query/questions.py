@@ -16,8 +16,8 @@ from strata.text.tokens import STOP_WORDS, is_identifier_like
 
 __all__ = ["Classification", "KnownNames", "classify", "filters_of"]
 
-# A name as written in a question: `Client.send`, "charge_card", charge_card(), pkg::f.
-_NAME = r"[`'\"]?([A-Za-z_][\w.:]*?)(?:\(\))?[`'\"]?"
+# A name as written in a question: `Client.send`, "charge_card", charge_card(), pkg::f, R's `.onLoad`, `$http`.
+_NAME = r"[`'\"]?((?:\.(?=[A-Za-z]))?[A-Za-z_$][\w.:$]*?)(?:\(\))?[`'\"]?"
 _WORD = r"[`'\"]?([\w][\w.-]*?)[`'\"]?"
 _THE = r"(?:(?:the|a|an)\s+)?"
 # "where is the class Context defined": the kind of definition, said before its name.
@@ -320,7 +320,7 @@ def _identifiers(query: str) -> tuple[str, ...]:
 def _is_name(word: str) -> bool:
     word = word.strip("`'\"").removesuffix("()")
     # `For` may be a class (sqlparse has one); `for` is a word.
-    return bool(re.fullmatch(r"[A-Za-z_][\w]*(?:(?:\.|::)[A-Za-z_]\w*)*", word)) and (
+    return bool(re.fullmatch(r"\.?[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*", word)) and (
         word not in STOP_WORDS
     )
 

@@ -27,6 +27,9 @@ class Symbol:
     signature: str = ""
     summary: str = ""
     parent_symbol_id: str | None = None
+    # Where the declaration itself starts when its doc comment or decorators come first
+    # (0: at `start_line`): a long doc splits the chunks, and the header is after it.
+    decl_line: int = 0
     package_or_module: str = ""
     is_test: bool = False
     decorators: tuple[str, ...] = ()

@@ -197,7 +197,9 @@ class SymbolIndex:
             ]
             return same + near
         tail = query.rpartition(".")[2]
-        out = [(e, "qualified", 1.0) for e in self.by_qname.get(query, ())]
+        # a name with a dot of its own (R's `print.glue`, `.onLoad`) as written, then qualified
+        out = [(e, "exact", 1.0) for e in self.by_name.get(query, ())]
+        out += [(e, "qualified", 1.0) for e in self.by_qname.get(query, ())]
         out += [
             (e, "qualified", 0.95)
             for e in self.by_name.get(tail, ())
@@ -290,7 +292,7 @@ def _build(store: Store) -> SymbolIndex:
 
 def _entry(rows: KeptRows, pos: int, title: str, kind: str, is_test: bool, meta: Any) -> _Entry:
     qname = str(meta.get("qname") or title)
-    name = qname.rpartition(".")[2]
+    name = str(meta.get("name") or qname.rpartition(".")[2])
     kind = str(meta.get("kind") or kind)
     return _Entry(rows, pos, qname, name, fold(name), kind, is_test)
 

@@ -209,6 +209,7 @@ class _Walker:
         self.seen[qname] = count
         sid = f"{self.path}::{qname}" + (f"#{count}" if count > 1 else "")
         is_def = isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        first = first_line(node) if is_def else node.lineno  # type: ignore[arg-type]
         sym = Symbol(
             symbol_id=sid,
             qname=qname,
@@ -216,8 +217,9 @@ class _Walker:
             kind=kind,
             path=self.path,
             lang="python",
-            start_line=first_line(node) if is_def else node.lineno,  # type: ignore[arg-type]
+            start_line=first,
             end_line=node.end_lineno or node.lineno,
+            decl_line=node.lineno if node.lineno != first else 0,
             signature=sig,
             summary=first_sentence(ast.get_docstring(node)) if is_def else "",  # type: ignore[arg-type]
             parent_symbol_id=scope.symbol_id,
