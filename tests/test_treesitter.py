@@ -586,6 +586,23 @@ Circle* Circle::Scale( double by )
     return this;
 }
 
+    SHAPES_FN double Circle::Area() const
+    {
+        return 3.14;
+    }
+
+    SHAPES_FN SHAPES_NOINLINE shape_kind Circle::kind() const
+    {
+        return round;
+    }
+
+    SHAPES_FN Circle::Circle(Circle&& other) SHAPES_NOEXCEPT
+    {
+    }
+
+    SHAPES_FN void Circle::Swap(Circle& other)
+    {
+    }
 }
 """
 
@@ -599,6 +616,10 @@ def test_a_cpp_export_macro_and_pointer_returns_keep_classes_and_methods() -> No
         ("shapes.Circle.Grow", "method", 7),
         ("shapes.Circle.Self", "method", 8),
         ("shapes.Circle.Scale", "method", 11),  # out of the class, inside the namespace
+        ("shapes.Circle.Area", "method", 16),  # a macro opens the line: not the type
+        ("shapes.Circle.kind", "method", 21),  # two macros, the return type not the owner
+        ("shapes.Circle.Circle", "method", 26),  # a macro after the parameters
+        ("shapes.Circle.Swap", "method", 30),  # and the next definition still parses
     } <= got
     scale = next(c for c in chunk(CPP_HEADER, "cpp", DEFAULT) if c.start_line == 11)
     assert scale.title == "shapes.Circle.Scale" and "return this;" in scale.text

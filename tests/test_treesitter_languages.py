@@ -351,6 +351,10 @@ def test_new_extensions_name_their_language(path: str, lang: str) -> None:
 
 def test_test_files_and_lua_packages_by_their_conventions() -> None:
     assert is_test_path("spec/queue_spec.lua") and is_test_path("kv_store_SUITE.erl")
+    assert is_test_path("Src/Newtonsoft.Json.Tests/TestObjects/Account.cs")
+    assert is_test_path("src/App.UnitTests/Cart.cs") and is_test_path("Tests/CoreTests/Queue.swift")
+    assert not is_test_path("Src/Newtonsoft.Json/Linq/JToken.cs")
+    assert not is_test_path("src/Latests/feed.go") and not is_test_path("lib/contests/a.rb")
     assert module_from_path("lib/pl/init.lua") == "pl"
 
 

@@ -16,7 +16,8 @@ from strata.text.tokens import STOP_WORDS, is_identifier_like
 
 __all__ = ["Classification", "KnownNames", "classify", "filters_of"]
 
-# A name as written in a question: `Client.send`, "charge_card", charge_card(), pkg::f, R's `.onLoad`, `$http`.
+# A name as written in a question: `Client.send`, "charge_card", charge_card(), pkg::f,
+# R's `.onLoad`, `$http`.
 _NAME = r"[`'\"]?((?:\.(?=[A-Za-z]))?[A-Za-z_$][\w.:$]*?)(?:\(\))?[`'\"]?"
 _WORD = r"[`'\"]?([\w][\w.-]*?)[`'\"]?"
 _THE = r"(?:(?:the|a|an)\s+)?"

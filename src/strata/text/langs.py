@@ -214,7 +214,9 @@ BINARY_EXTENSIONS: Final = frozenset(
 )
 
 _TEST_PATH = re.compile(
-    r"(^|/)(tests?|__tests__|spec|specs|testing)/"
+    r"(^|/)(tests?|Tests?|__tests__|spec|specs|testing)/"
+    # a .NET test project (`Newtonsoft.Json.Tests/`, `App.UnitTests/`), a Swift `FooTests/`
+    r"|(^|/)[^/]*[.A-Za-z](?:Unit|Integration|Functional)?Tests/"
     r"|(^|/)test_[^/]*$|_test\.[a-z0-9]+$|(^|/)[^/]*_tests?\.py$"
     r"|\.(spec|test)\.[a-z0-9]+$|(^|/)conftest\.py$|Tests?\.(java|kt|cs|swift|scala)$"
     r"|_spec\.(rb|lua)$|_SUITE\.erl$",

@@ -11,8 +11,10 @@ what the language's style needs:
 - `; prototypes: declarations`: a top-level function without a body beside one with a
   body of the same name (a C prototype) is no symbol of its own.
 - `; macros: export`: an all-caps macro between `class`/`struct` and the name
-  (`class FOO_API Name`) is read as spaces: the grammar has no preprocessor, reads the
-  macro as the class's name and fails on the rest.
+  (`class FOO_API Name`), or opening a line before a return type and a function's name
+  (`PUGI__FN xml_node xml_node::parent() const`) or after its parameters (`f(T&& rhs)
+  FOO_NOEXCEPT {`), is read as spaces: the grammar has no
+  preprocessor, reads the macro as the name or the type and fails on the rest.
 """
 
 from __future__ import annotations
@@ -27,8 +29,16 @@ from strata.index.code.treesitter.grammars import is_supported, language
 
 _INHERITS = re.compile(r"^; inherits: (\w+)\s*$", re.MULTILINE)
 _DIRECTIVE = re.compile(r"^; ([a-z]+: [a-z ]+?)\s*$", re.MULTILINE)
+_CAPS = rb"[A-Z][A-Z0-9_]*[A-Z0-9]"
 _EXPORT_MACRO = re.compile(
-    rb"\b(?:class|struct)\s+([A-Z][A-Z0-9_]*[A-Z0-9])\s+(?=[A-Za-z_]\w*\s*(?:final\b|[:{]))"
+    rb"\b(?:class|struct)\s+(" + _CAPS + rb")\s+(?=[A-Za-z_]\w*\s*(?:final\b|[:{]))"
+    # a line's macros, then a return type (maybe qualified, templated), then the name and `(`
+    rb"|^[ \t]*(" + _CAPS + rb"(?:[ \t]+" + _CAPS + rb")*)[ \t]+"
+    rb"(?=(?:(?:const|unsigned|signed|inline|static|virtual)[ \t]+)*[A-Za-z_][\w:]*"
+    rb"(?:<[^;{}()\n]*>)?[ \t*&]+[~A-Za-z_][\w:~]*[ \t]*\()"
+    # a macro between the parameters and the body (`f(T&& rhs) PUGIXML_NOEXCEPT {`)
+    rb"|\)[ \t]*(?:const[ \t]+)?(" + _CAPS + rb")(?=[ \t]*(?:\n[ \t]*)?\{)",
+    re.MULTILINE,
 )
 
 
@@ -67,9 +77,11 @@ def directive(lang: str, line: str) -> bool:
 
 
 def blank_export_macros(src: bytes) -> bytes:
-    """`src` with each export macro of a class head turned to spaces (every byte and line
-    stays where it was, so spans and texts still match the file)."""
+    """`src` with each export macro of a class head or a function's first line turned to
+    spaces (every byte and line stays where it was, so spans and texts still match the
+    file)."""
     out = bytearray(src)
     for m in _EXPORT_MACRO.finditer(src):
-        out[m.start(1) : m.end(1)] = b" " * (m.end(1) - m.start(1))
+        start, end = next(m.span(g) for g in (1, 2, 3) if m.start(g) >= 0)
+        out[start:end] = b" " * (end - start)
     return bytes(out)
