@@ -1,14 +1,17 @@
 """'where is X defined' over every C function body of libyaml, every out-of-class C++
-method of tinyxml2, or every Kotlin extension function of kotlinx.coroutines' common core:
-Recall@1 of Strata's hybrid search. These are the corpora the C, C++ and Kotlin defects of
+method of tinyxml2 and of pugixml (whose definitions open with a macro), every R function
+of glue, or every Kotlin extension function of kotlinx.coroutines' common core: Recall@1
+of Strata's hybrid search. These are the corpora the C, C++, Kotlin and R defects of
 2026-12-04 were found on (docs/benchmarks.md, "C, C++ and Kotlin on code the benchmark
-had not seen").
+had not seen" and "Ten more languages").
 
-    python -m benchmarks.where_defined [--corpus libyaml|tinyxml2|kotlinx] [--work DIR]
+    python -m benchmarks.where_defined [--corpus libyaml|tinyxml2|pugixml|glue|kotlinx]
+        [--work DIR]
 
 The names come from a line scan of the sources, not from Strata's tag queries. A line
-starts a definition when it has the name at its start (C), `Owner::name(` (C++) or
-`fun Receiver.name(` (Kotlin), and an opening brace or `=` follows before any `;`. The
+starts a definition when it has the name at its start (C), `Owner::name(` (C++),
+`name <- function(` (R) or `fun Receiver.name(` (Kotlin), and an opening brace or `=`
+follows before any `;`. The
 corpus is copied to `--work` and indexed there in full with the default model. A hit is
 the top result's file and span holding the definition's first line.
 """
@@ -35,6 +38,13 @@ CORPORA = {
         "tinyxml2.cpp",
         r"^[A-Za-z].*?\b([A-Z]\w*::~?\w+)\s*\(",
     ),
+    "pugixml": (
+        ("pugixml", "1.13-0.2"),
+        "pugixml-1.13",
+        "src/pugixml.cpp",
+        r"^\s*PUGI__FN(?:_NO_INLINE)?\s+.*?\b([A-Za-z_]\w*::~?\w+)\s*\(",
+    ),
+    "glue": (("r-cran-glue", "1.6.2-1"), "glue", "R/*.R", r"^`?([\w.]+)`?\s*<-\s*function\("),
     "kotlinx": (
         ("kotlinx-coroutines", "1.0.1-2"),
         "kotlinx-coroutines-1.0.1/common/kotlinx-coroutines-core-common",

@@ -405,10 +405,14 @@ def test_a_chunk_setting_changed_rechunks_the_unchanged_files(tmp_path: Path) ->
     assert json.loads(first.stdout)["reread"] == 0
     assert _spans(root) == [(1, 63)]
     (root / ".strata" / "config.yaml").write_text("chunk:\n  max_lines: 20\n")
+    with Engine.open(root) as eng:
+        assert eng.status().files_pending == 1  # to be chunked the new way
     again = json.loads(cli("index", str(root), "--json", "-q").stdout)
     assert again["reread"] == 1 and again["unchanged"] == 1 and again["indexed"] == 0
     assert len(_spans(root)) > 1 and max(e - s + 1 for s, e in _spans(root)) <= 20
     assert json.loads(cli("index", str(root), "--json", "-q").stdout)["reread"] == 0
+    with Engine.open(root) as eng:
+        assert eng.status().files_pending == 0
 
 
 def test_an_index_from_another_strata_is_chunked_again(tmp_path: Path) -> None:

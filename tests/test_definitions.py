@@ -107,3 +107,29 @@ def test_names_with_dots_of_their_own_are_names_not_qualified(tmp_path: Path) ->
         )
         onload = eng.search("where is .onLoad defined", k=1)[0]
         assert onload.record.title == ".onLoad" and "1.symbol.C1" in onload.parts
+
+
+def test_a_cpp_method_is_found_where_its_body_is_written_however_it_is_asked(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "runner.h").write_text(
+        "#pragma once\nnamespace app {\nclass Runner\n{\npublic:\n    void run(int times);\n"
+        "    int count() const { return n; }\n    int n;\n};\n}\n",
+        encoding="utf-8",
+    )
+    body = "".join(f"        step({i});\n" for i in range(8))
+    (tmp_path / "runner.cpp").write_text(
+        f'#include "runner.h"\nnamespace app {{\n\n    void Runner::run(int times)\n    {{\n{body}'
+        "    }\n}\n",
+        encoding="utf-8",
+    )
+    with Engine.open(tmp_path, config=LEXICAL) as eng:
+        eng.index()
+        found = eng.symbols("Runner::run")  # as C++ writes it
+        assert [(s.record.path, bool(s.record.metadata.get("declaration"))) for s in found] == [
+            ("runner.cpp", False),  # the body first
+            ("runner.h", True),
+        ]
+        for query in ("where is Runner::run defined", "where is Runner.run defined"):
+            top = eng.search(query, k=1)[0].record  # one hit asked for: the body
+            assert (top.path, top.span_start) == ("runner.cpp", 4), query

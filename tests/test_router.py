@@ -168,6 +168,12 @@ def ask(
         ("RetryPolicy", "symbol", ("RetryPolicy",)),
         ("Client.send", "symbol", ("Client.send",)),
         ("find the class Gateway", "symbol", ("Gateway",)),
+        ("where is read-array* defined", "symbol", ("read-array*",)),  # Clojure
+        ("where is decode! defined", "symbol", ("decode!",)),  # Elixir, Ruby
+        ("where is .onLoad defined", "symbol", (".onLoad",)),  # R
+        ("where is XMLNode::ParseDeep defined", "symbol", ("XMLNode::ParseDeep",)),
+        ("who calls read-json?", "callers", ("read-json",)),  # the sentence's "?" is not the name's
+        ("where is the read-only flag defined", "free_text", ()),
         ("где определён RetryPolicy", "symbol", ("RetryPolicy",)),
         ("who calls charge_card", "callers", ("charge_card",)),
         ("Who calls charge_card()?", "callers", ("charge_card",)),

@@ -603,6 +603,10 @@ Circle* Circle::Scale( double by )
     SHAPES_FN void Circle::Swap(Circle& other)
     {
     }
+
+    SHAPES_FN Circle::~Circle()
+    {
+    }
 }
 """
 
@@ -620,6 +624,7 @@ def test_a_cpp_export_macro_and_pointer_returns_keep_classes_and_methods() -> No
         ("shapes.Circle.kind", "method", 21),  # two macros, the return type not the owner
         ("shapes.Circle.Circle", "method", 26),  # a macro after the parameters
         ("shapes.Circle.Swap", "method", 30),  # and the next definition still parses
+        ("shapes.Circle.~Circle", "method", 34),  # a macro before a destructor
     } <= got
     scale = next(c for c in chunk(CPP_HEADER, "cpp", DEFAULT) if c.start_line == 11)
     assert scale.title == "shapes.Circle.Scale" and "return this;" in scale.text

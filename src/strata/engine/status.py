@@ -21,6 +21,7 @@ from strata.engine.results import (
 )
 from strata.engine.upkeep import lagging
 from strata.index.discovery import discover
+from strata.index.fingerprint import fingerprint
 from strata.index.plan import make_plan
 from strata.layers import embedded_count
 from strata.store import Store, capabilities
@@ -31,11 +32,14 @@ from strata.workspace.lock import is_locked
 from strata.workspace.repos import all_repos
 
 
-def pending_files(root: Path, cfg: IndexConfig, store: Store, locator: Mapping[str, Any]) -> int:
+def pending_files(
+    root: Path, cfg: IndexConfig, store: Store, locator: Mapping[str, Any], chunking: str = ""
+) -> int:
     """Files whose state on disk differs from the index.
 
     Files the last run skipped (same stat) are not pending, and neither is a file whose
-    stat moved while its bytes stayed the same.
+    stat moved while its bytes stayed the same. With `chunking` (`index.fingerprint`)
+    other than the one the repository was indexed with, every indexed file is pending.
     """
     skipped = locator.get("skipped", {})
     indexed = store.sources()
@@ -43,6 +47,8 @@ def pending_files(root: Path, cfg: IndexConfig, store: Store, locator: Mapping[s
         return len(indexed)
     plan = make_plan(discover(root, cfg).files, indexed)
     new = [f for f in plan.new if skipped.get(f.rel) != [f.size, f.mtime_ns]]
+    if chunking and indexed and locator.get("chunking") != chunking:
+        return len(new) + len(indexed)  # the next run reads them all again
     changed = [f for f in plan.changed if file_hash(f) != indexed[f.rel].file_hash]
     return len(new) + len(changed) + len(plan.removed)
 
@@ -100,8 +106,9 @@ def status_of(parts: Parts) -> Status:
     if not parts.exists:
         return report_status(parts.root, parts.index_dir, parts.store_uri, {}, {}, None)
     meta = parts.locator()
+    chunking = fingerprint(parts.config.chunk)
     pending = sum(
-        pending_files(r.root, parts.config.index, parts.repo_store(r.name), r.entry(meta))
+        pending_files(r.root, parts.config.index, parts.repo_store(r.name), r.entry(meta), chunking)
         for r in all_repos(meta, parts.root)
     )
     counts = counts_of(parts.store)  # a branch's status counts its own rows

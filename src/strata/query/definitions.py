@@ -44,7 +44,9 @@ def definition_chunks(
     for name in list(dict.fromkeys(names))[:MAX_NAMES]:
         found = find_symbols(store, name, limit=_PER_NAME, exact=True)
         matches += [m for m in found if m.score >= _EXACT]
-    matches.sort(key=lambda m: (-m.score, m.record.is_test))
+    matches.sort(
+        key=lambda m: (-m.score, m.record.is_test, bool(m.record.metadata.get("declaration")))
+    )
     headers = header_chunks(store, matches, where)
     out: dict[str, tuple[Record, float]] = {}
     for m in matches:

@@ -81,7 +81,8 @@ def _spelt_otherwise(
     """A code-shaped name (`line_comment_prefix`) that only a loosely matching definition
     has (`LINE_COMMENT_PREFIX`) while the code uses it as written: the uses are asked for,
     not another name's definition."""
-    if not is_identifier_like(name) or "." in name or any(m.name == name for m in found):
+    qualified = "." in name or "::" in name or "->" in name
+    if not is_identifier_like(name) or qualified or any(m.name == name for m in found):
         return False
     spelt = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
     text = hybrid.search(ctx, name, 10, filters=filters.on_store(), mode="lexical")

@@ -40,8 +40,8 @@ class SymbolMatch:
 
     @property
     def name(self) -> str:
-        """The bare name (`method`)."""
-        return self.qname.rsplit(".", 1)[-1]
+        """The bare name (`method`; R's `print.glue` whole)."""
+        return meta_str(self.record, "name") or self.qname.rsplit(".", 1)[-1]
 
     @property
     def symbol_id(self) -> str:
@@ -70,6 +70,7 @@ class _Entry:
     kind: str
     is_test: bool
     member: int = -1  # a data table's constant: its place in the block row's `members`
+    declared: bool = False  # declared without a body: a definition with one comes first
 
     @property
     def record(self) -> Record:
@@ -156,7 +157,7 @@ class SymbolIndex:
         self, name: str, kind: str | None = None, limit: int = 20, *, exact: bool = False
     ) -> list[SymbolMatch]:
         """Matches for `name` (bare or dotted), best first; see `find_symbols`."""
-        query = name.strip()
+        query = name.strip().replace("::", ".").replace("->", ".")  # C++, Rust, R, PHP
         if not query or limit <= 0:
             return []
         best: dict[tuple[int, int], _Found] = {}
@@ -294,7 +295,8 @@ def _entry(rows: KeptRows, pos: int, title: str, kind: str, is_test: bool, meta:
     qname = str(meta.get("qname") or title)
     name = str(meta.get("name") or qname.rpartition(".")[2])
     kind = str(meta.get("kind") or kind)
-    return _Entry(rows, pos, qname, name, fold(name), kind, is_test)
+    declared = bool(meta.get("declaration"))
+    return _Entry(rows, pos, qname, name, fold(name), kind, is_test, declared=declared)
 
 
 def _members(rows: KeptRows, pos: int, is_test: bool, meta: Any) -> list[_Entry]:
@@ -330,6 +332,6 @@ def _member_record(block: Record, i: int, qname: str) -> Record:
     )
 
 
-def _rank(found: _Found) -> tuple[float, int, bool, int, str]:
+def _rank(found: _Found) -> tuple[float, int, bool, bool, int, str]:
     e, match, score = found
-    return (-round(score, 6), MATCHES.index(match), e.is_test, len(e.qname), e.qname)
+    return (-round(score, 6), MATCHES.index(match), e.is_test, e.declared, len(e.qname), e.qname)

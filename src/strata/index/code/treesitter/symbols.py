@@ -96,6 +96,7 @@ def _symbols(
             start_line=d.start_line,
             end_line=d.end_line,
             decl_line=d.decl_line if d.decl_line != d.start_line else 0,
+            declaration=not d.has_body and d.kind in ("function", "method"),
             signature=d.signature,
             summary=summary(d.doc or declared.get(d.path, "")),
             parent_symbol_id=owner.symbol_id if owner else None,

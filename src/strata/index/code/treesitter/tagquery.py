@@ -35,7 +35,9 @@ _EXPORT_MACRO = re.compile(
     # a line's macros, then a return type (maybe qualified, templated), then the name and `(`
     rb"|^[ \t]*(" + _CAPS + rb"(?:[ \t]+" + _CAPS + rb")*)[ \t]+"
     rb"(?=(?:(?:const|unsigned|signed|inline|static|virtual)[ \t]+)*[A-Za-z_][\w:]*"
-    rb"(?:<[^;{}()\n]*>)?[ \t*&]+[~A-Za-z_][\w:~]*[ \t]*\()"
+    rb"(?:<[^;{}()\n]*>)?[ \t*&]+[~A-Za-z_][\w:~]*[ \t]*\("
+    # or a constructor's or destructor's qualified name (`Owner::Owner(`, `Owner::~Owner(`)
+    rb"|[A-Za-z_]\w*(?:<[^;{}()\n]*>)?::~?[A-Za-z_]\w*[ \t]*\()"
     # a macro between the parameters and the body (`f(T&& rhs) PUGIXML_NOEXCEPT {`)
     rb"|\)[ \t]*(?:const[ \t]+)?(" + _CAPS + rb")(?=[ \t]*(?:\n[ \t]*)?\{)",
     re.MULTILINE,
