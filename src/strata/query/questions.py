@@ -18,7 +18,7 @@ __all__ = ["Classification", "KnownNames", "classify", "filters_of"]
 
 # A name as written in a question: `Client.send`, "charge_card", charge_card(), pkg::f,
 # R's `.onLoad`, `$http`, Lisp's `read-array*`, Elixir's `decode!`.
-_NAME = r"[`'\"]?((?:\.(?=[A-Za-z]))?[A-Za-z_$][\w.:$]*?(?:-[\w$]+)*[*!]?)(?:\(\))?[`'\"]?"
+_NAME = r"[`'\"]?((?:\.(?=[A-Za-z]))?[A-Za-z_$](?:[\w.:$]|::~)*?(?:-[\w$]+)*[*!]?)(?:\(\))?[`'\"]?"
 _WORD = r"[`'\"]?([\w][\w.-]*?)[`'\"]?"
 _THE = r"(?:(?:the|a|an)\s+)?"
 # "where is the class Context defined": the kind of definition, said before its name.
@@ -322,7 +322,9 @@ def _is_name(word: str) -> bool:
     word = word.strip("`'\"").removesuffix("()")
     # `For` may be a class (sqlparse has one); `for` is a word.
     part = r"[A-Za-z_$][\w$]*(?:-[\w$]+)*[*!]?"
-    return bool(re.fullmatch(rf"\.?{part}(?:(?:\.|::){part})*", word)) and (word not in STOP_WORDS)
+    return bool(re.fullmatch(rf"\.?{part}(?:(?:\.|::~?){part})*", word)) and (
+        word not in STOP_WORDS
+    )
 
 
 def _quoted(query: str) -> str:

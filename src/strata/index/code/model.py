@@ -30,8 +30,8 @@ class Symbol:
     # Where the declaration itself starts when its doc comment or decorators come first
     # (0: at `start_line`): a long doc splits the chunks, and the header is after it.
     decl_line: int = 0
-    # A function or method written without a body (a C++ method declared in its class, an
-    # interface's or abstract method): "where is it defined" prefers one with a body.
+    # A C or C++ function or method written without a body (a prototype, a method declared
+    # in its class): "where is it defined" prefers the one with a body.
     declaration: bool = False
     package_or_module: str = ""
     is_test: bool = False

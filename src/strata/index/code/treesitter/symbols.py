@@ -68,11 +68,10 @@ def _symbols(
     by_qname: dict[str, Symbol] = {}
     symbols: list[Symbol] = []
     by_def: list[Symbol | None] = []
-    bodied = (
-        {d.path for d in defs if d.has_body and _top_function(d)}
-        if directive(lang, "prototypes: declarations")
-        else set()
-    )
+    # C and C++: a function without a body is a declaration of one defined elsewhere (an
+    # interface's or a Haskell class's signature is the definition itself)
+    prototypes = directive(lang, "prototypes: declarations")
+    bodied = {d.path for d in defs if d.has_body and _top_function(d)} if prototypes else set()
     declared: dict[tuple[str, ...], str] = {}
     for i, d in enumerate(defs):
         parent = by_def[d.parent] if d.parent is not None else None
@@ -96,7 +95,7 @@ def _symbols(
             start_line=d.start_line,
             end_line=d.end_line,
             decl_line=d.decl_line if d.decl_line != d.start_line else 0,
-            declaration=not d.has_body and d.kind in ("function", "method"),
+            declaration=prototypes and not d.has_body and d.kind in ("function", "method"),
             signature=d.signature,
             summary=summary(d.doc or declared.get(d.path, "")),
             parent_symbol_id=owner.symbol_id if owner else None,

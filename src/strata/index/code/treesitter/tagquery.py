@@ -9,7 +9,9 @@ what the language's style needs:
 - `; docs: across a blank line`: the comment one blank line above a definition is its
   doc (C's common style), unless that comment opens the file.
 - `; prototypes: declarations`: a top-level function without a body beside one with a
-  body of the same name (a C prototype) is no symbol of its own.
+  body of the same name (a C prototype) is no symbol of its own, and any other function
+  or method without a body (a C++ method declared in its class) is a `declaration`:
+  "where is it defined" shows the one with a body first.
 - `; macros: export`: an all-caps macro between `class`/`struct` and the name
   (`class FOO_API Name`), or opening a line before a return type and a function's name
   (`PUGI__FN xml_node xml_node::parent() const`) or after its parameters (`f(T&& rhs)
