@@ -1,17 +1,17 @@
 """'where is X defined' over every C function body of libyaml, every out-of-class C++
 method of tinyxml2 and of pugixml (whose definitions open with a macro), every R function
-of glue, or every Kotlin extension function of kotlinx.coroutines' common core: Recall@1
-of Strata's hybrid search. These are the corpora the C, C++, Kotlin and R defects of
-2026-12-04 were found on (docs/benchmarks.md, "C, C++ and Kotlin on code the benchmark
-had not seen" and "Ten more languages").
+of glue, every Clojure `defn` of data.json, or every Kotlin extension function of
+kotlinx.coroutines' common core: Recall@1 of Strata's hybrid search. These are the corpora
+the C, C++, Kotlin, R and Clojure defects of 2026-12-04 were found on (docs/benchmarks.md,
+"C, C++ and Kotlin on code the benchmark had not seen" and "Ten more languages").
 
-    python -m benchmarks.where_defined [--corpus libyaml|tinyxml2|pugixml|glue|kotlinx]
+    python -m benchmarks.where_defined [--corpus libyaml|tinyxml2|pugixml|glue|datajson|kotlinx]
         [--work DIR]
 
 The names come from a line scan of the sources, not from Strata's tag queries. A line
 starts a definition when it has the name at its start (C), `Owner::name(` (C++),
 `name <- function(` (R) or `fun Receiver.name(` (Kotlin), and an opening brace or `=`
-follows before any `;`. The
+follows before any `;`; a Clojure line opening with `(defn name` is one as it stands. The
 corpus is copied to `--work` and indexed there in full with the default model. A hit is
 the top result's file and span holding the definition's first line.
 """
@@ -45,6 +45,12 @@ CORPORA = {
         r"^\s*PUGI__FN(?:_NO_INLINE)?\s+.*?\b([A-Za-z_]\w*::~?\w+)\s*\(",
     ),
     "glue": (("r-cran-glue", "1.6.2-1"), "glue", "R/*.R", r"^`?([\w.]+)`?\s*<-\s*function\("),
+    "datajson": (
+        ("data-json-clojure", "2.4.0-2"),
+        "data-json-clojure-2.4.0",
+        "src/main/clojure/**/*.clj",
+        r"^\(defn-?\s+(?:\^\S+\s+)?([\w?!*<>][\w\-?!*<>]*)",
+    ),
     "kotlinx": (
         ("kotlinx-coroutines", "1.0.1-2"),
         "kotlinx-coroutines-1.0.1/common/kotlinx-coroutines-core-common",
@@ -68,6 +74,9 @@ def definitions(root: Path, pattern: str, name: str) -> dict[str, tuple[str, int
 def _starts(lines: list[str], name: re.Pattern[str]) -> Iterator[tuple[int, str]]:
     for i, line in enumerate(lines):
         m = name.match(line)
+        if m is not None and line.startswith("("):  # a Lisp form: a definition as it stands
+            yield i, ".".join(g for g in m.groups() if g)
+            continue
         if m is None or line.rstrip().endswith(";") or " expect " in f" {line}":
             continue
         j = i
