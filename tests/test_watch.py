@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -181,6 +182,19 @@ def test_changes_made_while_down_are_caught_on_start(minirepo: Path) -> None:
     try:
         assert "docs/notes.txt" not in run.sources()
         assert run.paths_with("ibexlighthouse") == {"docs/offline.md"}
+    finally:
+        run.close()
+
+
+def test_an_index_chunked_another_way_is_read_again_on_start(minirepo: Path) -> None:
+    Engine.open(minirepo, config=LEXICAL).index()
+    meta = minirepo / ".strata" / "index.json"
+    locator = json.loads(meta.read_text())
+    meta.write_text(json.dumps({**locator, "chunking": "an-older-strata"}))
+    run = Running(minirepo)  # wait_ready: the reconcile has been applied
+    try:
+        assert json.loads(meta.read_text())["chunking"] == locator["chunking"]
+        assert run.sources() and run.reader.status().files_pending == 0
     finally:
         run.close()
 

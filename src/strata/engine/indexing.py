@@ -28,7 +28,7 @@ from strata.workspace.git import changed_since
 from strata.workspace.lock import write_lock
 from strata.workspace.repos import Repo, all_repos, choose, first_name, recorded
 
-__all__ = ["index", "refresh"]
+__all__ = ["chunked_otherwise", "index", "refresh"]
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +107,13 @@ def refresh(
         return summary
 
 
+def chunked_otherwise(parts: Parts, r: Repo | None = None) -> bool:
+    """Whether the repository (the home one by default) was indexed with other chunk
+    settings or by another Strata (`index.fingerprint`): its next run reads every file."""
+    r = r or parts.repo(None)
+    return r.entry(parts.locator()).get("chunking") != fingerprint(parts.config.chunk)
+
+
 def _check_branch(parts: Parts) -> None:
     """An index that tracks branches writes only for a named one: a detached HEAD names
     none, and rows written for no branch would count as every branch's."""
@@ -149,7 +156,7 @@ def _apply(
     scope = None if rel is None else [p for p in indexed if is_under(p, rel)]
     files, skips = disc.files, disc.skips
     chunking = fingerprint(parts.config.chunk)
-    stale = bool(indexed) and r.entry(parts.locator()).get("chunking") != chunking
+    stale = bool(indexed) and chunked_otherwise(parts, r)
     if stale:
         log.info("the index was chunked another way (settings or Strata): reading every file")
     plan = make_plan(files, indexed, scope=scope, reread=stale)

@@ -22,6 +22,7 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from strata.engine import Engine, upkeep
+from strata.engine.indexing import chunked_otherwise
 from strata.errors import EmbedderError, LockError, StrataError
 from strata.index.discovery import IgnoreRules, discover
 from strata.index.events import Event, Intent, WorkQueue, is_ignore_file
@@ -182,8 +183,13 @@ class Watcher:
             return again
 
     def _reconcile(self) -> None:
-        """Queue what differs between disk and index, and rows still without vectors."""
+        """Queue what differs between disk and index, and rows still without vectors. An
+        index chunked another way (an upgraded Strata, a `chunk.*` setting) is indexed
+        again first, every file read, as `strata index` would."""
         eng = self.engine
+        if eng.parts.exists and chunked_otherwise(eng.parts):
+            log.info("the index was chunked another way: reading every file again")
+            eng.index()
         disc = discover(eng.root, eng.config.index)
         plan = make_plan(disc.files, eng.repo_store().sources())
         now = time.monotonic()
