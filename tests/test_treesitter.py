@@ -378,6 +378,14 @@ def test_summary_is_the_first_sentence_of_the_doc() -> None:
     )
     assert summary("/// <summary>Computes invoice totals.</summary>") == "Computes invoice totals."
     assert summary('"""Handle one request\n    and answer."""') == "Handle one request and answer."
+    see = '/// <summary>Makes a <see cref="T:App.Ledger"/> of <paramref name="n"/> rows.</summary>'
+    assert summary(see) == "Makes a Ledger of n rows."  # C#: the names referred to stay
+    assert summary("(** Parse one token.\n    Raises on end of input. *)") == "Parse one token."
+    assert summary("(* a float that prints as a float *)") == "a float that prints as a float"
+    assert summary("// MARK: - Plugin access\n/// The plugin named `id`.") == (
+        "The plugin named `id`."  # Swift's section marker is no doc
+    )
+    assert summary("// MARK: - Paths") == "" and summary("#pragma mark - Setup") == ""
 
 
 def test_file_with_parse_errors_still_chunks_its_good_parts() -> None:

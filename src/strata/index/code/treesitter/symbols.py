@@ -19,6 +19,12 @@ _COMMENT_MARKS = re.compile(
     r"^\s*(?:/\*\*?|\*/|\*|///?!?|#+|--+(?:\s*[|^])?|\(\*\*?|%+|;+|\"\"\"|'''|[rbuRBU]?\"\"\")\s?"
 )
 _TAGS = re.compile(r"<[^>]+>")
+# C#'s XML doc references keep the name they point at: `<see cref="T:Ns.JToken"/>` is JToken
+_REFS = re.compile(
+    r"<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name)=\"(?:\w:)?([^\"]+)\"\s*/>"
+)
+# Section markers above a definition are no doc: Swift's `// MARK: -`, Objective-C's pragma
+_MARKERS = re.compile(r"^(?:MARK|TODO|FIXME|XXX)\b|^(?:#\s*)?pragma\s+mark\b")
 _NATSPEC = re.compile(r"^@(?:dev|notice|title|doc)\s+")  # NatSpec and EDoc tags before the prose
 _SENTENCE = re.compile(r"^(.+?[.!?])(?:\s|$)")
 
@@ -162,8 +168,11 @@ def summary(doc: str) -> str:
     line (`@param x`, roxygen's `@export`) ends it."""
     words: list[str] = []
     for raw in doc.splitlines():
-        line = _TAGS.sub("", _COMMENT_MARKS.sub("", raw.strip())).strip().strip("\"'*/").strip()
-        line = _NATSPEC.sub("", line)
+        line = _REFS.sub(lambda m: m.group(1).rsplit(".", 1)[-1], raw.strip())
+        line = _TAGS.sub("", _COMMENT_MARKS.sub("", line)).strip().removesuffix("*)")
+        line = _NATSPEC.sub("", line.strip().strip("\"'*/").strip())
+        if _MARKERS.match(line):
+            continue
         if not line or line.startswith("@"):
             if words:
                 break
