@@ -314,6 +314,12 @@ def test_dart_body_beside_its_signature_belongs_to_the_method() -> None:
     assert bases == ("Base", "Logging", "Countable")
 
 
+def test_a_clojure_namespace_with_metadata_is_named_by_its_name() -> None:
+    text = '(ns ^{:author "S" :doc "JSON."}\n  app.json\n  (:require [x]))\n(defn f [x] x)\n'
+    symbols, _ = extract(text, "clojure", "src/app/json.clj")
+    assert [(s.name, s.kind) for s in symbols] == [("app.json", "package"), ("f", "function")]
+
+
 def test_lua_and_julia_qualify_a_function_by_the_table_or_module_written_before_it() -> None:
     text, lang = _read("queue.lua")
     symbols, _ = extract(text, lang, "lib/queue.lua")

@@ -37,7 +37,7 @@
   .
   (sym_lit name: (sym_name) @_def)
   .
-  (sym_lit) @name) @definition.package
+  (sym_lit name: (sym_name) @name)) @definition.package
   (#eq? @_def "ns"))
 
 ((list_lit
