@@ -652,3 +652,27 @@ def test_a_kotlin_extension_function_is_named_by_its_receiver_type() -> None:
         ("Builders.Flow.first", "method"),
         ("Builders.plain", "function"),
     ]
+
+
+def test_cpp_macros_around_declarations_leave_the_class_whole() -> None:
+    text = """namespace Json {
+class JSON_API Value {
+public:
+  template <typename T> T as() const JSONCPP_TEMPLATE_DELETE;
+  JSONCPP_DEPRECATED("Use `key = name();` instead.")
+  char const* memberName() const;
+  bool empty() const;
+};
+String JSON_API writeString(Factory const& factory, Value const& root) {
+  return root.str();
+}
+}
+"""
+    symbols, _ = extract(text, "cpp", "include/json/value.h")
+    got = {(s.qname.removeprefix("include.json.value."), s.start_line) for s in symbols}
+    assert {
+        ("Json.Value", 2),
+        ("Json.Value.memberName", 6),  # below a deprecation macro's own line
+        ("Json.Value.empty", 7),  # the class goes on after both macros
+        ("Json.writeString", 9),  # an export macro between the type and the name
+    } <= got

@@ -1,4 +1,4 @@
-"""Lua, Solidity, Zig, C and Haskell sets (`newlangs`): the `doc-`, `nl-` and `def-<lang>` sets
+"""Lua, Solidity, Zig, C, C++ and Haskell sets (`newlangs`): the `doc-`, `nl-` and `def-<lang>` sets
 that `langsets` draws for Go, Rust, Java and JavaScript, from one pinned real package each.
 
 The definitions and their doc comments come from a walk of the grammar's nodes written
@@ -13,6 +13,11 @@ here, not from Strata's tag queries (which are what is measured):
   a function that returns a type); `///` lines above.
 - C: function definitions, top level and inside `#if` blocks; the block or line
   comments directly above (marks and `**` line starts removed).
+- C++ (Doxygen, jsoncpp): functions and methods, defined or declared (in a class, out of
+  it as `Owner::name`, in templates), classes, structs and enums with a body; `/**` or
+  `///` comments above (`\brief` dropped, other commands end the prose). The walk knows
+  jsoncpp's declaration macros (`JSON_API`, `JSONCPP_DEPRECATED(...)`), as its compiler
+  does; Strata is not told them.
 - Haskell (Haddock): a function is its signature and its equations (consecutive
   declarations of one name), besides data types, newtypes, synonyms and classes; a
   `-- |` comment above.
@@ -49,6 +54,9 @@ class Spec:
     doc: re.Pattern[str]  # the first line of a doc comment
     line: re.Pattern[str]  # a line of one (its marks, removed from the prose)
     clauses: bool = False  # consecutive definitions of one name are one
+    ends: tuple[str, ...] = ("@", "```")  # a line of the doc starting so ends its prose
+    # the source as the grammar should read it (the same bytes and lines)
+    prepare: Callable[[bytes], bytes] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +112,24 @@ def _c_name(node: ts.Node) -> str:
     return _text(name) if name is not None and name.type == "identifier" else ""
 
 
+def _cpp_function(node: ts.Node) -> str:
+    """A C++ function's or method's name, defined or declared (`Value::asInt` -> asInt,
+    `~Value`); "" for an operator or a declaration of anything else."""
+    decl = node.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    name = decl.child_by_field_name("declarator") if decl is not None else None
+    while name is not None and name.type == "qualified_identifier":
+        name = name.child_by_field_name("name")
+    kinds = ("identifier", "field_identifier", "destructor_name")
+    return _text(name) if name is not None and name.type in kinds else ""
+
+
+def _cpp_type(node: ts.Node) -> str:
+    """A class, struct or enum with a body (a forward declaration defines nothing)."""
+    return _text(node.child_by_field_name("name")) if node.child_by_field_name("body") else ""
+
+
 def _zig_type(node: ts.Node) -> str:
     kinds = ("struct_declaration", "enum_declaration", "union_declaration", "opaque_declaration")
     if not any(c.type in kinds for c in node.named_children):
@@ -157,6 +183,40 @@ C = Spec(
     re.compile(r"^/[*/]"),
     re.compile(r"^\s*(?:/\*+|\*+/|\*+(?!/)|//+)\s?"),
 )
+
+
+def _jsoncpp_macros(source: bytes) -> bytes:
+    """jsoncpp's declaration macros as spaces (as its preprocessor would leave them, give or
+    take the spaces), so that the grammar sees the declarations a compiler sees."""
+    return _JSONCPP.sub(lambda m: b" " * len(m.group(0)), source)
+
+
+# Written from jsoncpp 1.9.5's headers, independently of Strata's own macro handling.
+_JSONCPP = re.compile(
+    rb"\bJSON_API\b|\bJSONCPP_TEMPLATE_DELETE\b|\bJSONCPP_NORETURN\b"
+    rb"|\bJSONCPP_DEPRECATED\((?:\"[^\"\n]*\"|[^)\n])*\)"
+)
+# Doxygen's `\brief`/`@brief` opens the prose; the other commands end it (as `@param` does).
+# Only jsoncpp is walked with it (`prepare` knows its macros).
+CPP = Spec(
+    "cpp",
+    (".h", ".cpp", ".inl"),
+    {
+        **dict.fromkeys(("function_definition", "declaration", "field_declaration"), _cpp_function),
+        **dict.fromkeys(("class_specifier", "struct_specifier", "enum_specifier"), _cpp_type),
+    },
+    frozenset(
+        {
+            *("namespace_definition", "declaration_list", "field_declaration_list"),
+            *("template_declaration", "linkage_specification"),
+            *("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"),
+        }
+    ),
+    re.compile(r"^/(?:\*\*|//)(?!/)"),
+    re.compile(r"^\s*(?:/\*+|\*+/|\*+(?!/)|//+[!<]?)\s?(?:[@\\]brief\s+)?"),
+    ends=("@", "```", "\\"),
+    prepare=_jsoncpp_macros,
+)
 _HS_NAMED = ("signature", "function", "bind", "data_type", "newtype", "type_synomym", "class")
 HASKELL = Spec(
     "haskell",
@@ -198,6 +258,12 @@ PACKAGES = (
         ("libyaml-0.2.5/src", "libyaml-0.2.5/include"),
     ),
     Package(
+        CPP,
+        "jsoncpp",
+        lambda: fetch_deb_source("libjsoncpp", "1.9.5-4"),
+        ("jsoncpp-1.9.5/include/json", "jsoncpp-1.9.5/src/lib_json"),
+    ),
+    Package(
         HASKELL,
         "megaparsec",
         lambda: fetch_deb_source("haskell-megaparsec", "9.2.2-1"),
@@ -225,6 +291,7 @@ def definitions(spec: Spec, root: Path, rel: str) -> list[Definition]:
     from semble_grammars import get_language
 
     source = (root / rel).read_bytes()
+    source = spec.prepare(source) if spec.prepare else source
     tree = ts.Parser(get_language(spec.lang)).parse(source)
     lines = source.split(b"\n")
     found = sorted(_walk(spec, tree.root_node, rel, lines), key=lambda d: d.start)
@@ -273,7 +340,7 @@ def _prose(spec: Spec, comment: list[ts.Node]) -> str:
     for node in comment:
         for raw in _text(node).split("\n"):
             text = _TAGLESS.sub("", spec.line.sub("", raw).removesuffix("*/").strip())
-            if text.startswith(("@", "```")):
+            if text.startswith(spec.ends):
                 return _LINKS.sub(lambda m: m.group(1) or m.group(2), "\n".join(out)).strip()
             out.append(text)
     return _LINKS.sub(lambda m: m.group(1) or m.group(2), "\n".join(out)).strip()

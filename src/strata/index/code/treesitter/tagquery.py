@@ -15,7 +15,8 @@ what the language's style needs:
 - `; macros: export`: an all-caps macro between `class`/`struct` and the name
   (`class FOO_API Name`), or opening a line before a return type and a function's name
   (`PUGI__FN xml_node xml_node::parent() const`) or after its parameters (`f(T&& rhs)
-  FOO_NOEXCEPT {`), is read as spaces: the grammar has no
+  FOO_NOEXCEPT {`) or its return type (`String JSON_API f(`), and a macro call on a line
+  of its own (`FOO_DEPRECATED("...")`), is read as spaces: the grammar has no
   preprocessor, reads the macro as the name or the type and fails on the rest.
 """
 
@@ -40,8 +41,14 @@ _EXPORT_MACRO = re.compile(
     rb"(?:<[^;{}()\n]*>)?[ \t*&]+[~A-Za-z_][\w:~]*[ \t]*\("
     # or a constructor's or destructor's qualified name (`Owner::Owner(`, `Owner::~Owner(`)
     rb"|[A-Za-z_]\w*(?:<[^;{}()\n]*>)?::~?[A-Za-z_]\w*[ \t]*\()"
-    # a macro between the parameters and the body (`f(T&& rhs) PUGIXML_NOEXCEPT {`)
-    rb"|\)[ \t]*(?:const[ \t]+)?(" + _CAPS + rb")(?=[ \t]*(?:\n[ \t]*)?\{)",
+    # a macro between the parameters and the body or the end (`f(T&& rhs) FOO_NOEXCEPT {`,
+    # `T as() const JSONCPP_TEMPLATE_DELETE;`)
+    rb"|\)[ \t]*(?:const[ \t]+)?(" + _CAPS + rb")(?=[ \t]*(?:\n[ \t]*)?[{;])"
+    # a macro call on a line of its own, before a declaration (`FOO_DEPRECATED("...")`)
+    rb"|^[ \t]*(" + _CAPS + rb"\((?:\"[^\"\n]*\"|[^;{}\n\"])*\))[ \t]*$"
+    # a macro between a line's return type and the name (`String JSON_API writeString(`)
+    rb"|^[ \t]*[A-Za-z_][\w:]*(?:<[^;{}()\n]*>)?[ \t*&]+(" + _CAPS + rb")[ \t]+"
+    rb"(?=[*&]*[~A-Za-z_][\w:~]*[ \t]*\()",
     re.MULTILINE,
 )
 
@@ -86,6 +93,6 @@ def blank_export_macros(src: bytes) -> bytes:
     file)."""
     out = bytearray(src)
     for m in _EXPORT_MACRO.finditer(src):
-        start, end = next(m.span(g) for g in (1, 2, 3) if m.start(g) >= 0)
+        start, end = next(m.span(g) for g in range(1, 6) if m.start(g) >= 0)
         out[start:end] = b" " * (end - start)
     return bytes(out)
