@@ -173,6 +173,7 @@ def ask(
         ("where is .onLoad defined", "symbol", (".onLoad",)),  # R
         ("where is XMLNode::ParseDeep defined", "symbol", ("XMLNode::ParseDeep",)),
         ("where is XMLNode::~XMLNode defined", "symbol", ("XMLNode::~XMLNode",)),
+        ("where is ~XMLNode defined", "symbol", ("~XMLNode",)),
         ("who calls read-json?", "callers", ("read-json",)),  # the sentence's "?" is not the name's
         ("where is the read-only flag defined", "free_text", ()),
         ("где определён RetryPolicy", "symbol", ("RetryPolicy",)),

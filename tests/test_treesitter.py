@@ -171,6 +171,7 @@ EXPECTED: dict[str, set[tuple[str, str, int]]] = {
         ("geo", "module", 5),
         ("geo.PI", "constant", 7),
         ("geo.Shape", "class", 9),
+        ("geo.Shape.~Shape", "method", 12),
         ("geo.Shape.area", "method", 13),
         ("geo.Point", "struct", 16),
         ("geo.Circle", "class", 21),
@@ -675,4 +676,29 @@ String JSON_API writeString(Factory const& factory, Value const& root) {
         ("Json.Value.memberName", 6),  # below a deprecation macro's own line
         ("Json.Value.empty", 7),  # the class goes on after both macros
         ("Json.writeString", 9),  # an export macro between the type and the name
+    } <= got
+
+
+def test_cpp_nested_owners_and_a_classs_own_constructors_are_methods() -> None:
+    text = """namespace Json {
+unsigned Value::CZString::length() const { return storage_.length_; }
+const char* Value::CZString::data() const { return cstr_; }
+Value::CZString::~CZString() {
+  release();
+}
+}
+class StyledWriter : public Writer {
+public:
+  StyledWriter();
+  ~StyledWriter() override = default;
+};
+"""
+    symbols, _ = extract(text, "cpp", "src/json_value.cpp")
+    got = {(s.qname.removeprefix("json_value."), s.start_line) for s in symbols}
+    assert {
+        ("Json.CZString.length", 2),  # `Outer::Inner::f`: by the innermost owner
+        ("Json.CZString.data", 3),
+        ("Json.CZString.~CZString", 4),
+        ("StyledWriter.StyledWriter", 10),  # declared in its class
+        ("StyledWriter.~StyledWriter", 11),  # `= default` in its class
     } <= got

@@ -17,8 +17,11 @@ from strata.text.tokens import STOP_WORDS, is_identifier_like
 __all__ = ["Classification", "KnownNames", "classify", "filters_of"]
 
 # A name as written in a question: `Client.send`, "charge_card", charge_card(), pkg::f,
-# R's `.onLoad`, `$http`, Lisp's `read-array*`, Elixir's `decode!`.
-_NAME = r"[`'\"]?((?:\.(?=[A-Za-z]))?[A-Za-z_$](?:[\w.:$]|::~)*?(?:-[\w$]+)*[*!]?)(?:\(\))?[`'\"]?"
+# R's `.onLoad`, `$http`, Lisp's `read-array*`, Elixir's `decode!`, C++'s `~Name`.
+_NAME = (
+    r"[`'\"]?((?:[.~](?=[A-Za-z_]))?[A-Za-z_$](?:[\w.:$]|::~)*?(?:-[\w$]+)*[*!]?)"
+    r"(?:\(\))?[`'\"]?"
+)
 _WORD = r"[`'\"]?([\w][\w.-]*?)[`'\"]?"
 _THE = r"(?:(?:the|a|an)\s+)?"
 # "where is the class Context defined": the kind of definition, said before its name.
@@ -322,7 +325,7 @@ def _is_name(word: str) -> bool:
     word = word.strip("`'\"").removesuffix("()")
     # `For` may be a class (sqlparse has one); `for` is a word.
     part = r"[A-Za-z_$][\w$]*(?:-[\w$]+)*[*!]?"
-    return bool(re.fullmatch(rf"\.?{part}(?:(?:\.|::~?){part})*", word)) and (
+    return bool(re.fullmatch(rf"[.~]?{part}(?:(?:\.|::~?){part})*", word)) and (
         word not in STOP_WORDS
     )
 

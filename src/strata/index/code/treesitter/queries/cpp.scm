@@ -29,6 +29,31 @@
         name: [(identifier) (destructor_name)] @name)))
   ]) @definition.method
 
+; `Outer::Inner::f()`: a nested class's method, named by the innermost owner.
+(function_definition
+  declarator: [
+    (function_declarator declarator: (qualified_identifier name: (qualified_identifier
+      scope: [(namespace_identifier) @receiver (template_type name: (type_identifier) @receiver)]
+      name: [(identifier) (destructor_name)] @name)))
+    (pointer_declarator declarator: (function_declarator
+      declarator: (qualified_identifier name: (qualified_identifier
+        scope: [(namespace_identifier) @receiver (template_type name: (type_identifier) @receiver)]
+        name: [(identifier) (destructor_name)] @name))))
+    (reference_declarator (function_declarator
+      declarator: (qualified_identifier name: (qualified_identifier
+        scope: [(namespace_identifier) @receiver (template_type name: (type_identifier) @receiver)]
+        name: [(identifier) (destructor_name)] @name))))
+  ]) @definition.method
+
+; In a class: a destructor defined `= default` or with a body, a constructor declared.
+(field_declaration_list
+  (function_definition
+    declarator: (function_declarator declarator: (destructor_name) @name)) @definition.method)
+
+(field_declaration_list
+  (declaration
+    declarator: (function_declarator declarator: [(identifier) (destructor_name)] @name)) @definition.method)
+
 (function_definition
   declarator: [
     (function_declarator declarator: (field_identifier) @name)
