@@ -133,3 +133,19 @@ def test_a_cpp_method_is_found_where_its_body_is_written_however_it_is_asked(
         for query in ("where is Runner::run defined", "where is Runner.run defined"):
             top = eng.search(query, k=1)[0].record  # one hit asked for: the body
             assert (top.path, top.span_start) == ("runner.cpp", 4), query
+
+
+def test_a_script_without_an_extension_is_code_of_its_interpreter(tmp_path: Path) -> None:
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "deploy").write_text(
+        "#!/usr/bin/env bash\nset -e\n\nrollout_release() {\n  kubectl apply -f deploy.yaml\n}\n"
+        "\nrollout_release\n",
+        encoding="utf-8",
+    )
+    with Engine.open(tmp_path, config=LEXICAL) as eng:
+        eng.index()
+        assert [(s.record.path, s.record.lang) for s in eng.symbols("rollout_release")] == [
+            ("bin/deploy", "bash")
+        ]
+        top = eng.search("where is rollout_release defined", k=1)[0].record
+        assert (top.path, top.span_start) == ("bin/deploy", 4)

@@ -57,6 +57,24 @@ def test_format_by_file_name(tmp_path: Path, rel: str, lang: str, kind: str) -> 
     assert got.warnings == ()
 
 
+@pytest.mark.parametrize(
+    ("rel", "head", "lang"),
+    [
+        ("bin/deploy", "#!/usr/bin/env bash\nset -e\n", "bash"),
+        ("bin/tool", "#!/usr/bin/python3.11 -u\nprint(1)\n", "python"),
+        ("bin/serve", "#!/usr/bin/env -S node --no-warnings\n", "javascript"),
+        ("script/rake", "#!/usr/bin/env ruby\n", "ruby"),
+        ("completions/ssh", "# ssh(1) completion   -*- shell-script -*-\n\n_ssh()\n", "bash"),
+        ("bin/other", "#!/usr/bin/env awk -f\n", "text"),  # an interpreter with no chunker
+        ("run.cfg", "#!/usr/bin/env bash\n", "ini"),  # the extension still decides
+    ],
+)
+def test_a_script_without_an_extension_by_its_interpreter(
+    tmp_path: Path, rel: str, head: str, lang: str
+) -> None:
+    assert text_of(tmp_path, rel, head).lang == lang
+
+
 def test_file_hash_is_of_the_raw_bytes(tmp_path: Path) -> None:
     raw = codecs.BOM_UTF8 + b"a\r\nb\r\n"
     got = text_of(tmp_path, "a.txt", raw)

@@ -242,12 +242,46 @@ _CPP_ONLY = re.compile(
 _SNIFF_CHARS = 65536
 
 
+# A script's interpreter (`#!/usr/bin/env python3`, `#!/bin/sh -e`) or an editor's mode line
+# (`-*- shell-script -*-`, `-*- mode: python; -*-`) names the language of a file without a
+# known extension (`bin/deploy`, bash-completion's `completions/ssh`).
+_SHEBANG = re.compile(r"\A#![ \t]*(?:\S*/)?(?:env[ \t]+(?:-\S+[ \t]+)*)?([A-Za-z]+)")
+_MODE_LINE = re.compile(r"-\*-[ \t]*(?:mode:[ \t]*)?([\w+-]+)[ \t]*(?:;[^\n]*?)?-\*-")
+_INTERPRETERS = {
+    **dict.fromkeys(("sh", "bash", "dash", "ksh", "zsh", "ash"), "bash"),
+    **dict.fromkeys(("python", "pypy"), "python"),
+    **dict.fromkeys(("node", "nodejs", "deno", "bun"), "javascript"),
+    **{name: name for name in ("ruby", "perl", "php", "lua", "julia", "elixir")},
+    "Rscript": "r",
+    "escript": "erlang",
+    "tsx": "typescript",
+}
+_MODES = {
+    **dict.fromkeys(("shell-script", "sh", "bash"), "bash"),
+    **{name: name for name in ("python", "ruby", "perl", "lua")},
+    "cperl": "perl",
+    **dict.fromkeys(("js", "javascript"), "javascript"),
+}
+
+
 def language_of_text(rel: str, text: str) -> str | None:
-    """`language_of`, with a `.h` header read as C++ when its text is C++."""
+    """`language_of`, with a `.h` header read as C++ when its text is C++, and a file of no
+    known extension by its `#!` line or mode line."""
     lang = language_of(rel)
     if lang == "c" and rel.lower().endswith(".h") and _CPP_ONLY.search(text[:_SNIFF_CHARS]):
         return "cpp"
+    if lang is None and text[:2] in ("#!", "# ", "#\t", "//", ";;", "--"):
+        return _script_language(text[:300])
     return lang
+
+
+def _script_language(head: str) -> str | None:
+    shebang = _SHEBANG.match(head)
+    if shebang:
+        word = shebang.group(1)
+        return _INTERPRETERS.get(re.sub(r"[\d.]+$", "", word))  # python3, python3.11
+    mode = _MODE_LINE.search("\n".join(head.split("\n", 2)[:2]))
+    return _MODES.get(mode.group(1).lower()) if mode else None
 
 
 def is_doc_language(lang: str) -> bool:
