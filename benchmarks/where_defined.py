@@ -1,19 +1,21 @@
 """'where is X defined' over every C function body of libyaml, every out-of-class C++
 method of tinyxml2 and of pugixml (whose definitions open with a macro), every R function
-of glue, every Clojure `defn` of data.json, or every Kotlin extension function of
+of glue, every Clojure `defn` of data.json, every Bash function of bash-completion's
+`completions/` (files without an extension), or every Kotlin extension function of
 kotlinx.coroutines' common core: Recall@1 of Strata's hybrid search. These are the corpora
-the C, C++, Kotlin, R and Clojure defects of 2026-12-04 were found on (docs/benchmarks.md,
-"C, C++ and Kotlin on code the benchmark had not seen" and "Ten more languages").
+the C, C++, Kotlin, R, Clojure and Bash defects of 2026-12-04 were found on
+(docs/benchmarks.md, "C, C++ and Kotlin on code the benchmark had not seen" and "Ten more
+languages").
 
-    python -m benchmarks.where_defined [--corpus libyaml|tinyxml2|pugixml|glue|datajson|kotlinx]
-        [--work DIR]
+    python -m benchmarks.where_defined [--corpus libyaml|tinyxml2|pugixml|glue|datajson|
+        bashcomp|kotlinx] [--work DIR]
 
 The names come from a line scan of the sources, not from Strata's tag queries. A line
 starts a definition when it has the name at its start (C), `Owner::name(` (C++),
-`name <- function(` (R) or `fun Receiver.name(` (Kotlin), and an opening brace or `=`
-follows before any `;`; a Clojure line opening with `(defn name` is one as it stands. The
-corpus is copied to `--work` and indexed there in full with the default model. A hit is
-the top result's file and span holding the definition's first line.
+`name <- function(` (R), `_name()` (Bash) or `fun Receiver.name(` (Kotlin), and an opening
+brace or `=` follows before any `;`; a Clojure line opening with `(defn name` is one as it
+stands. The corpus is copied to `--work` and indexed there in full with the default model.
+A hit is the top result's file and span holding the definition's first line.
 """
 
 from __future__ import annotations
@@ -45,6 +47,12 @@ CORPORA = {
         r"^\s*PUGI__FN(?:_NO_INLINE)?\s+.*?\b([A-Za-z_]\w*::~?\w+)\s*\(",
     ),
     "glue": (("r-cran-glue", "1.6.2-1"), "glue", "R/*.R", r"^`?([\w.]+)`?\s*<-\s*function\("),
+    "bashcomp": (
+        ("bash-completion", "1:2.11-6"),
+        "bash-completion-2.11",
+        "completions/*",
+        r"^(_[\w-]+)\s*\(\)",
+    ),
     "datajson": (
         ("data-json-clojure", "2.4.0-2"),
         "data-json-clojure-2.4.0",

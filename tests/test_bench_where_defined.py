@@ -37,3 +37,8 @@ def test_r_and_clojure_definitions(tmp_path: Path) -> None:
         "read-array*": ("j.clj", 1),
         "pprint-json": ("j.clj", 3),
     }
+
+
+def test_bash_functions_of_files_without_an_extension(tmp_path: Path) -> None:
+    text = "# ssh(1) completion  -*- shell-script -*-\n\n_ssh_queries()\n{\n    :\n}\n"
+    assert _scan(tmp_path, "bashcomp", "ssh", text) == {"_ssh_queries": ("ssh", 3)}
