@@ -149,3 +149,19 @@ def test_a_script_without_an_extension_is_code_of_its_interpreter(tmp_path: Path
         ]
         top = eng.search("where is rollout_release defined", k=1)[0].record
         assert (top.path, top.span_start) == ("bin/deploy", 4)
+
+
+def test_a_notebooks_code_is_found_by_name_and_by_words(tmp_path: Path) -> None:
+    import json
+
+    cells = [
+        {"cell_type": "markdown", "source": "# Churn\nWhich customers leave, and when."},
+        {"cell_type": "code", "source": "def churn_rate(events):\n    return len(events) / 12\n"},
+    ]
+    nb = {"cells": cells, "metadata": {"kernelspec": {"name": "python3"}}, "nbformat": 4}
+    (tmp_path / "churn.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    with Engine.open(tmp_path, config=LEXICAL) as eng:
+        eng.index()
+        top = eng.search("where is churn_rate defined", k=1)[0].record
+        assert (top.path, top.lang, top.title) == ("churn.ipynb", "python", "churn_rate")
+        assert eng.search("which customers leave", k=1)[0].record.path == "churn.ipynb"

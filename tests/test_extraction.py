@@ -258,3 +258,29 @@ def test_extract_never_raises(raw: bytes, rel: str) -> None:
     assert isinstance(got, Skip | Extracted)
     if isinstance(got, Extracted):
         assert "\r" not in got.text and got.text.strip()
+
+
+_NOTEBOOK = {
+    "cells": [
+        {"cell_type": "markdown", "source": ["# Sales\n", "Monthly totals by region."]},
+        {
+            "cell_type": "code",
+            "source": ["def load_sales(path):\n", "    return open(path).read()\n"],
+            "outputs": [{"output_type": "display_data", "data": {"image/png": "iVBORw0KGgo="}}],
+        },
+    ],
+    "metadata": {"language_info": {"name": "python"}},
+    "nbformat": 4,
+}
+
+
+def test_a_notebook_is_the_script_its_cells_make(tmp_path: Path) -> None:
+    import json
+
+    got = text_of(tmp_path, "nb/sales.ipynb", json.dumps(_NOTEBOOK, indent=1))
+    assert (got.lang, got.kind) == ("python", "code")
+    assert got.text == (
+        "# %% [markdown]\n# # Sales\n# Monthly totals by region.\n\n"
+        "# %%\ndef load_sales(path):\n    return open(path).read()\n"
+    )  # outputs (the image) are left out
+    assert text_of(tmp_path, "nb/broken.ipynb", '{"cells": [').lang == "text"  # read as is

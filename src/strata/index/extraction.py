@@ -1,4 +1,5 @@
-"""Read one discovered file into text: sniff binaries, decode, normalise, convert PDF and HTML."""
+"""Read one discovered file into text: sniff binaries, decode, normalise, convert PDF, HTML
+and Jupyter notebooks."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from strata.text.langs import (
     language_of,
     language_of_text,
 )
+from strata.text.notebook import notebook_to_text
 from strata.types import Extracted, Skip, SkipReason, SourceFile, bytes_hash
 from strata.workspace.fileread import read_source
 
@@ -67,6 +69,9 @@ def extract(f: SourceFile, max_bytes: int | None = None) -> Extracted | Skip:
     text, notes = decode(raw)
     text = normalise_newlines(text)
     lang = language_of_text(f.rel, text)
+    notebook = notebook_to_text(text) if ext == ".ipynb" else None
+    if notebook is not None:
+        text, lang = notebook
     if lang == "html":
         text, kind = html_to_text(text), "html"
     else:

@@ -71,6 +71,8 @@ def streams(f: SourceFile) -> bool:
     ext = PurePosixPath(f.rel).suffix.lower()
     if f.size <= STREAM_BYTES or ext in IMAGE_EXTENSIONS or ext in BINARY_EXTENSIONS:
         return False
+    if ext == ".ipynb":  # its outputs make it large; its cells are read whole (extraction)
+        return False
     return language_of(f.rel) in (None, "text", "markdown")
 
 
