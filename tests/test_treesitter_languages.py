@@ -348,6 +348,9 @@ def test_zig_generic_type_holds_its_methods() -> None:
         ("defs.bzl", "starlark"),
         ("justfile", "just"),
         ("R/stats.R", "r"),
+        ("src/lib_json/json_valueiterator.inl", "cpp"),
+        ("include/boost/detail/impl.ipp", "cpp"),
+        ("kernels/reduce.cu", "cpp"),
     ],
 )
 def test_new_extensions_name_their_language(path: str, lang: str) -> None:

@@ -33,6 +33,9 @@ CODE_EXTENSIONS: Final[dict[str, str]] = {
     ".hpp": "cpp",
     ".hh": "cpp",
     ".hxx": "cpp",
+    # inline and template implementations, modules, CUDA, Arduino sketches: C++ as well
+    **dict.fromkeys((".inl", ".ipp", ".tpp", ".txx", ".tcc", ".h++", ".c++"), "cpp"),
+    **dict.fromkeys((".ixx", ".cppm", ".cu", ".cuh", ".ino"), "cpp"),
     ".cs": "csharp",
     ".rb": "ruby",
     ".php": "php",
