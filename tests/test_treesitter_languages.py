@@ -351,6 +351,10 @@ def test_zig_generic_type_holds_its_methods() -> None:
         ("src/lib_json/json_valueiterator.inl", "cpp"),
         ("include/boost/detail/impl.ipp", "cpp"),
         ("kernels/reduce.cu", "cpp"),
+        ("ios/Podfile", "ruby"),
+        ("workflow/Snakefile", "python"),
+        ("SConstruct", "python"),
+        ("BUCK", "starlark"),
     ],
 )
 def test_new_extensions_name_their_language(path: str, lang: str) -> None:

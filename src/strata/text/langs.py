@@ -121,6 +121,14 @@ CODE_FILENAMES: Final[dict[str, str]] = {
     "justfile": "just",
     "Justfile": "just",
     "BUILD.bazel": "starlark",
+    **dict.fromkeys(("BUCK", "Tiltfile"), "starlark"),
+    # Ruby DSLs (CocoaPods, fastlane, Homebrew bundles, Guard, Danger, Capistrano)
+    **dict.fromkeys(
+        ("Podfile", "Fastfile", "Appfile", "Brewfile", "Guardfile", "Dangerfile", "Capfile"),
+        "ruby",
+    ),
+    **dict.fromkeys(("Snakefile", "SConstruct", "SConscript"), "python"),
+    "Pipfile": "toml",
 }
 DOC_EXTENSIONS: Final[dict[str, str]] = {
     ".md": "markdown",
