@@ -120,13 +120,12 @@ class Indexer:
     ) -> IndexSummary:
         started, self._now_ns = time.monotonic(), time.time_ns()
         self._corpus_rows, self._written, self._retagged = {}, {}, False
-        summary.unchanged = len(plan.unchanged)
+        summary.unchanged, summary.reread = len(plan.unchanged), len(plan.reread)
         changed = self._settle_stats(plan.changed, known, summary)  # a stat alone: no mark
         if self._corpus is not None and (plan.removed or plan.new or changed or plan.reread):
             self._corpus.begin()  # before the first write: a crash from here leaves the mark
         # not re-tagged: another branch's rows of the same bytes were chunked the old way too
         to_read = self._retag(plan.new + changed, summary) + plan.reread
-        summary.reread = len(plan.reread)
         if plan.removed:
             self._store.replace_sources({p: [] for p in plan.removed})
             summary.removed = len(plan.removed)
