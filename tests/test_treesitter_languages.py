@@ -151,6 +151,21 @@ EXPECTED: dict[str, set[tuple[str, str, int]]] = {
         ("round2", "function", 19),
         ("with-shape", "function", 22),
     },
+    "History.groovy": {
+        ("History", "class", 6),
+        ("History.MAX_ITEMS", "constant", 11),
+        ("History.History", "method", 15),
+        ("History.add", "method", 19),
+        ("History.last", "method", 30),
+        ("History.trim", "method", 34),
+        ("History.empty", "method", 40),
+        ("Recorder", "interface", 45),
+        ("Recorder.record", "method", 46),
+        ("Direction", "enum", 49),
+        ("replay", "function", 51),
+        ("Named", "trait", 55),
+        ("Named.name", "method", 56),
+    },
 }
 
 
@@ -158,9 +173,9 @@ def _read(name: str) -> tuple[str, str]:
     return (CORPUS / name).read_text(encoding="utf-8"), language_of(name) or ""
 
 
-def test_thirteen_new_languages_have_a_sample_and_a_query() -> None:
+def test_fourteen_new_languages_have_a_sample_and_a_query() -> None:
     langs = {language_of(name) for name in EXPECTED}
-    assert len(langs) == 13
+    assert len(langs) == 14
     assert all(lang and tagquery.has_query(lang) for lang in langs)
     assert not tagquery.has_query("json") and not tagquery.has_query("cobol")
 
@@ -217,6 +232,8 @@ def test_every_function_with_a_body_starts_a_chunk_of_its_name(name: str) -> Non
         ("Inventory.pm", "new", "Create an empty inventory."),
         ("Store.m", "Store.put", "Stores an item under a key."),
         ("shapes.clj", "describe", "A line of text about a shape."),
+        ("History.groovy", "History", "Keeps the lines a shell user typed, newest last."),
+        ("History.groovy", "History.add", "Adds a line unless it repeats the last one."),
     ],
 )
 def test_doc_comments_become_summaries(name: str, qname: str, first_sentence: str) -> None:
@@ -244,6 +261,8 @@ def test_doc_comments_become_summaries(name: str, qname: str, first_sentence: st
         ("Inventory.pm", "add", "total", "total"),
         ("Store.m", "Store.put", "StoreLog", "StoreLog"),
         ("shapes.clj", "describe", "area", None),
+        ("History.groovy", "History.add", "trim", "History.trim"),
+        ("History.groovy", "replay", "last", None),
     ],
 )
 def test_calls_are_edges_from_their_definition(
@@ -274,6 +293,7 @@ def test_calls_are_edges_from_their_definition(
         ("Inventory.pm", "List::Util"),
         ("Store.m", "Foundation/Foundation.h"),
         ("shapes.clj", "clojure.string"),
+        ("History.groovy", "java.util.prefs.Preferences"),
     ],
 )
 def test_imports_are_edges(name: str, imported: str) -> None:

@@ -33,8 +33,8 @@ WRAPPER_TYPES = frozenset(
 )
 # Siblings just above a definition that belong to it, besides comments.
 ATTRIBUTE_TYPES = frozenset(["attribute_item", "decorator", "annotation"])
-# Comment nodes whose type does not say so (Haskell's `-- |` doc comments).
-COMMENT_TYPES = frozenset(["haddock"])
+# Comment nodes whose type does not say so (Haskell's `-- |` doc comments, Groovy's `/** */`).
+COMMENT_TYPES = frozenset(["haddock", "groovy_doc"])
 
 
 def is_comment(node: tree_sitter.Node) -> bool:
