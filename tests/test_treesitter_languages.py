@@ -166,6 +166,19 @@ EXPECTED: dict[str, set[tuple[str, str, int]]] = {
         ("Named", "trait", 55),
         ("Named.name", "method", 56),
     },
+    # single-file components: the symbols of the <script> element, at the file's lines
+    "TodoList.vue": {
+        ("pending", "function", 12),
+        ("visible", "method", 25),
+        ("toggle", "method", 30),
+    },
+    "Counter.svelte": {
+        ("max", "constant", 4),
+        ("count", "constant", 5),
+        ("increment", "function", 7),
+        ("reset", "function", 12),
+        ("Step", "interface", 16),  # lang="ts": read as TypeScript
+    },
 }
 
 
@@ -173,9 +186,9 @@ def _read(name: str) -> tuple[str, str]:
     return (CORPUS / name).read_text(encoding="utf-8"), language_of(name) or ""
 
 
-def test_fourteen_new_languages_have_a_sample_and_a_query() -> None:
+def test_sixteen_new_languages_have_a_sample_and_a_query() -> None:
     langs = {language_of(name) for name in EXPECTED}
-    assert len(langs) == 14
+    assert len(langs) == 16
     assert all(lang and tagquery.has_query(lang) for lang in langs)
     assert not tagquery.has_query("json") and not tagquery.has_query("cobol")
 
@@ -234,6 +247,8 @@ def test_every_function_with_a_body_starts_a_chunk_of_its_name(name: str) -> Non
         ("shapes.clj", "describe", "A line of text about a shape."),
         ("History.groovy", "History", "Keeps the lines a shell user typed, newest last."),
         ("History.groovy", "History.add", "Adds a line unless it repeats the last one."),
+        ("TodoList.vue", "pending", "Items not yet done, oldest first."),
+        ("Counter.svelte", "increment", "Adds one, up to `max`."),
     ],
 )
 def test_doc_comments_become_summaries(name: str, qname: str, first_sentence: str) -> None:
@@ -263,6 +278,8 @@ def test_doc_comments_become_summaries(name: str, qname: str, first_sentence: st
         ("shapes.clj", "describe", "area", None),
         ("History.groovy", "History.add", "trim", "History.trim"),
         ("History.groovy", "replay", "last", None),
+        ("TodoList.vue", "visible", "pending", "pending"),
+        ("Counter.svelte", "increment", "clamp", None),
     ],
 )
 def test_calls_are_edges_from_their_definition(
@@ -294,6 +311,8 @@ def test_calls_are_edges_from_their_definition(
         ("Store.m", "Foundation/Foundation.h"),
         ("shapes.clj", "clojure.string"),
         ("History.groovy", "java.util.prefs.Preferences"),
+        ("TodoList.vue", "./util.js"),
+        ("Counter.svelte", "./math.js"),
     ],
 )
 def test_imports_are_edges(name: str, imported: str) -> None:
@@ -401,6 +420,19 @@ def test_an_index_finds_definitions_in_new_languages(tmp_path: Path) -> None:
     hits = eng.search("where is Buffer defined", k=3)
     assert hits[0].record.path == "buffer.zig"
     assert hits[0].record.span_start == 6
+    eng.close()
+
+
+def test_a_components_script_is_code_and_its_markup_is_not(tmp_path: Path) -> None:
+    (tmp_path / "TodoList.vue").write_text(
+        (CORPUS / "TodoList.vue").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    eng = Engine.open(tmp_path, config={"embed.provider": "none"})
+    eng.index()
+    hits = eng.search("where is toggle defined", k=3)
+    assert (hits[0].record.title, hits[0].record.span_start) == ("toggle", 30)
+    # the template's `@click="toggle(item)"` is no second definition
+    assert [s.qname for s in eng.symbols("toggle")] == ["TodoList.toggle"]
     eng.close()
 
 

@@ -12,6 +12,9 @@ what the language's style needs:
   body of the same name (a C prototype) is no symbol of its own, and any other function
   or method without a body (a C++ method declared in its class) is a `declaration`:
   "where is it defined" shows the one with a body first.
+- `; embeds: script`: a single-file component (Vue, Svelte): its `<script>` elements are
+  read as TypeScript when one says `lang="ts"`, else as JavaScript, with that language's
+  query; the markup and styles around them are read as spaces.
 - `; macros: export`: an all-caps macro between `class`/`struct` and the name
   (`class FOO_API Name`), or opening a line before a return type and a function's name
   (`PUGI__FN xml_node xml_node::parent() const`) or after its parameters (`f(T&& rhs)
@@ -51,6 +54,23 @@ _EXPORT_MACRO = re.compile(
     rb"(?=[*&]*[~A-Za-z_][\w:~]*[ \t]*\()",
     re.MULTILINE,
 )
+
+
+_SCRIPT = re.compile(rb"(<script\b[^>]*>)(.*?)</script\s*>", re.DOTALL | re.IGNORECASE)
+_TS_ATTR = re.compile(rb"""\blang\s*=\s*["']?(?:ts|typescript|tsx)\b""", re.IGNORECASE)
+_NOT_NEWLINE = re.compile(rb"[^\n]")
+
+
+def script_of(src: bytes) -> tuple[str, bytes]:
+    """A single-file component's script language and `src` with everything outside its
+    `<script>` elements' contents turned to spaces (lines and byte offsets stay)."""
+    out = bytearray(_NOT_NEWLINE.sub(b" ", src))
+    lang = "javascript"
+    for m in _SCRIPT.finditer(src):
+        out[m.start(2) : m.end(2)] = m.group(2)
+        if _TS_ATTR.search(m.group(1)):
+            lang = "typescript"
+    return lang, bytes(out)
 
 
 def parse(text: str, lang: str) -> tree_sitter.Tree:

@@ -39,6 +39,7 @@ from strata.index.code.treesitter.tagquery import (
     blank_export_macros,
     directive,
     query,
+    script_of,
 )
 
 # Definition kinds whose functions are methods.
@@ -105,6 +106,9 @@ def outline(text: str, lang: str) -> Outline:
     """
     src = text.encode("utf-8", "surrogatepass")
     parser = tree_sitter.Parser(language(lang))  # an unknown language: a clear error first
+    if directive(lang, "embeds: script"):
+        lang, src = script_of(src)
+        parser = tree_sitter.Parser(language(lang))
     if directive(lang, "macros: export"):
         src = blank_export_macros(src)
     tree = parser.parse(src)

@@ -1,0 +1,2 @@
+; Vue single-file components: the tags of their <script> elements (see tagquery).
+; embeds: script
