@@ -1,20 +1,23 @@
 """'where is X defined' over every C function body of libyaml, every out-of-class C++
 method of tinyxml2 and of pugixml (whose definitions open with a macro), every R function
 of glue, every Clojure `defn` of data.json, every Bash function of bash-completion's
-`completions/` (files without an extension), or every Kotlin extension function of
-kotlinx.coroutines' common core: Recall@1 of Strata's hybrid search. These are the corpora
-the C, C++, Kotlin, R, Clojure and Bash defects of 2026-12-04 were found on
-(docs/benchmarks.md, "C, C++ and Kotlin on code the benchmark had not seen" and "Ten more
-languages").
+`completions/` (files without an extension), every Kotlin extension function of
+kotlinx.coroutines' common core, every Groovy class of groovysh, or every method of
+vue-select's Vue components (npm): Recall@1 of Strata's hybrid search. These are the
+corpora the C, C++, Kotlin, R, Clojure, Bash, Groovy and Vue defects of 2026-12-04 were
+found on (docs/benchmarks.md, "C, C++ and Kotlin on code the benchmark had not seen", "Ten
+more languages" and "Groovy, Vue and Svelte").
 
     python -m benchmarks.where_defined [--corpus libyaml|tinyxml2|pugixml|glue|datajson|
-        bashcomp|kotlinx] [--work DIR]
+        bashcomp|kotlinx|groovysh|vueselect] [--work DIR]
 
 The names come from a line scan of the sources, not from Strata's tag queries. A line
 starts a definition when it has the name at its start (C), `Owner::name(` (C++),
-`name <- function(` (R), `_name()` (Bash) or `fun Receiver.name(` (Kotlin), and an opening
-brace or `=` follows before any `;`; a Clojure line opening with `(defn name` is one as it
-stands. The corpus is copied to `--work` and indexed there in full with the default model.
+`name <- function(` (R), `_name()` (Bash), `fun Receiver.name(` (Kotlin), `class Name`
+(Groovy) or `name(args) {` (a Vue component's method), and an opening brace or `=` follows
+before any `;`; a Clojure line opening with `(defn name` is one as it stands. A name the
+scan finds in two files (a Vue `data()` in every component) is not asked for. The corpus
+is copied to `--work` and indexed there in full with the default model.
 A hit is the top result's file and span holding the definition's first line.
 """
 
@@ -30,7 +33,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from benchmarks.sdists import fetch_deb_source
+from benchmarks.sdists import fetch_deb_source, fetch_npm
 
 CORPORA = {
     "libyaml": (("libyaml", "0.2.5-1"), "libyaml-0.2.5", "src/*.c", r"^(yaml_\w+)\("),
@@ -66,17 +69,32 @@ CORPORA = {
         r"^(?:(?:public|internal|private|inline|suspend|actual)\s+)*fun\s+"
         r"(?:<[^>]*>\s*)?([A-Z]\w*)(?:<[^>]*>)?\.(\w+)\s*\(",
     ),
+    "groovysh": (
+        ("groovy", "2.4.21-8"),
+        "groovy-2.4.21/subprojects/groovy-groovysh/src/main/groovy",
+        "**/*.groovy",
+        r"^(?:(?:public|abstract|final)\s+)*(?:class|interface|enum|trait)\s+([A-Z]\w*)",
+    ),
+    "vueselect": (
+        ("npm:vue-select", "3.20.4"),
+        "src",
+        "**/*.vue",
+        r"^\s+(?!(?:if|for|while|switch|catch|function)\b)([A-Za-z_]\w*)\s*\([^)]*\)\s*\{\s*$",
+    ),
 }
 
 
 def definitions(root: Path, pattern: str, name: str) -> dict[str, tuple[str, int]]:
     """Name -> (file, first line) of each definition the line scan finds (first wins)."""
     found: dict[str, tuple[str, int]] = {}
+    twice: set[str] = set()
     for path in sorted(root.glob(pattern)):
         lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
         for i, rest in _starts(lines, re.compile(name)):
+            if rest in found and found[rest][0] != path.relative_to(root).as_posix():
+                twice.add(rest)
             found.setdefault(rest, (path.relative_to(root).as_posix(), i + 1))
-    return found
+    return {n: where for n, where in found.items() if n not in twice}
 
 
 def _starts(lines: list[str], name: re.Pattern[str]) -> Iterator[tuple[int, str]]:
@@ -101,7 +119,11 @@ def measure(corpus: str, work: Path) -> dict[str, Any]:
     (package, version), top, pattern, name = CORPORA[corpus]
     root = work / corpus
     shutil.rmtree(root, ignore_errors=True)
-    shutil.copytree(fetch_deb_source(package, version) / top, root)
+    if package.startswith("npm:"):
+        source = fetch_npm(package.removeprefix("npm:"), version)
+    else:
+        source = fetch_deb_source(package, version)
+    shutil.copytree(source / top, root)
     subprocess.run(["git", "init", "-q", str(root)], check=True)  # a root of its own
     wanted = definitions(root, pattern, name)
     eng = Engine.open(root)

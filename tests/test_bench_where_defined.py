@@ -42,3 +42,21 @@ def test_r_and_clojure_definitions(tmp_path: Path) -> None:
 def test_bash_functions_of_files_without_an_extension(tmp_path: Path) -> None:
     text = "# ssh(1) completion  -*- shell-script -*-\n\n_ssh_queries()\n{\n    :\n}\n"
     assert _scan(tmp_path, "bashcomp", "ssh", text) == {"_ssh_queries": ("ssh", 3)}
+
+
+def test_groovy_classes_and_vue_methods(tmp_path: Path) -> None:
+    groovy = "@CompileStatic\nclass Shell {\n}\ninterface Command\n{\n}\n"
+    assert _scan(tmp_path, "groovysh", "Shell.groovy", groovy) == {
+        "Shell": ("Shell.groovy", 2),
+        "Command": ("Shell.groovy", 4),
+    }
+    vue = "<script>\nexport default {\n  methods: {\n    select(option) {\n      if (x) {\n"
+    assert _scan(tmp_path, "vueselect", "Select.vue", vue) == {"select": ("Select.vue", 4)}
+
+
+def test_a_name_found_in_two_files_is_not_asked_for(tmp_path: Path) -> None:
+    for name in ("A.vue", "B.vue"):
+        (tmp_path / name).write_text("x = {\n  data() {\n  },\n}\n", encoding="utf-8")
+    only = "x = {\n  data() {\n  },\n  only() {\n  },\n}\n"
+    (tmp_path / "B.vue").write_text(only, encoding="utf-8")
+    assert definitions(tmp_path, "*.vue", CORPORA["vueselect"][3]) == {"only": ("B.vue", 4)}

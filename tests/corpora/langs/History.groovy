@@ -7,7 +7,7 @@ import java.util.prefs.Preferences
  * Keeps the lines a shell user typed, newest last.
  */
 @CompileStatic
-class History {
+class History implements Serializable, Iterable<String> {
     static final int MAX_ITEMS = 500
 
     private final List<String> items = []

@@ -37,6 +37,7 @@ from strata.index.code.treesitter.nodes import (
 )
 from strata.index.code.treesitter.tagquery import (
     blank_export_macros,
+    blank_implements,
     directive,
     query,
     script_of,
@@ -111,6 +112,8 @@ def outline(text: str, lang: str) -> Outline:
         parser = tree_sitter.Parser(language(lang))
     if directive(lang, "macros: export"):
         src = blank_export_macros(src)
+    if directive(lang, "implements: blank"):
+        src = blank_implements(src)
     tree = parser.parse(src)
     matches = tree_sitter.QueryCursor(query(lang)).matches(tree.root_node)
     defs: dict[int, tuple[int, _Match]] = {}

@@ -1,8 +1,12 @@
 ; Groovy tags (the bundled grammar reads Java-like Groovy loosely: see each pattern).
+; implements: blank
 
 (class_definition "interface" name: (identifier) @name) @definition.interface
 
 (class_definition name: (identifier) @name) @definition.class
+
+; A class whose body the grammar could not read (the whole file an error): its head's name.
+(ERROR "class" . (identifier) @name @definition.class)
 
 (function_definition function: (identifier) @name) @definition.function
 
