@@ -185,6 +185,11 @@ EXPECTED: dict[str, set[tuple[str, str, int]]] = {
         ("reset", "function", 12),
         ("Step", "interface", 16),  # lang="ts": read as TypeScript
     },
+    "Card.astro": {  # the front matter (TypeScript) and the <script> element
+        ("Props", "interface", 4),
+        ("shorten", "function", 9),
+        ("highlight", "function", 22),
+    },
 }
 
 
@@ -192,9 +197,9 @@ def _read(name: str) -> tuple[str, str]:
     return (CORPUS / name).read_text(encoding="utf-8"), language_of(name) or ""
 
 
-def test_sixteen_new_languages_have_a_sample_and_a_query() -> None:
+def test_seventeen_new_languages_have_a_sample_and_a_query() -> None:
     langs = {language_of(name) for name in EXPECTED}
-    assert len(langs) == 16
+    assert len(langs) == 17
     assert all(lang and tagquery.has_query(lang) for lang in langs)
     assert not tagquery.has_query("json") and not tagquery.has_query("cobol")
 
@@ -256,6 +261,7 @@ def test_every_function_with_a_body_starts_a_chunk_of_its_name(name: str) -> Non
         ("History.groovy", "History.add", "Adds a line unless it repeats the last one."),
         ("TodoList.vue", "pending", "Items not yet done, oldest first."),
         ("Counter.svelte", "increment", "Adds one, up to `max`."),
+        ("Card.astro", "shorten", "The link's text, shortened to fit the card."),
     ],
 )
 def test_doc_comments_become_summaries(name: str, qname: str, first_sentence: str) -> None:
@@ -320,6 +326,7 @@ def test_calls_are_edges_from_their_definition(
         ("History.groovy", "java.util.prefs.Preferences"),
         ("TodoList.vue", "./util.js"),
         ("Counter.svelte", "./math.js"),
+        ("Card.astro", "../layouts/Layout.astro"),
     ],
 )
 def test_imports_are_edges(name: str, imported: str) -> None:

@@ -83,6 +83,7 @@ CODE_EXTENSIONS: Final[dict[str, str]] = {
     ".gql": "graphql",
     ".vue": "vue",
     ".svelte": "svelte",
+    ".astro": "astro",
     ".css": "css",
     ".scss": "scss",
     ".less": "less",

@@ -59,6 +59,7 @@ BUNDLED: Final[dict[str, str]] = {
     **{lang: lang for lang in ("wat", "just", "groovy", "powershell", "starlark", "hcl")},
     **{lang: lang for lang in ("cmake", "make", "batch", "dockerfile", "graphql", "vue")},
     **{lang: lang for lang in ("svelte", "css", "scss", "json", "yaml", "toml", "ini", "xml")},
+    "astro": "astro",
     "protobuf": "proto",
 }
 

@@ -14,9 +14,10 @@ what the language's style needs:
   "where is it defined" shows the one with a body first.
 - `; implements: blank`: a class head's `implements A, B<C>` is read as spaces (Groovy's
   grammar knows one base class, not the interfaces after it, and names the class wrong).
-- `; embeds: script`: a single-file component (Vue, Svelte): its `<script>` elements are
-  read as TypeScript when one says `lang="ts"`, else as JavaScript, with that language's
-  query; the markup and styles around them are read as spaces.
+- `; embeds: script`: a single-file component (Vue, Svelte, Astro): its `<script>`
+  elements are read as TypeScript when one says `lang="ts"`, else as JavaScript, with that
+  language's query, and so is an Astro component's `---` front matter (TypeScript); the
+  markup and styles around them are read as spaces.
 - `; macros: export`: an all-caps macro between `class`/`struct` and the name
   (`class FOO_API Name`), or opening a line before a return type and a function's name
   (`PUGI__FN xml_node xml_node::parent() const`) or after its parameters (`f(T&& rhs)
@@ -63,6 +64,7 @@ _IMPLEMENTS = re.compile(
 )
 _SCRIPT = re.compile(rb"(<script\b[^>]*>)(.*?)</script\s*>", re.DOTALL | re.IGNORECASE)
 _TS_ATTR = re.compile(rb"""\blang\s*=\s*["']?(?:ts|typescript|tsx)\b""", re.IGNORECASE)
+_FRONT_MATTER = re.compile(rb"\A\s*---[ \t]*\n(.*?)^---[ \t]*$", re.DOTALL | re.MULTILINE)
 _NOT_NEWLINE = re.compile(rb"[^\n]")
 
 
@@ -76,7 +78,11 @@ def script_of(src: bytes) -> tuple[str, bytes]:
     `<script>` elements' contents turned to spaces (lines and byte offsets stay)."""
     out = bytearray(_NOT_NEWLINE.sub(b" ", src))
     lang = "javascript"
-    for m in _SCRIPT.finditer(src):
+    front = _FRONT_MATTER.match(src)
+    if front is not None:
+        out[front.start(1) : front.end(1)] = front.group(1)
+        lang = "typescript"
+    for m in _SCRIPT.finditer(src, front.end() if front else 0):
         out[m.start(2) : m.end(2)] = m.group(2)
         if _TS_ATTR.search(m.group(1)):
             lang = "typescript"

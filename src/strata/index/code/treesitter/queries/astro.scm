@@ -1,0 +1,2 @@
+; Astro components: the tags of their front matter and <script> elements (see tagquery).
+; embeds: script
