@@ -2,23 +2,25 @@
 method of tinyxml2 and of pugixml (whose definitions open with a macro), every R function
 of glue, every Clojure `defn` of data.json, every Bash function of bash-completion's
 `completions/` (files without an extension), every Kotlin extension function of
-kotlinx.coroutines' common core, every Groovy class of groovysh, or every method of
-vue-select's Vue components (npm): Recall@1 of Strata's hybrid search. These are the
-corpora the C, C++, Kotlin, R, Clojure, Bash, Groovy and Vue defects of 2026-12-04 were
-found on (docs/benchmarks.md, "C, C++ and Kotlin on code the benchmark had not seen", "Ten
-more languages" and "Groovy, Vue and Svelte").
+kotlinx.coroutines' common core, every Groovy class of groovysh, every method of
+vue-select's Vue components (npm), or every table of Kamailio's PostgreSQL schema:
+Recall@1 of Strata's hybrid search. These are the corpora the C, C++, Kotlin, R, Clojure,
+Bash, Groovy, Vue and SQL defects of 2026-12-04 were found on (docs/benchmarks.md, "C, C++
+and Kotlin on code the benchmark had not seen", "Ten more languages" and "Groovy, Vue and
+Svelte").
 
     python -m benchmarks.where_defined [--corpus libyaml|tinyxml2|pugixml|glue|datajson|
-        bashcomp|kotlinx|groovysh|vueselect] [--work DIR]
+        bashcomp|kotlinx|groovysh|vueselect|kamailio] [--work DIR]
 
 The names come from a line scan of the sources, not from Strata's tag queries. A line
 starts a definition when it has the name at its start (C), `Owner::name(` (C++),
 `name <- function(` (R), `_name()` (Bash), `fun Receiver.name(` (Kotlin), `class Name`
 (Groovy) or `name(args) {` (a Vue component's method), and an opening brace or `=` follows
-before any `;`; a Clojure line opening with `(defn name` is one as it stands. A name the
-scan finds in two files (a Vue `data()` in every component) is not asked for. The corpus
-is copied to `--work` and indexed there in full with the default model.
-A hit is the top result's file and span holding the definition's first line.
+before any `;`; a Clojure line opening with `(defn name` and an SQL `CREATE TABLE name (`
+are one as they stand. A name the scan finds in two files (a Vue `data()` in every
+component) is not asked for. The corpus is copied to `--work` and indexed there in full
+with the default model. A hit is the top result's file and span holding the definition's
+first line.
 """
 
 from __future__ import annotations
@@ -81,6 +83,12 @@ CORPORA = {
         "**/*.vue",
         r"^\s+(?!(?:if|for|while|switch|catch|function)\b)([A-Za-z_]\w*)\s*\([^)]*\)\s*\{\s*$",
     ),
+    "kamailio": (
+        ("kamailio", "5.6.3-2"),
+        "kamailio-5.6.3/utils/kamctl/postgres",
+        "*.sql",
+        r"^CREATE TABLE (\w+) \(",
+    ),
 }
 
 
@@ -100,7 +108,7 @@ def definitions(root: Path, pattern: str, name: str) -> dict[str, tuple[str, int
 def _starts(lines: list[str], name: re.Pattern[str]) -> Iterator[tuple[int, str]]:
     for i, line in enumerate(lines):
         m = name.match(line)
-        if m is not None and line.startswith("("):  # a Lisp form: a definition as it stands
+        if m is not None and line.startswith(("(", "CREATE ")):  # a Lisp form, an SQL statement
             yield i, ".".join(g for g in m.groups() if g)
             continue
         if m is None or line.rstrip().endswith(";") or " expect " in f" {line}":

@@ -176,6 +176,9 @@ def ask(
         ("where is ~XMLNode defined", "symbol", ("~XMLNode",)),
         ("who calls read-json?", "callers", ("read-json",)),  # the sentence's "?" is not the name's
         ("where is the read-only flag defined", "free_text", ()),
+        ("where is the table users defined", "symbol", ("users",)),  # SQL
+        ("where is the users table created", "symbol", ("users",)),
+        ("where is the trigger orders_touch defined", "symbol", ("orders_touch",)),
         ("где определён RetryPolicy", "symbol", ("RetryPolicy",)),
         ("who calls charge_card", "callers", ("charge_card",)),
         ("Who calls charge_card()?", "callers", ("charge_card",)),

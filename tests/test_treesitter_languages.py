@@ -185,6 +185,15 @@ EXPECTED: dict[str, set[tuple[str, str, int]]] = {
         ("reset", "function", 12),
         ("Step", "interface", 16),  # lang="ts": read as TypeScript
     },
+    "shop.sql": {  # what a schema defines; `"orders"` without its quotes and schema
+        ("users", "struct", 3),
+        ("users_seen_idx", "constant", 10),
+        ("orders", "struct", 14),
+        ("active_users", "struct", 19),
+        ("mood", "type", 22),
+        ("touch_user", "function", 24),
+        ("orders_touch", "function", 30),
+    },
     "Card.astro": {  # the front matter (TypeScript) and the <script> element
         ("Props", "interface", 4),
         ("shorten", "function", 9),
@@ -197,9 +206,9 @@ def _read(name: str) -> tuple[str, str]:
     return (CORPUS / name).read_text(encoding="utf-8"), language_of(name) or ""
 
 
-def test_seventeen_new_languages_have_a_sample_and_a_query() -> None:
+def test_eighteen_new_languages_have_a_sample_and_a_query() -> None:
     langs = {language_of(name) for name in EXPECTED}
-    assert len(langs) == 17
+    assert len(langs) == 18
     assert all(lang and tagquery.has_query(lang) for lang in langs)
     assert not tagquery.has_query("json") and not tagquery.has_query("cobol")
 
@@ -262,6 +271,7 @@ def test_every_function_with_a_body_starts_a_chunk_of_its_name(name: str) -> Non
         ("TodoList.vue", "pending", "Items not yet done, oldest first."),
         ("Counter.svelte", "increment", "Adds one, up to `max`."),
         ("Card.astro", "shorten", "The link's text, shortened to fit the card."),
+        ("shop.sql", "users", "People who can log in."),
     ],
 )
 def test_doc_comments_become_summaries(name: str, qname: str, first_sentence: str) -> None:
@@ -293,6 +303,7 @@ def test_doc_comments_become_summaries(name: str, qname: str, first_sentence: st
         ("History.groovy", "replay", "last", None),
         ("TodoList.vue", "visible", "pending", "pending"),
         ("Counter.svelte", "increment", "clamp", None),
+        ("shop.sql", "orders_touch", "touch_user", "touch_user"),  # a trigger's function
     ],
 )
 def test_calls_are_edges_from_their_definition(
@@ -507,3 +518,20 @@ def test_an_unwritable_grammar_cache_is_a_clear_error_and_its_files_get_windows(
     assert "SEMBLE_GRAMMARS_CACHE_DIR" in done.stdout
     assert done.stdout.strip().endswith("['text'] 0")  # line windows, no symbols
     assert "lua files get line windows" in done.stderr
+
+
+def test_a_schemas_tables_are_found_by_name_and_kind(tmp_path: Path) -> None:
+    (tmp_path / "shop.sql").write_text(
+        (CORPUS / "shop.sql").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    eng = Engine.open(tmp_path, config={"embed.provider": "none"})
+    eng.index()
+    # `users` is in most statements; the table is the one that defines it
+    for query, title, line in [
+        ("where is the users table defined", "users", 3),
+        ("where is the table orders created", "orders", 14),
+        ("where is touch_user defined", "touch_user", 24),
+    ]:
+        top = eng.search(query, k=3)[0].record
+        assert (top.title, top.span_start) == (title, line), query
+    eng.close()

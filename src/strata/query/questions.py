@@ -24,8 +24,14 @@ _NAME = (
 )
 _WORD = r"[`'\"]?([\w][\w.-]*?)[`'\"]?"
 _THE = r"(?:(?:the|a|an)\s+)?"
-# "where is the class Context defined": the kind of definition, said before its name.
-_KIND = r"(?:(?:class|function|method|type|struct|interface|trait|enum|constant|macro|module)\s+)?"
+# "where is the class Context defined", "where is the users table created": the kind of
+# definition, said before or after its name.
+_KINDS = (
+    r"(?:class|function|method|type|struct|interface|trait|enum|constant|macro|module"
+    r"|table|view|trigger|index|sequence|procedure)"
+)
+_KIND = rf"(?:{_KINDS}\s+)?"
+_KIND_AFTER = rf"(?:\s+{_KINDS})?"
 _END = r"(?=[\s?!,;]|\.(?:\s|$)|$)"  # a dot ends a name only at a sentence end
 _F = re.IGNORECASE
 
@@ -50,7 +56,8 @@ _CALLEES = _rx(
     rf"\bчто\s+вызывает\s+функция\s+{_NAME}{_END}",
 )
 _SYMBOL = _rx(
-    rf"\bwhere\s+(?:is|are)\s+{_THE}{_KIND}{_NAME}\s+(?:defined|declared|implemented)\b",
+    rf"\bwhere\s+(?:is|are)\s+{_THE}{_KIND}{_NAME}{_KIND_AFTER}\s+"
+    r"(?:defined|declared|implemented|created)\b",
     rf"\b(?:definition|declaration|source)\s+of\s+{_NAME}{_END}",
     rf"\b(?:find|show|locate|open)\s+(?:me\s+)?{_THE}(?:class|function|method|symbol|type)\s+{_NAME}{_END}",
     rf"\bгде\s+(?:определ\w*|объявлен\w*|реализован\w*)\s+{_NAME}{_END}",

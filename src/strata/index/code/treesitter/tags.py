@@ -98,6 +98,13 @@ class Outline:
     has_errors: bool
 
 
+def _unquoted(name: str) -> str:
+    """A quoted name without its quotes (SQL's `"users"`, `` `users` ``, `[users]`)."""
+    if len(name) > 2 and name[0] + name[-1] in ('""', "``", "[]"):
+        return name[1:-1]
+    return name
+
+
 def outline(text: str, lang: str) -> Outline:
     """Definitions and references of one file, in source order.
 
@@ -193,7 +200,7 @@ class _Builder:
         node: tree_sitter.Node,
         done: list[Definition],
     ) -> Definition:
-        name = self.text(caps["name"][0])
+        name = _unquoted(self.text(caps["name"][0]))
         parent = self.enclosing(node)
         owner = done[parent] if parent is not None else None
         receiver = tuple(self.text(n) for n in caps.get("receiver", [])[:1])
