@@ -88,3 +88,46 @@ def test_a_full_disk_is_one_line_and_the_next_run_finishes(tmp_path: Path) -> No
     (idx / "index.json.tmp").unlink()
     again = subprocess.run(index_cmd(root, idx), capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
+
+
+# A first index stopped (SIGKILL) right after its first batch of files reached the store.
+KILL_AFTER_FIRST_BATCH = r"""
+import os, signal, sys
+from strata import Engine
+from strata.store.lance import LanceStore
+original = LanceStore.replace_sources
+def write_then_die(self, *args, **kwargs):
+    original(self, *args, **kwargs)
+    os.kill(os.getpid(), signal.SIGKILL)
+LanceStore.replace_sources = write_then_die
+cfg = {"embed.provider": "none", "index.commit_rows": 50}  # several batches
+eng = Engine.open(sys.argv[1], index_dir=sys.argv[2], config=cfg)
+eng.index()
+"""
+
+
+def test_a_first_index_stopped_midway_reads_only_the_files_it_did_not_write(
+    tmp_path: Path,
+) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from strata import Engine
+    from tests.crash_harness import index_cmd, write_version
+
+    root, idx = tmp_path / "repo", tmp_path / "idx"
+    write_version(root, 120, 1)
+    killed = subprocess.run(
+        [sys.executable, "-c", KILL_AFTER_FIRST_BATCH, str(root), str(idx)], timeout=300
+    )
+    assert killed.returncode == -9
+    with Engine.open(index_dir=idx, config={"embed.provider": "none"}) as eng:
+        written = len(eng.store.sources())
+        pending = eng.status().files_pending
+    assert 0 < written < 120
+    assert pending == 120 - written  # not every file: those written are chunked this way
+    done = subprocess.run([*index_cmd(root, idx), "--json"], capture_output=True, timeout=300)
+    summary = json.loads(done.stdout)
+    assert summary["reread"] == 0 and summary["unchanged"] == written
+    assert summary["indexed"] == 120 - written

@@ -156,6 +156,8 @@ def _apply(
     scope = None if rel is None else [p for p in indexed if is_under(p, rel)]
     files, skips = disc.files, disc.skips
     chunking = fingerprint(parts.config.chunk)
+    if not indexed:  # whatever this run writes is chunked this way, even if it is stopped
+        parts.write_locator(**recorded(parts.locator(), r, chunking=chunking))
     stale = bool(indexed) and chunked_otherwise(parts, r)
     if stale:
         log.info("the index was chunked another way (settings or Strata): reading every file")
