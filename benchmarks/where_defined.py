@@ -3,24 +3,25 @@ method of tinyxml2 and of pugixml (whose definitions open with a macro), every R
 of glue, every Clojure `defn` of data.json, every Bash function of bash-completion's
 `completions/` (files without an extension), every Kotlin extension function of
 kotlinx.coroutines' common core, every Groovy class of groovysh, every method of
-vue-select's Vue components (npm), or every table of Kamailio's PostgreSQL schema:
-Recall@1 of Strata's hybrid search. These are the corpora the C, C++, Kotlin, R, Clojure,
-Bash, Groovy, Vue and SQL defects of 2026-12-04 were found on (docs/benchmarks.md, "C, C++
-and Kotlin on code the benchmark had not seen", "Ten more languages" and "Groovy, Vue and
-Svelte").
+vue-select's Vue components (npm), every table of Kamailio's PostgreSQL schema, or every
+top-level message, enum and service of Google's `google/api` protos (npm): Recall@1 of
+Strata's hybrid search. These are the corpora the C, C++, Kotlin, R, Clojure, Bash, Groovy,
+Vue, SQL and Protocol Buffers defects of 2026-12-04 were found on (docs/benchmarks.md, "C,
+C++ and Kotlin on code the benchmark had not seen", "Ten more languages" and "Groovy, Vue,
+Svelte, Astro and SQL").
 
     python -m benchmarks.where_defined [--corpus libyaml|tinyxml2|pugixml|glue|datajson|
-        bashcomp|kotlinx|groovysh|vueselect|kamailio] [--work DIR]
+        bashcomp|kotlinx|groovysh|vueselect|kamailio|googleapi] [--work DIR]
 
 The names come from a line scan of the sources, not from Strata's tag queries. A line
 starts a definition when it has the name at its start (C), `Owner::name(` (C++),
 `name <- function(` (R), `_name()` (Bash), `fun Receiver.name(` (Kotlin), `class Name`
 (Groovy) or `name(args) {` (a Vue component's method), and an opening brace or `=` follows
-before any `;`; a Clojure line opening with `(defn name` and an SQL `CREATE TABLE name (`
-are one as they stand. A name the scan finds in two files (a Vue `data()` in every
-component) is not asked for. The corpus is copied to `--work` and indexed there in full
-with the default model. A hit is the top result's file and span holding the definition's
-first line.
+before any `;`; a Clojure line opening with `(defn name`, an SQL `CREATE TABLE name (` and
+a Protocol Buffers `message Name {` are one as they stand. A name the scan finds in two
+files (a Vue `data()` in every component) is not asked for. The corpus is copied to
+`--work` and indexed there in full with the default model. A hit is the top result's file
+and span holding the definition's first line.
 """
 
 from __future__ import annotations
@@ -83,6 +84,12 @@ CORPORA = {
         "**/*.vue",
         r"^\s+(?!(?:if|for|while|switch|catch|function)\b)([A-Za-z_]\w*)\s*\([^)]*\)\s*\{\s*$",
     ),
+    "googleapi": (
+        ("npm:google-proto-files", "6.0.1"),
+        "google/api",
+        "**/*.proto",
+        r"^(?:message|enum|service) (\w+) \{",
+    ),
     "kamailio": (
         ("kamailio", "5.6.3-2"),
         "kamailio-5.6.3/utils/kamctl/postgres",
@@ -108,7 +115,8 @@ def definitions(root: Path, pattern: str, name: str) -> dict[str, tuple[str, int
 def _starts(lines: list[str], name: re.Pattern[str]) -> Iterator[tuple[int, str]]:
     for i, line in enumerate(lines):
         m = name.match(line)
-        if m is not None and line.startswith(("(", "CREATE ")):  # a Lisp form, an SQL statement
+        as_it_stands = ("(", "CREATE ", "message ", "enum ", "service ")  # Lisp, SQL, protobuf
+        if m is not None and line.startswith(as_it_stands):
             yield i, ".".join(g for g in m.groups() if g)
             continue
         if m is None or line.rstrip().endswith(";") or " expect " in f" {line}":

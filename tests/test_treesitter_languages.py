@@ -194,6 +194,51 @@ EXPECTED: dict[str, set[tuple[str, str, int]]] = {
         ("touch_user", "function", 24),
         ("orders_touch", "function", 30),
     },
+    "orders.proto": {
+        ("Order", "struct", 5),
+        ("Order.Item", "struct", 9),
+        ("Order.State", "enum", 12),
+        ("Currency", "enum", 15),
+        ("Orders", "interface", 17),
+        ("Orders.Place", "method", 19),
+        ("Orders.Get", "method", 20),
+    },
+    "shop.graphql": {
+        ("Order", "class", 1),
+        ("Node", "interface", 9),
+        ("State", "enum", 11),
+        ("PlaceOrder", "struct", 13),
+        ("Money", "type", 15),
+        ("Result", "type", 17),
+        ("Query", "class", 19),
+        ("Query.order", "method", 20),  # a root type's field: an operation of the API
+        ("auth", "function", 26),
+        ("GetOrder", "function", 28),
+        ("OrderParts", "function", 30),
+    },
+    "storage.tf": {  # named as Terraform refers to them
+        ("aws_s3_bucket.logs", "struct", 2),
+        ("region", "constant", 9),
+        ("bucket_arn", "constant", 14),
+        ("vpc", "module", 18),
+        ("aws_ami.ubuntu", "struct", 22),
+    },
+    "Shop.ps1": {
+        ("Get-Order", "function", 5),
+        ("global:New-Order", "function", 10),
+        ("Cart", "class", 15),
+        ("Cart.Cart", "method", 17),
+        ("Cart.Add", "method", 18),
+        ("State", "enum", 21),
+        ("Only-Paid", "function", 23),
+    },
+    "vectors.f90": {
+        ("vectors", "module", 1),
+        ("vectors.vec3", "struct", 4),
+        ("vectors.norm", "function", 8),
+        ("vectors.scale", "function", 15),
+        ("main", "module", 23),
+    },
     "Card.astro": {  # the front matter (TypeScript) and the <script> element
         ("Props", "interface", 4),
         ("shorten", "function", 9),
@@ -206,9 +251,9 @@ def _read(name: str) -> tuple[str, str]:
     return (CORPUS / name).read_text(encoding="utf-8"), language_of(name) or ""
 
 
-def test_eighteen_new_languages_have_a_sample_and_a_query() -> None:
+def test_twenty_three_new_languages_have_a_sample_and_a_query() -> None:
     langs = {language_of(name) for name in EXPECTED}
-    assert len(langs) == 18
+    assert len(langs) == 23
     assert all(lang and tagquery.has_query(lang) for lang in langs)
     assert not tagquery.has_query("json") and not tagquery.has_query("cobol")
 
@@ -229,7 +274,11 @@ def test_chunks_of_each_sample_keep_the_invariants(name: str, cfg: ChunkConfig) 
     assert_chunk_invariants(text, chunk(text, lang, cfg), cfg)
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED))
+# Schemas and configurations: no functions with a body, their definitions are containers.
+SCHEMAS = ("orders.proto", "shop.graphql", "storage.tf")
+
+
+@pytest.mark.parametrize("name", sorted(set(EXPECTED) - set(SCHEMAS)))
 def test_every_function_with_a_body_starts_a_chunk_of_its_name(name: str) -> None:
     text, lang = _read(name)
     found = tags.outline(text, lang)
@@ -246,6 +295,17 @@ def test_every_function_with_a_body_starts_a_chunk_of_its_name(name: str) -> Non
     assert units or found.has_errors  # a sample the grammar cannot read has no bodies
     for d in units:
         assert (d.start_line, ".".join(d.path), d.kind) in starts, d
+
+
+@pytest.mark.parametrize("name", SCHEMAS)
+def test_every_top_level_definition_of_a_schema_starts_a_chunk_of_its_name(name: str) -> None:
+    text, lang = _read(name)
+    defs = tags.outline(text, lang).definitions
+    starts = {(c.start_line, c.title) for c in chunk(text, lang, DEFAULT)}
+    top = [d for d in defs if d.parent is None and d.kind in CONTAINER_KINDS]
+    assert top
+    for d in top:
+        assert (d.start_line, ".".join(d.path)) in starts, d
 
 
 @pytest.mark.parametrize(
@@ -272,6 +332,11 @@ def test_every_function_with_a_body_starts_a_chunk_of_its_name(name: str) -> Non
         ("Counter.svelte", "increment", "Adds one, up to `max`."),
         ("Card.astro", "shorten", "The link's text, shortened to fit the card."),
         ("shop.sql", "users", "People who can log in."),
+        ("orders.proto", "Order", "An order placed by a customer."),
+        ("shop.graphql", "Order", "A customer's order."),
+        ("shop.graphql", "Query.order", "One order by its id."),
+        ("Shop.ps1", "global:New-Order", "Places an order."),
+        ("vectors.f90", "vectors.norm", "The Euclidean norm of v."),
     ],
 )
 def test_doc_comments_become_summaries(name: str, qname: str, first_sentence: str) -> None:
@@ -304,6 +369,9 @@ def test_doc_comments_become_summaries(name: str, qname: str, first_sentence: st
         ("TodoList.vue", "visible", "pending", "pending"),
         ("Counter.svelte", "increment", "clamp", None),
         ("shop.sql", "orders_touch", "touch_user", "touch_user"),  # a trigger's function
+        ("Shop.ps1", "global:New-Order", "Get-Order", "Get-Order"),
+        ("vectors.f90", "main", "norm", "vectors.norm"),
+        ("vectors.f90", "vectors.scale", "log_it", None),
     ],
 )
 def test_calls_are_edges_from_their_definition(
@@ -338,6 +406,8 @@ def test_calls_are_edges_from_their_definition(
         ("TodoList.vue", "./util.js"),
         ("Counter.svelte", "./math.js"),
         ("Card.astro", "../layouts/Layout.astro"),
+        ("orders.proto", "google/protobuf/timestamp.proto"),
+        ("vectors.f90", "vectors"),
     ],
 )
 def test_imports_are_edges(name: str, imported: str) -> None:

@@ -14,9 +14,11 @@ from strata.text.langs import is_test_path, module_from_path
 
 # Definition kinds that only group members (Rust `impl`, Swift `extension`): not symbols.
 GROUP_KINDS: Final = frozenset({"impl"})
-# Comment and docstring openers, Haskell's `-- |`, OCaml's `(**`, Erlang's `%%` and Lisp's `;;`.
+# Comment and docstring openers, Haskell's `-- |`, OCaml's `(**`, Erlang's `%%`, Lisp's `;;`,
+# Fortran's `!` and PowerShell's `<#`.
 _COMMENT_MARKS = re.compile(
-    r"^\s*(?:/\*\*?|\*/|\*|///?!?|#+|--+(?:\s*[|^])?|\(\*\*?|%+|;+|\"\"\"|'''|[rbuRBU]?\"\"\")\s?"
+    r"^\s*(?:/\*\*?|\*/|\*|///?!?|<?#+|--+(?:\s*[|^])?|\(\*\*?|%+|;+|!+"
+    r"|\"\"\"|'''|[rbuRBU]?\"\"\")\s?"
 )
 _TAGS = re.compile(r"<[^>]+>")
 # C#'s XML doc references keep the name they point at: `<see cref="T:Ns.JToken"/>` is JToken
