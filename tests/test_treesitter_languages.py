@@ -239,6 +239,11 @@ EXPECTED: dict[str, set[tuple[str, str, int]]] = {
         ("vectors.scale", "function", 15),
         ("main", "module", 23),
     },
+    "BUILD.bazel": {  # a target by its `name`
+        ("core", "struct", 3),
+        ("shop_binary", "function", 10),
+        ("SHOP_COPTS", "constant", 14),
+    },
     "Card.astro": {  # the front matter (TypeScript) and the <script> element
         ("Props", "interface", 4),
         ("shorten", "function", 9),
@@ -251,9 +256,9 @@ def _read(name: str) -> tuple[str, str]:
     return (CORPUS / name).read_text(encoding="utf-8"), language_of(name) or ""
 
 
-def test_twenty_three_new_languages_have_a_sample_and_a_query() -> None:
+def test_twenty_four_new_languages_have_a_sample_and_a_query() -> None:
     langs = {language_of(name) for name in EXPECTED}
-    assert len(langs) == 23
+    assert len(langs) == 24
     assert all(lang and tagquery.has_query(lang) for lang in langs)
     assert not tagquery.has_query("json") and not tagquery.has_query("cobol")
 
@@ -337,6 +342,8 @@ def test_every_top_level_definition_of_a_schema_starts_a_chunk_of_its_name(name:
         ("shop.graphql", "Query.order", "One order by its id."),
         ("Shop.ps1", "global:New-Order", "Places an order."),
         ("vectors.f90", "vectors.norm", "The Euclidean norm of v."),
+        ("BUILD.bazel", "core", "The core library."),
+        ("BUILD.bazel", "shop_binary", "A binary with the shop's defaults."),
     ],
 )
 def test_doc_comments_become_summaries(name: str, qname: str, first_sentence: str) -> None:
@@ -408,6 +415,7 @@ def test_calls_are_edges_from_their_definition(
         ("Card.astro", "../layouts/Layout.astro"),
         ("orders.proto", "google/protobuf/timestamp.proto"),
         ("vectors.f90", "vectors"),
+        ("BUILD.bazel", "@rules_cc//cc:defs.bzl"),
     ],
 )
 def test_imports_are_edges(name: str, imported: str) -> None:
