@@ -613,3 +613,15 @@ def test_a_schemas_tables_are_found_by_name_and_kind(tmp_path: Path) -> None:
         top = eng.search(query, k=3)[0].record
         assert (top.title, top.span_start) == (title, line), query
     eng.close()
+
+
+def test_objective_c_shows_the_implementation_before_the_interface(tmp_path: Path) -> None:
+    (tmp_path / "Store.m").write_text(
+        (CORPUS / "Store.m").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    eng = Engine.open(tmp_path, config={"embed.provider": "none"})
+    eng.index()
+    for query, line in [("where is Store defined", 12), ("where is Store.shared defined", 20)]:
+        hits = eng.search(query, k=1).hits
+        assert (hits[0].record.path, hits[0].record.span_start) == ("Store.m", line), query
+    eng.close()

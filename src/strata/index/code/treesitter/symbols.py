@@ -79,6 +79,7 @@ def _symbols(
     # C and C++: a function without a body is a declaration of one defined elsewhere (an
     # interface's or a Haskell class's signature is the definition itself)
     prototypes = directive(lang, "prototypes: declarations")
+    interfaces = directive(lang, "interfaces: declarations")  # Objective-C's `@interface`
     bodied = {d.path for d in defs if d.has_body and _top_function(d)} if prototypes else set()
     declared: dict[tuple[str, ...], str] = {}
     for i, d in enumerate(defs):
@@ -103,7 +104,8 @@ def _symbols(
             start_line=d.start_line,
             end_line=d.end_line,
             decl_line=d.decl_line if d.decl_line != d.start_line else 0,
-            declaration=prototypes and not d.has_body and d.kind in ("function", "method"),
+            declaration=(prototypes and not d.has_body and d.kind in ("function", "method"))
+            or (interfaces and d.kind == "interface"),
             signature=d.signature,
             summary=summary(d.doc or declared.get(d.path, "")),
             parent_symbol_id=owner.symbol_id if owner else None,

@@ -18,6 +18,9 @@ what the language's style needs:
   elements are read as TypeScript when one says `lang="ts"`, else as JavaScript, with that
   language's query, and so is an Astro component's `---` front matter (TypeScript); the
   markup and styles around them are read as spaces.
+- `; interfaces: declarations`: an `interface` declares what a `class` of the same name
+  defines (Objective-C's `@interface` and `@implementation`): "where is it defined" shows
+  the class first, and the interface where there is no class.
 - `; macros: export`: an all-caps macro between `class`/`struct` and the name
   (`class FOO_API Name`), or opening a line before a return type and a function's name
   (`PUGI__FN xml_node xml_node::parent() const`) or after its parameters (`f(T&& rhs)

@@ -1,5 +1,7 @@
 ; Objective-C tags. A class is an `@interface` or `@implementation`; methods are declared
 ; in the one and defined in the other.
+; prototypes: declarations
+; interfaces: declarations
 
 (class_interface
   . (identifier) @name
