@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -210,3 +212,69 @@ def test_overlapping_document_windows_keep_the_contract(
             assert prev.end_line - c.start_line + 1 <= overlap
         if i >= 2:  # a line is in two consecutive windows at most
             assert c.start_line > chunks[i - 2].end_line
+
+
+ADOC = """= Shop Guide
+:toc:
+
+The shop keeps orders.
+
+== Installing
+
+Run the installer.
+
+[source,bash]
+----
+== not a heading
+./install.sh
+----
+
+=== On Windows
+
+Use the MSI.
+
+== Configuring
+
+|===
+| Key | Meaning
+| port | where it listens
+|===
+"""
+
+ORG = """#+TITLE: Shop notes
+* Orders
+An order holds items.
+** TODO Refunds                                                        :billing:
+#+BEGIN_SRC python
+* not a heading
+refund(order)
+#+END_SRC
+* Shipping
+| carrier | days |
+| post    | 3    |
+"""
+
+
+def test_asciidoc_and_org_documents_are_split_by_their_headings(tmp_path: Path) -> None:
+    from strata.engine import Engine
+
+    (tmp_path / "guide.adoc").write_text(ADOC, encoding="utf-8")
+    (tmp_path / "notes.org").write_text(ORG, encoding="utf-8")
+    with Engine.open(tmp_path, config={"embed.provider": "none"}) as eng:
+        eng.index()
+        chunks = sorted(
+            (r.path, r.span_start, r.span_end, tuple(r.metadata["section_path"]))
+            for r in eng.records(layers=["D0_DOC_CHUNKS"])
+        )
+        hit = eng.search("Windows MSI", k=1).hits[0].record
+    assert chunks == [
+        ("guide.adoc", 1, 4, ("Shop Guide",)),
+        ("guide.adoc", 6, 14, ("Shop Guide", "Installing")),  # the listing's `==` is code
+        ("guide.adoc", 16, 18, ("Shop Guide", "Installing", "On Windows")),
+        ("guide.adoc", 20, 25, ("Shop Guide", "Configuring")),
+        ("notes.org", 1, 1, ()),
+        ("notes.org", 2, 3, ("Orders",)),
+        ("notes.org", 4, 8, ("Orders", "Refunds")),  # no TODO, no tags; the block is code
+        ("notes.org", 9, 11, ("Shipping",)),
+    ]
+    assert (hit.path, hit.span_start) == ("guide.adoc", 16)

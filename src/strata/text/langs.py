@@ -140,6 +140,7 @@ DOC_EXTENSIONS: Final[dict[str, str]] = {
     ".txt": "text",
     ".text": "text",
     ".adoc": "text",
+    ".asciidoc": "text",
     ".org": "text",
     ".pdf": "pdf",
     ".html": "html",

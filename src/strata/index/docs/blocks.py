@@ -1,4 +1,5 @@
-"""Block scanners for Markdown, reStructuredText and plain text: headings, fences, tables, prose.
+"""Block scanners for Markdown, reStructuredText, AsciiDoc, Org and plain text: headings,
+fences, tables, prose.
 
 Every scanner takes the lines of a document body and the file line number of its first
 line, and returns blocks with 1-based inclusive FILE line spans. Blank lines separate
@@ -20,6 +21,20 @@ _RST_ADORN = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}\s*$")
 _RST_DIRECTIVE_CODE = re.compile(r"^\.\.\s+(?:code-block|code|sourcecode|literalinclude)::")
 _RST_GRID = re.compile(r"^\s*\+[-=+]+\+\s*$")
 _RST_SIMPLE_BORDER = re.compile(r"^\s*=+(?:\s+=+)+\s*$")
+
+# AsciiDoc: `== Title` (or Markdown's `##`) headings; `----`, `....`, `++++`, `____` and
+# `====` delimit blocks (listings, literals, passthroughs, quotes, examples), `|===` tables.
+_ADOC_HEADING = re.compile(r"^(?P<marks>={1,6}|#{1,6})[ \t]+(?P<title>\S.*?)[ \t]*$")
+_ADOC_ATTRS = re.compile(r"^\[[^\]]*\][ \t]*$")  # `[source,java]`, `[NOTE]`
+_ADOC_DELIM = re.compile(r"^(?P<delim>-{4,}|\.{4,}|\+{4,}|_{4,}|={4,}|\|={3,})[ \t]*$")
+# Org: `** Title` headings (a TODO keyword, a priority and tags are not the title's),
+# `#+BEGIN_...`/`#+END_...` blocks, `|` tables.
+_ORG_HEADING = re.compile(
+    r"^(?P<stars>\*+)[ \t]+(?:(?:TODO|DONE)[ \t]+)?(?:\[#[A-Z]\][ \t]+)?(?P<title>.*?)"
+    r"(?:[ \t]+:[\w@#%:]+:)?[ \t]*$"
+)
+_ORG_BEGIN = re.compile(r"^\s*#\+begin_(?P<kind>\w+)", re.IGNORECASE)
+_ORG_TABLE = re.compile(r"^\s*\|")
 
 ATOMIC_KINDS = frozenset({"fence", "table"})
 # What a scanner reads of the block that starts at a line: kind, last line index, level, title.
@@ -196,6 +211,64 @@ def rst_blocks(lines: Sequence[str], first_line: int = 1) -> list[Block]:
         return kind, i, level, title
 
     return _scan(lines, first_line, block)
+
+
+def asciidoc_blocks(lines: Sequence[str], first_line: int = 1) -> list[Block]:
+    """Blocks of AsciiDoc; a heading's level is its count of `=` (the document title, `=`,
+    is level 1)."""
+
+    def block(lines: Sequence[str], i: int) -> _Read:
+        line = lines[i].rstrip("\r")
+        opener = i + 1 if _ADOC_ATTRS.match(line) and i + 1 < len(lines) else i
+        if delim := _ADOC_DELIM.match(lines[opener].rstrip("\r")):  # `[source,java]` too
+            end = _closing(lines, opener, delim.group("delim"))
+            return ("table" if delim.group("delim").startswith("|") else "fence"), end, 0, ""
+        if heading := _ADOC_HEADING.match(line):
+            return "heading", i, len(heading.group("marks")), heading.group("title")
+        return "paragraph", _prose_end(lines, i, _ADOC_DELIM, _ADOC_HEADING, _ADOC_ATTRS), 0, ""
+
+    return _scan(lines, first_line, block)
+
+
+def org_blocks(lines: Sequence[str], first_line: int = 1) -> list[Block]:
+    """Blocks of Org: headings by their stars, `#+BEGIN_` blocks, tables, paragraphs."""
+
+    def block(lines: Sequence[str], i: int) -> _Read:
+        line = lines[i].rstrip("\r")
+        if begin := _ORG_BEGIN.match(line):
+            end = re.compile(rf"^\s*#\+end_{begin.group('kind')}\b", re.IGNORECASE)
+            j = next((j for j in range(i + 1, len(lines)) if end.match(lines[j])), len(lines) - 1)
+            return "fence", j, 0, ""
+        if heading := _ORG_HEADING.match(line):
+            return "heading", i, len(heading.group("stars")), heading.group("title")
+        if line.lstrip().startswith("|"):
+            j = i
+            while j + 1 < len(lines) and lines[j + 1].lstrip().startswith("|"):
+                j += 1
+            return "table", j, 0, ""
+        return "paragraph", _prose_end(lines, i, _ORG_BEGIN, _ORG_HEADING, _ORG_TABLE), 0, ""
+
+    return _scan(lines, first_line, block)
+
+
+def _prose_end(lines: Sequence[str], i: int, *openers: re.Pattern[str]) -> int:
+    """Index of the last line of the paragraph at `i`: up to a blank line, or the line
+    before one that opens a heading or a block (they need no blank line above them)."""
+    j = i
+    while j + 1 < len(lines) and not _blank(lines[j + 1]):
+        if any(o.match(lines[j + 1].rstrip("\r")) for o in openers):
+            break
+        j += 1
+    return j
+
+
+def _closing(lines: Sequence[str], i: int, delim: str) -> int:
+    """Index of the line that closes the delimited block opened at `i` (the same line of
+    delimiter characters; the last line if unclosed)."""
+    for j in range(i + 1, len(lines)):
+        if lines[j].rstrip() == delim:
+            return j
+    return len(lines) - 1
 
 
 def text_blocks(lines: Sequence[str], first_line: int = 1) -> list[Block]:

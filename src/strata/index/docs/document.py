@@ -20,6 +20,9 @@ _EXT_FORMATS = {
     ".mdx": "markdown",
     ".rst": "rst",
     ".rest": "rst",
+    ".adoc": "asciidoc",
+    ".asciidoc": "asciidoc",
+    ".org": "org",
 }
 
 
@@ -76,9 +79,11 @@ def parse_document(rel: str, text: str, lang: str) -> Document:
     Args:
         rel: POSIX path relative to the indexed root.
         text: the whole file's text.
-        lang: `markdown`, `rst` or `text` (others fall back by file extension, then text).
+        lang: `markdown`, `rst` or `text` (others fall back by file extension, then text;
+            a `text` file read as AsciiDoc or Org by its extension).
     """
-    fmt = _FORMATS.get(lang) or _EXT_FORMATS.get(PurePosixPath(rel).suffix.lower(), "text")
+    ext = _EXT_FORMATS.get(PurePosixPath(rel).suffix.lower())
+    fmt = ext if lang == "text" and ext else _FORMATS.get(lang) or ext or "text"
     lines = file_lines(text)
     data: dict[str, Any] = {}
     start = 1

@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from strata.index.docs.blocks import Block, markdown_blocks, rst_blocks, text_blocks
+from strata.index.docs.blocks import (
+    Block,
+    asciidoc_blocks,
+    markdown_blocks,
+    org_blocks,
+    rst_blocks,
+    text_blocks,
+)
 from strata.index.docs.labels import (
     DETAILS_TITLES,
     INTEGRATION_TITLES,
@@ -149,11 +156,16 @@ def descendants(sections: Sequence[Section], index: int) -> list[Section]:
 
 
 def parse_sections(lines: Sequence[str], first_line: int, fmt: str) -> list[Section]:
-    """Sections of a body in format `markdown`, `rst` or `text` (`first_line` = its file line)."""
+    """Sections of a body in format `markdown`, `rst`, `asciidoc`, `org` or `text`
+    (`first_line` = its file line)."""
     if fmt == "markdown":
         blocks = markdown_blocks(lines, first_line)
     elif fmt == "rst":
         blocks = rst_blocks(lines, first_line)
+    elif fmt == "asciidoc":
+        blocks = asciidoc_blocks(lines, first_line)
+    elif fmt == "org":
+        blocks = org_blocks(lines, first_line)
     else:
         blocks = text_blocks(lines, first_line)
     return sections_of(blocks)
