@@ -244,6 +244,15 @@ EXPECTED: dict[str, set[tuple[str, str, int]]] = {
         ("shop_binary", "function", 10),
         ("SHOP_COPTS", "constant", 14),
     },
+    "Makefile": {  # rules by their first target, not `.PHONY` or `%.o`
+        ("CC", "constant", 1),
+        ("CFLAGS", "constant", 3),
+        ("all", "function", 7),
+        ("shop", "function", 10),
+        ("test", "function", 16),
+        ("HELP", "constant", 19),
+        ("clean", "function", 23),
+    },
     "Card.astro": {  # the front matter (TypeScript) and the <script> element
         ("Props", "interface", 4),
         ("shorten", "function", 9),
@@ -256,9 +265,9 @@ def _read(name: str) -> tuple[str, str]:
     return (CORPUS / name).read_text(encoding="utf-8"), language_of(name) or ""
 
 
-def test_twenty_four_new_languages_have_a_sample_and_a_query() -> None:
+def test_twenty_five_new_languages_have_a_sample_and_a_query() -> None:
     langs = {language_of(name) for name in EXPECTED}
-    assert len(langs) == 24
+    assert len(langs) == 25
     assert all(lang and tagquery.has_query(lang) for lang in langs)
     assert not tagquery.has_query("json") and not tagquery.has_query("cobol")
 
@@ -344,6 +353,7 @@ def test_every_top_level_definition_of_a_schema_starts_a_chunk_of_its_name(name:
         ("vectors.f90", "vectors.norm", "The Euclidean norm of v."),
         ("BUILD.bazel", "core", "The core library."),
         ("BUILD.bazel", "shop_binary", "A binary with the shop's defaults."),
+        ("Makefile", "all", "Build everything."),
     ],
 )
 def test_doc_comments_become_summaries(name: str, qname: str, first_sentence: str) -> None:
@@ -379,6 +389,7 @@ def test_doc_comments_become_summaries(name: str, qname: str, first_sentence: st
         ("Shop.ps1", "global:New-Order", "Get-Order", "Get-Order"),
         ("vectors.f90", "main", "norm", "vectors.norm"),
         ("vectors.f90", "vectors.scale", "log_it", None),
+        ("Makefile", "all", "shop", "shop"),  # a prerequisite is a call of its rule
     ],
 )
 def test_calls_are_edges_from_their_definition(

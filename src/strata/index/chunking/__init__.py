@@ -30,7 +30,7 @@ _OWN: dict[str, Chunker] = {
 # Formats with a grammar that keep line windows: their syntax nodes are keys, rules and
 # elements, not units a question asks for (measured: docs/benchmarks.md, "More languages").
 WINDOWED = frozenset(
-    ["json", "yaml", "toml", "ini", "xml", "css", "scss", "make", "cmake", "dockerfile", "batch"]
+    ["json", "yaml", "toml", "ini", "xml", "css", "scss", "cmake", "dockerfile", "batch"]
 )
 
 __all__ = [
