@@ -524,11 +524,17 @@ def test_test_files_and_lua_packages_by_their_conventions() -> None:
     assert module_from_path("lib/pl/init.lua") == "pl"
 
 
-def test_an_index_finds_definitions_in_new_languages(tmp_path: Path) -> None:
-    for name in ("queue.lua", "buffer.zig", "Token.sol"):
-        (tmp_path / name).write_text((CORPUS / name).read_text(encoding="utf-8"), encoding="utf-8")
-    eng = Engine.open(tmp_path, config={"embed.provider": "none"})
+def _indexed(root: Path, *names: str) -> Engine:
+    """A lexical index of copies of the samples `names` under `root`."""
+    for name in names:
+        (root / name).write_text((CORPUS / name).read_text(encoding="utf-8"), encoding="utf-8")
+    eng = Engine.open(root, config={"embed.provider": "none"})
     eng.index()
+    return eng
+
+
+def test_an_index_finds_definitions_in_new_languages(tmp_path: Path) -> None:
+    eng = _indexed(tmp_path, "queue.lua", "buffer.zig", "Token.sol")
     assert [s.qname for s in eng.symbols("push")] == ["queue.Queue.push"]
     assert [s.record.path for s in eng.symbols("transfer")] == ["Token.sol"]
     hits = eng.search("where is Buffer defined", k=3)
@@ -538,11 +544,7 @@ def test_an_index_finds_definitions_in_new_languages(tmp_path: Path) -> None:
 
 
 def test_a_components_script_is_code_and_its_markup_is_not(tmp_path: Path) -> None:
-    (tmp_path / "TodoList.vue").write_text(
-        (CORPUS / "TodoList.vue").read_text(encoding="utf-8"), encoding="utf-8"
-    )
-    eng = Engine.open(tmp_path, config={"embed.provider": "none"})
-    eng.index()
+    eng = _indexed(tmp_path, "TodoList.vue")
     hits = eng.search("where is toggle defined", k=3)
     assert (hits[0].record.title, hits[0].record.span_start) == ("toggle", 30)
     # the template's `@click="toggle(item)"` is no second definition
@@ -610,11 +612,7 @@ def test_an_unwritable_grammar_cache_is_a_clear_error_and_its_files_get_windows(
 
 
 def test_a_schemas_tables_are_found_by_name_and_kind(tmp_path: Path) -> None:
-    (tmp_path / "shop.sql").write_text(
-        (CORPUS / "shop.sql").read_text(encoding="utf-8"), encoding="utf-8"
-    )
-    eng = Engine.open(tmp_path, config={"embed.provider": "none"})
-    eng.index()
+    eng = _indexed(tmp_path, "shop.sql")
     # `users` is in most statements; the table is the one that defines it
     for query, title, line in [
         ("where is the users table defined", "users", 3),
@@ -627,11 +625,7 @@ def test_a_schemas_tables_are_found_by_name_and_kind(tmp_path: Path) -> None:
 
 
 def test_objective_c_shows_the_implementation_before_the_interface(tmp_path: Path) -> None:
-    (tmp_path / "Store.m").write_text(
-        (CORPUS / "Store.m").read_text(encoding="utf-8"), encoding="utf-8"
-    )
-    eng = Engine.open(tmp_path, config={"embed.provider": "none"})
-    eng.index()
+    eng = _indexed(tmp_path, "Store.m")
     for query, line in [("where is Store defined", 12), ("where is Store.shared defined", 20)]:
         hits = eng.search(query, k=1).hits
         assert (hits[0].record.path, hits[0].record.span_start) == ("Store.m", line), query
