@@ -15,7 +15,7 @@ from strata.config import Config
 from strata.embedding import Embedder
 from strata.errors import EmbedderError, EmbedderMismatchError, QueryError
 from strata.layers import EMBEDDED_LAYERS, PASSAGE_LAYERS, embedded_count
-from strata.query import feedback, lookup, ranking, titles
+from strata.query import feedback, lookup, ranking, titles, verbatim
 from strata.query.definitions import definition_chunks
 from strata.query.filters import NO_FILTERS, WIDEN, SearchFilters
 from strata.query.focus import focused
@@ -254,10 +254,12 @@ class Searcher:
         for heads in _heads(lists, by_kind=fair):
             for rid, part in ranking.standouts(heads, k=self._cfg.search.rrf_k).items():
                 fused[rid]["standout"] = part
+        unit = 1.0 / (self._cfg.search.rrf_k + 1)
         if {"lexical", "semantic"} <= lists.keys():  # measured: it costs each list alone
-            unit = 1.0 / (self._cfg.search.rrf_k + 1)
             for rid, part in titles.title_parts(records, q.words, unit=unit).items():
                 fused[rid]["title"] = part
+        for rid, part in verbatim.verbatim_parts(records, q.message, unit=unit).items():
+            fused[rid]["verbatim"] = part
         tests = self._cfg.search.include_tests if include_tests is None else include_tests
         parts = ranking.adjust(
             records,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from strata.layers import C0_SOURCE_CHUNKS
+from strata.query.verbatim import message_words
 from strata.text.tokens import STOP_WORDS, is_identifier_like, split_identifier, word_tokens
 from strata.types import Record
 
@@ -162,6 +163,7 @@ class QueryShape:
     # (in a sentence a name is more often mentioned than asked for: measured).
     lookup: bool = False
     words: frozenset[str] = frozenset()  # the sentence's content words, lower-case
+    message: tuple[str, ...] = ()  # a pasted message's words as written (`verbatim`)
 
 
 def shape(query: str, terms: Sequence[str]) -> QueryShape:
@@ -186,6 +188,7 @@ def shape(query: str, terms: Sequence[str]) -> QueryShape:
         tuple(dict.fromkeys(asked)),
         lookup=not sentence,
         words=_content_words(query) if sentence else frozenset(),
+        message=message_words(query) if sentence else (),
     )
 
 

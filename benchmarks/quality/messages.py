@@ -1,0 +1,123 @@
+"""A pasted error message -> the line that raises it, on the quality run's code corpora.
+
+    python -m benchmarks.quality.messages [--sets docstring,langs,newlangs,nonpython]
+        [--per-corpus 60] [--mode hybrid] [--json FILE]
+
+Mechanical, from the sources: a string literal of 4+ words (24-120 characters, no
+placeholder, `{`, `%`, `$` or escape) given to `raise`, `throw`, `panic`, `errors.New`,
+`Errorf`, `error(`, `fail` or `bail!` on one line, that occurs once in its corpus, is a
+message; its line is the target (a hit is a result whose span holds it). Up to
+`--per-corpus` per corpus, in file order. Each message is asked four ways, as a user or an
+agent pastes it: as written, in quotes, after an exception's name (`ValueError: ...`) and
+with a value after it (`... 42`). The corpora are the quality run's cached indexes (run
+`benchmarks.quality.run` first for the current build).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from benchmarks.quality.indexes import open_index
+from benchmarks.quality.run import build_corpora
+
+EMBEDDER = "all-MiniLM-L6-v2"
+K = 10
+_RAISED = re.compile(
+    r"(?:\braise\b|\bthrow\b|\bpanic!?|errors\.New|Errorf|\berror\s*\(|\bfail\b|\bbail!)\s*\(?"
+    r"\s*(?:new\s+[\w.]+\(\s*)?(?:\w+\(\s*)?[fr]?([\"'])([^\"'\n{}%$\\]{24,120})\1"
+)
+_SKIP = (".md", ".txt", ".json", ".rst")
+FORMS = {
+    "as written": "{}",
+    "quoted": '"{}"',
+    "after an exception name": "ValueError: {}",
+    "with a value after it": "{} 42",
+}
+
+
+def messages(root: Path, limit: int) -> list[tuple[str, str, int]]:
+    """(message, file, line) of the raised literals that occur once under `root`."""
+    found: list[tuple[str, str, int]] = []
+    for path in sorted(root.rglob("*")):
+        if not path.is_file() or ".strata" in path.parts or path.suffix in _SKIP:
+            continue
+        try:
+            lines = path.read_text(encoding="utf-8").split("\n")
+        except (UnicodeDecodeError, OSError):
+            continue
+        for i, line in enumerate(lines):
+            m = _RAISED.search(line)
+            if m and len(m.group(2).split()) >= 4:
+                found.append((m.group(2).strip(), path.relative_to(root).as_posix(), i + 1))
+    count: dict[str, int] = defaultdict(int)
+    for text, _, _ in found:
+        count[text] += 1
+    return [f for f in found if count[f[0]] == 1][:limit]
+
+
+def measure(sets: Sequence[str], per_corpus: int, mode: str) -> dict[str, Any]:
+    """Rank of the raising line for every message and form, per corpus."""
+    rows: list[dict[str, Any]] = []
+    roots: set[Path] = set()
+    for corpus in build_corpora(sets):
+        if corpus.root in roots:
+            continue
+        roots.add(corpus.root)
+        eng, _ = open_index(corpus, EMBEDDER)
+        for text, path, line in messages(eng.root, per_corpus):
+            for form, template in FORMS.items():
+                hits = eng.search(template.format(text), k=K, mode=mode).hits
+                rank = next(
+                    (
+                        j
+                        for j, h in enumerate(hits, 1)
+                        if h.record.path == path
+                        and (h.record.span_start or 0) <= line <= (h.record.span_end or 0)
+                    ),
+                    None,
+                )
+                rows.append({"corpus": corpus.name, "form": form, "message": text, "rank": rank})
+        eng.close()
+    return {"mode": mode, "summary": _summary(rows), "rows": rows}
+
+
+def _summary(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    groups: dict[str, list[int | None]] = defaultdict(list)
+    for r in rows:
+        groups[r["form"]].append(r["rank"])
+    return [
+        {
+            "form": form,
+            "n": len(ranks),
+            "r_at_1": round(sum(1 for x in ranks if x == 1) / len(ranks), 3),
+            "mrr": round(sum(1 / x for x in ranks if x) / len(ranks), 3),
+        }
+        for form, ranks in groups.items()
+    ]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Parse flags, measure, print the summary (and write every row with `--json`)."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--sets", default="docstring,langs,newlangs,nonpython")
+    p.add_argument("--per-corpus", type=int, default=60)
+    p.add_argument("--mode", default="hybrid")
+    p.add_argument("--json", type=Path, default=None)
+    args = p.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING)
+    result = measure(args.sets.split(","), args.per_corpus, args.mode)
+    for s in result["summary"]:
+        print(json.dumps(s))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""A pasted message found where it is written (pure).
+
+A user or an agent often pastes what a program printed: an error message, a log line, a
+line of output ("n must be greater than 0", `ValueError: invalid format for describe,
+got 'x'`). The words are in the code as a string literal, and BM25 and the vectors rank
+the function that raises it among the many that talk about the same things. This part
+finds the candidate that holds the longest run of the query's words as written (case and
+spacing aside): a run of `MIN_WORDS` words or more, or the whole query of three, gets
+`VERBATIM_BOOST` rank-1 units times the share of the query it covers. A question ("how
+do I ...") or a name is never a message.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Final
+
+from strata.types import Record
+
+VERBATIM_BOOST: Final = 2.0  # rank-1 units for a candidate that holds the whole query
+MIN_WORDS: Final = 4  # a shorter run is a common phrase, not a message
+MIN_SHARE: Final = 0.8  # a run of a long query under this share of it is a phrase it shares
+MAX_WORDS: Final = 40  # a longer query is a paste of code or prose; its start is enough
+_SPACE = re.compile(r"\s+")
+# A string literal on one line: "...", '...' or `...`, with escapes.
+_LITERAL = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\\n]|\\.)*`")
+_QUESTION = re.compile(
+    r"^(?:how|what|where|why|which|who|whom|whose|when|does|do|did|can|could|should|would|"
+    r"is|are|was|were|will|find|show|list|explain|describe|tell|give)\b",
+    re.IGNORECASE,
+)
+_QUOTES = "\"'`"
+# What a program prints before its message: `ValueError:`, `error:`, `[WARN]`, `E123:`.
+_PREFIX = re.compile(
+    r"^(?:\[\w+\]\s*)?(?:(?:[\w.]*(?:Error|Exception|Warning|Exit)|error|warning|warn|fatal|"
+    r"panic|critical|info|debug|[EW]\d+)\s*:\s*)?",
+    re.IGNORECASE,
+)
+
+
+def message_words(query: str) -> tuple[str, ...]:
+    """The query's words as a message to look for, or none when it reads as a question."""
+    text = query.strip().strip(_QUOTES).strip()
+    if _QUESTION.match(text) or text.endswith("?"):
+        return ()
+    text = _PREFIX.sub("", text).strip(_QUOTES)
+    words = tuple(_SPACE.split(text.lower()))[:MAX_WORDS]
+    return words if len(words) >= 3 else ()
+
+
+def verbatim_parts(
+    records: Mapping[str, Record], words: tuple[str, ...], *, unit: float
+) -> dict[str, float]:
+    """Each candidate's part: the longest run of `words` its text holds as written."""
+    if not words:
+        return {}
+    n = len(words)
+    least = max(min(MIN_WORDS, n), math.ceil(MIN_SHARE * n))
+    # every run long enough holds the words between the last start and the first end
+    must = max(words[n - least : least] or words, key=len)
+    out: dict[str, float] = {}
+    for rid, rec in records.items():
+        if must not in rec.content.lower():
+            continue
+        literals = " \0 ".join(m.group(0)[1:-1] for m in _LITERAL.finditer(rec.content))
+        text = _SPACE.sub(" ", literals.lower())
+        run = _longest_run(words, text, least)
+        if run >= least:
+            out[rid] = VERBATIM_BOOST * unit * run / n
+    return out
+
+
+def _longest_run(words: tuple[str, ...], text: str, least: int) -> int:
+    """The most consecutive `words` that `text` holds, or 0 when under `least`."""
+    best = 0
+    for i in range(len(words) - least + 1):
+        if len(words) - i <= best:
+            break
+        if " ".join(words[i : i + least]) not in text:
+            continue
+        k = i + least
+        while k < len(words) and " ".join(words[i : k + 1]) in text:
+            k += 1
+        best = max(best, k - i)
+    return best

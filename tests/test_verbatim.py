@@ -1,0 +1,109 @@
+"""A pasted message is found where the code writes it (`strata.query.verbatim`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from strata.engine import Engine
+from strata.query.verbatim import message_words, verbatim_parts
+from strata.types import Record
+
+
+def _rec(rid: str, content: str) -> Record:
+    return Record(
+        id=rid,
+        path=f"{rid}.py",
+        layer="C0_SOURCE_CHUNKS",
+        title=rid,
+        content=content,
+        lang="python",
+        span_start=1,
+        span_end=content.count("\n") + 1,
+        kind="function",
+        is_test=False,
+        metadata={},
+        file_hash="h",
+        content_hash=rid,
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [
+        ("n must be greater than 0", ("n", "must", "be", "greater", "than", "0")),
+        ('"n must be greater than 0"', ("n", "must", "be", "greater", "than", "0")),
+        ("ValueError: n must be greater than 0", ("n", "must", "be", "greater", "than", "0")),
+        ("[WARN] disk  almost full", ("disk", "almost", "full")),
+        ("how do I retry a request", ()),  # a question is no message
+        ("which tests are slow?", ()),
+        ("retry policy", ()),  # two words are a phrase
+    ],
+)
+def test_what_reads_as_a_pasted_message(query: str, words: tuple[str, ...]) -> None:
+    assert message_words(query) == words
+
+
+def test_a_message_counts_where_it_is_a_string_literal() -> None:
+    words = message_words("window size must be at least 1")
+    records = {
+        r.id: r
+        for r in [
+            _rec("raises", 'if n < 1:\n    raise ValueError("window  size must be at least 1")'),
+            _rec("comment", "# the window size must be at least 1 here\nreturn n"),
+            _rec("part", 'raise ValueError("size must be at least")'),  # 4 of 7 words
+            _rec("other", "def windowed(seq, n):\n    return seq[:n]"),
+        ]
+    }
+    parts = verbatim_parts(records, words, unit=1.0)
+    assert set(parts) == {"raises"}
+    assert parts["raises"] == pytest.approx(2.0)  # the whole message: VERBATIM_BOOST units
+
+
+def test_a_message_with_a_value_after_it_still_counts() -> None:
+    words = message_words("unrecognized traceback string format 'xyz'")  # 5 words, 4 held
+    records = {"t": _rec("t", 'raise ValueError("unrecognized traceback string format")')}
+    assert verbatim_parts(records, words, unit=1.0)["t"] == pytest.approx(2.0 * 4 / 5)
+
+
+SOURCES = {
+    "windows.py": """
+def windowed(seq, n, fillvalue=None, step=1):
+    items = list(seq)
+    if n < 0:
+        raise ValueError("window size must be at least 1")
+    out = []
+    for start in range(0, max(len(items) - n + 1, 1), step):
+        chunk = items[start : start + n]
+        out.append(tuple(chunk) + (fillvalue,) * (n - len(chunk)))
+    return out
+""",
+    "sizes.py": """
+def check_window_size(size):
+    # A window size must be at least 1: a window of size 0 holds nothing, and the size
+    # must be at least as small as the data. Each window size is checked here.
+    return 1 <= size
+
+
+def window_sizes(seq):
+    # Every window size from at least 1 up to the size of seq: window size after size.
+    return list(range(1, len(seq) + 1))
+""",
+    "README.md": "# Windows\n\nThe window size must be at least 1. A size of 1 is the least.\n",
+}
+
+
+def test_a_pasted_error_finds_the_line_that_raises_it(tmp_path: Path) -> None:
+    for name, text in SOURCES.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    with Engine.open(tmp_path, config={"embed.provider": "none"}) as eng:
+        eng.index()
+        for query in (
+            "window size must be at least 1",
+            "ValueError: window size must be at least 1",
+            '"window size must be at least 1"',
+        ):
+            hit = eng.search(query, k=3).hits[0]
+            assert (hit.record.path, hit.record.title) == ("windows.py", "windowed"), query
+            assert "verbatim" in hit.parts
