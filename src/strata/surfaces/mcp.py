@@ -80,7 +80,8 @@ class Tools:
         lines: Lines = SNIPPET_LINES,
     ) -> SearchAnswer:
         """Search code and docs (words and meaning); names, "who calls X", "which
-        endpoints" are routed to the right layer."""
+        endpoints" are routed to the right layer; a pasted error message finds the code
+        that raises it."""
         eng = self.engine()
         notes = self._notes(eng)
         if notes and not eng.exists:
