@@ -80,8 +80,7 @@ class Tools:
         lines: Lines = SNIPPET_LINES,
     ) -> SearchAnswer:
         """Search code and docs (words and meaning); names, "who calls X", "which
-        endpoints" are routed to the right layer; a pasted error message finds the code
-        that raises it."""
+        endpoints", pasted errors go to the right layer."""
         eng = self.engine()
         notes = self._notes(eng)
         if notes and not eng.exists:
