@@ -253,6 +253,18 @@ EXPECTED: dict[str, set[tuple[str, str, int]]] = {
         ("HELP", "constant", 19),
         ("clean", "function", 23),
     },
+    "queue.scm": {
+        ("make-queue", "function", 1),
+        ("queue-push!", "function", 4),
+        ("max-size", "constant", 8),
+        ("swap!", "function", 10),  # a macro
+        ("point", "struct", 13),
+    },
+    "geometry.rkt": {  # Racket's query inherits Scheme's
+        ("area", "function", 3),
+        ("tau", "constant", 5),
+        ("point", "struct", 6),
+    },
     "Card.astro": {  # the front matter (TypeScript) and the <script> element
         ("Props", "interface", 4),
         ("shorten", "function", 9),
@@ -265,9 +277,9 @@ def _read(name: str) -> tuple[str, str]:
     return (CORPUS / name).read_text(encoding="utf-8"), language_of(name) or ""
 
 
-def test_twenty_five_new_languages_have_a_sample_and_a_query() -> None:
+def test_twenty_seven_new_languages_have_a_sample_and_a_query() -> None:
     langs = {language_of(name) for name in EXPECTED}
-    assert len(langs) == 25
+    assert len(langs) == 27
     assert all(lang and tagquery.has_query(lang) for lang in langs)
     assert not tagquery.has_query("json") and not tagquery.has_query("cobol")
 
@@ -354,6 +366,8 @@ def test_every_top_level_definition_of_a_schema_starts_a_chunk_of_its_name(name:
         ("BUILD.bazel", "core", "The core library."),
         ("BUILD.bazel", "shop_binary", "A binary with the shop's defaults."),
         ("Makefile", "all", "Build everything."),
+        ("queue.scm", "queue-push!", "Push an item at the back."),
+        ("geometry.rkt", "area", "The area of a circle."),
     ],
 )
 def test_doc_comments_become_summaries(name: str, qname: str, first_sentence: str) -> None:
@@ -390,6 +404,7 @@ def test_doc_comments_become_summaries(name: str, qname: str, first_sentence: st
         ("vectors.f90", "main", "norm", "vectors.norm"),
         ("vectors.f90", "vectors.scale", "log_it", None),
         ("Makefile", "all", "shop", "shop"),  # a prerequisite is a call of its rule
+        ("queue.scm", "queue-push!", "set-cdr!", None),
     ],
 )
 def test_calls_are_edges_from_their_definition(
@@ -427,6 +442,7 @@ def test_calls_are_edges_from_their_definition(
         ("orders.proto", "google/protobuf/timestamp.proto"),
         ("vectors.f90", "vectors"),
         ("BUILD.bazel", "@rules_cc//cc:defs.bzl"),
+        ("geometry.rkt", "racket/list"),
     ],
 )
 def test_imports_are_edges(name: str, imported: str) -> None:

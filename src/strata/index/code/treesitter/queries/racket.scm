@@ -1,0 +1,2 @@
+; Racket tags: as Scheme's (`define`, `struct`, `require`).
+; inherits: scheme
