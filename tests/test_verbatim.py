@@ -107,3 +107,19 @@ def test_a_pasted_error_finds_the_line_that_raises_it(tmp_path: Path) -> None:
             hit = eng.search(query, k=3).hits[0]
             assert (hit.record.path, hit.record.title) == ("windows.py", "windowed"), query
             assert "verbatim" in hit.parts
+
+
+def test_a_pasted_line_of_code_counts_whole_anywhere_in_a_candidate() -> None:
+    words = message_words("for start in range(0, len(items) - n + 1, step):")
+    records = {
+        r.id: r
+        for r in [
+            _rec("loop", "out = []\nfor start in range(0,  len(items) - n + 1, step):\n  pass"),
+            _rec("near", "for start in range(0, len(items), step):\n  pass"),
+        ]
+    }
+    assert set(verbatim_parts(records, words, unit=1.0)) == {"loop"}
+    # a sentence with a name or two in it is prose: its twin elsewhere is no answer
+    sentence = "See `std.json.Token` for documentation of `nextAlloc*()` behavior."
+    twin = {"twin": _rec("twin", f"/// {sentence}")}
+    assert verbatim_parts(twin, message_words(sentence), unit=1.0) == {}

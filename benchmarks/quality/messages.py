@@ -1,4 +1,5 @@
-"""A pasted error message -> the line that raises it, on the quality run's code corpora.
+"""A pasted error message -> the line that raises it, and a pasted line of code -> where it
+is, on the quality run's code corpora.
 
     python -m benchmarks.quality.messages [--sets docstring,langs,newlangs,nonpython]
         [--per-corpus 60] [--mode hybrid] [--json FILE]
@@ -9,7 +10,12 @@ placeholder, `{`, `%`, `$` or escape) given to `raise`, `throw`, `panic`, `error
 message; its line is the target (a hit is a result whose span holds it). Up to
 `--per-corpus` per corpus, in file order. Each message is asked four ways, as a user or an
 agent pastes it: as written, in quotes, after an exception's name (`ValueError: ...`) and
-with a value after it (`... 42`). The corpora are the quality run's cached indexes (run
+with a value after it (`... 42`).
+
+A line of code: a line of 5+ words and 120 characters at most, with a bracket, `=` or `;`,
+that is no comment and no sentence (it does not end with a full stop), and occurs once in
+its corpus; up to `--per-corpus` / 2 per corpus, drawn with a fixed seed; asked as it
+stands, indentation aside. The corpora are the quality run's cached indexes (run
 `benchmarks.quality.run` first for the current build).
 """
 
@@ -18,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import random
 import re
 from collections import defaultdict
 from collections.abc import Sequence
@@ -34,6 +41,10 @@ _RAISED = re.compile(
     r"\s*(?:new\s+[\w.]+\(\s*)?(?:\w+\(\s*)?[fr]?([\"'])([^\"'\n{}%$\\]{24,120})\1"
 )
 _SKIP = (".md", ".txt", ".json", ".rst")
+_CODE = re.compile(r"[()\[\]{}=;]")
+_COMMENT = ("#", "//", "*", "/*", "--", '"', "'", "<!--", ";")
+SEED = 3
+CODE_FORM = "a line of code"
 FORMS = {
     "as written": "{}",
     "quoted": '"{}"',
@@ -45,14 +56,8 @@ FORMS = {
 def messages(root: Path, limit: int) -> list[tuple[str, str, int]]:
     """(message, file, line) of the raised literals that occur once under `root`."""
     found: list[tuple[str, str, int]] = []
-    for path in sorted(root.rglob("*")):
-        if not path.is_file() or ".strata" in path.parts or path.suffix in _SKIP:
-            continue
-        try:
-            lines = path.read_text(encoding="utf-8").split("\n")
-        except (UnicodeDecodeError, OSError):
-            continue
-        for i, line in enumerate(lines):
+    for path in _sources(root):
+        for i, line in enumerate(path.read_text(encoding="utf-8").split("\n")):
             m = _RAISED.search(line)
             if m and len(m.group(2).split()) >= 4:
                 found.append((m.group(2).strip(), path.relative_to(root).as_posix(), i + 1))
@@ -62,8 +67,56 @@ def messages(root: Path, limit: int) -> list[tuple[str, str, int]]:
     return [f for f in found if count[f[0]] == 1][:limit]
 
 
+def code_lines(root: Path, limit: int) -> list[tuple[str, str, int]]:
+    """(line, file, line number) of `limit` code lines that occur once under `root`."""
+    found: list[tuple[str, str, int]] = []
+    for path in _sources(root):
+        for i, line in enumerate(path.read_text(encoding="utf-8").split("\n")):
+            text = line.strip()
+            if (
+                len(text.split()) >= 5
+                and len(text) <= 120
+                and _CODE.search(text)
+                and not text.startswith(_COMMENT)
+                and not text.endswith(".")
+            ):
+                found.append((text, path.relative_to(root).as_posix(), i + 1))
+    count: dict[str, int] = defaultdict(int)
+    for text, _, _ in found:
+        count[text] += 1
+    once = [f for f in found if count[f[0]] == 1]
+    random.Random(SEED).shuffle(once)
+    return once[:limit]
+
+
+def _sources(root: Path) -> list[Path]:
+    out = []
+    for path in sorted(root.rglob("*")):
+        if not path.is_file() or ".strata" in path.parts or path.suffix in _SKIP:
+            continue
+        try:
+            path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        out.append(path)
+    return out
+
+
+def _rank(eng: Any, query: str, path: str, line: int, mode: str) -> int | None:
+    hits = eng.search(query, k=K, mode=mode).hits
+    return next(
+        (
+            j
+            for j, h in enumerate(hits, 1)
+            if h.record.path == path
+            and (h.record.span_start or 0) <= line <= (h.record.span_end or 0)
+        ),
+        None,
+    )
+
+
 def measure(sets: Sequence[str], per_corpus: int, mode: str) -> dict[str, Any]:
-    """Rank of the raising line for every message and form, per corpus."""
+    """Rank of the target line for every message and form, and every line of code."""
     rows: list[dict[str, Any]] = []
     roots: set[Path] = set()
     for corpus in build_corpora(sets):
@@ -73,17 +126,11 @@ def measure(sets: Sequence[str], per_corpus: int, mode: str) -> dict[str, Any]:
         eng, _ = open_index(corpus, EMBEDDER)
         for text, path, line in messages(eng.root, per_corpus):
             for form, template in FORMS.items():
-                hits = eng.search(template.format(text), k=K, mode=mode).hits
-                rank = next(
-                    (
-                        j
-                        for j, h in enumerate(hits, 1)
-                        if h.record.path == path
-                        and (h.record.span_start or 0) <= line <= (h.record.span_end or 0)
-                    ),
-                    None,
-                )
-                rows.append({"corpus": corpus.name, "form": form, "message": text, "rank": rank})
+                rank = _rank(eng, template.format(text), path, line, mode)
+                rows.append({"corpus": corpus.name, "form": form, "query": text, "rank": rank})
+        for text, path, line in code_lines(eng.root, per_corpus // 2):
+            rank = _rank(eng, text, path, line, mode)
+            rows.append({"corpus": corpus.name, "form": CODE_FORM, "query": text, "rank": rank})
         eng.close()
     return {"mode": mode, "summary": _summary(rows), "rows": rows}
 

@@ -32,6 +32,8 @@ _QUESTION = re.compile(
     re.IGNORECASE,
 )
 _QUOTES = "\"'`"
+# A pasted line of code: two or more of its marks (`f(x)`, `a = b`, `obj.attr`, `->`).
+_CODE_MARKS = re.compile(r"[(){}\[\];=]|->|=>|::|\w\.\w")
 # What a program prints before its message: `ValueError:`, `error:`, `[WARN]`, `E123:`.
 _PREFIX = re.compile(
     r"^(?:\[\w+\]\s*)?(?:(?:[\w.]*(?:Error|Exception|Warning|Exit)|error|warning|warn|fatal|"
@@ -50,23 +52,34 @@ def message_words(query: str) -> tuple[str, ...]:
     return words if len(words) >= 3 else ()
 
 
+def is_code(words: tuple[str, ...]) -> bool:
+    """Whether the message is a line of code rather than prose (a sentence ends with a
+    full stop; a line of code with a bracket, a colon, a name)."""
+    return len(_CODE_MARKS.findall(" ".join(words))) >= 2 and not words[-1].endswith(".")
+
+
 def verbatim_parts(
     records: Mapping[str, Record], words: tuple[str, ...], *, unit: float
 ) -> dict[str, float]:
-    """Each candidate's part: the longest run of `words` its text holds as written."""
+    """Each candidate's part: the longest run of `words` its text holds as written (a
+    message in its string literals; a line of code, whole, anywhere in it)."""
     if not words:
         return {}
     n = len(words)
+    code = is_code(words)
     least = max(min(MIN_WORDS, n), math.ceil(MIN_SHARE * n))
     # every run long enough holds the words between the last start and the first end
     must = max(words[n - least : least] or words, key=len)
     out: dict[str, float] = {}
     for rid, rec in records.items():
-        if must not in rec.content.lower():
+        low = rec.content.lower()
+        if must not in low:
+            continue
+        if code and " ".join(words) in _SPACE.sub(" ", low):
+            out[rid] = VERBATIM_BOOST * unit  # the line of code, whole
             continue
         literals = " \0 ".join(m.group(0)[1:-1] for m in _LITERAL.finditer(rec.content))
-        text = _SPACE.sub(" ", literals.lower())
-        run = _longest_run(words, text, least)
+        run = _longest_run(words, _SPACE.sub(" ", literals.lower()), least)
         if run >= least:
             out[rid] = VERBATIM_BOOST * unit * run / n
     return out
