@@ -4,10 +4,13 @@ A user or an agent often pastes what a program printed: an error message, a log 
 line of output ("n must be greater than 0", `ValueError: invalid format for describe,
 got 'x'`). The words are in the code as a string literal, and BM25 and the vectors rank
 the function that raises it among the many that talk about the same things. This part
-finds the candidate that holds the longest run of the query's words as written (case and
-spacing aside): a run of `MIN_WORDS` words or more, or the whole query of three, gets
-`VERBATIM_BOOST` rank-1 units times the share of the query it covers. A question ("how
-do I ...") or a name is never a message.
+finds the candidate whose string literals hold the longest run of the query's words as
+written (case and spacing aside): a run covering `MIN_SHARE` of the query and at least
+`MIN_WORDS` words (or the whole of a three-word one) gets `VERBATIM_BOOST` rank-1 units
+times the share it covers. A pasted line of code (two code marks, no full stop at the end)
+counts whole anywhere in a candidate's text. Only literals for prose: a doc comment's
+sentence stands verbatim in its twin (a `.d.ts` beside the `.js`), which is no answer. A
+question ("how do I ...") or a name is never a message.
 """
 
 from __future__ import annotations
