@@ -29,6 +29,10 @@ def _rec(rid: str, content: str) -> Record:
     )
 
 
+def _recs(**contents: str) -> dict[str, Record]:
+    return {rid: _rec(rid, text) for rid, text in contents.items()}
+
+
 @pytest.mark.parametrize(
     ("query", "words"),
     [
@@ -47,15 +51,12 @@ def test_what_reads_as_a_pasted_message(query: str, words: tuple[str, ...]) -> N
 
 def test_a_message_counts_where_it_is_a_string_literal() -> None:
     words = message_words("window size must be at least 1")
-    records = {
-        r.id: r
-        for r in [
-            _rec("raises", 'if n < 1:\n    raise ValueError("window  size must be at least 1")'),
-            _rec("comment", "# the window size must be at least 1 here\nreturn n"),
-            _rec("part", 'raise ValueError("size must be at least")'),  # 4 of 7 words
-            _rec("other", "def windowed(seq, n):\n    return seq[:n]"),
-        ]
-    }
+    records = _recs(
+        raises='if n < 1:\n    raise ValueError("window  size must be at least 1")',
+        comment="# the window size must be at least 1 here\nreturn n",
+        part='raise ValueError("size must be at least")',  # 4 of 7 words
+        other="def windowed(seq, n):\n    return seq[:n]",
+    )
     parts = verbatim_parts(records, words, unit=1.0)
     assert set(parts) == {"raises"}
     assert parts["raises"] == pytest.approx(2.0)  # the whole message: VERBATIM_BOOST units
@@ -63,7 +64,7 @@ def test_a_message_counts_where_it_is_a_string_literal() -> None:
 
 def test_a_message_with_a_value_after_it_still_counts() -> None:
     words = message_words("unrecognized traceback string format 'xyz'")  # 5 words, 4 held
-    records = {"t": _rec("t", 'raise ValueError("unrecognized traceback string format")')}
+    records = _recs(t='raise ValueError("unrecognized traceback string format")')
     assert verbatim_parts(records, words, unit=1.0)["t"] == pytest.approx(2.0 * 4 / 5)
 
 
@@ -111,15 +112,12 @@ def test_a_pasted_error_finds_the_line_that_raises_it(tmp_path: Path) -> None:
 
 def test_a_pasted_line_of_code_counts_whole_anywhere_in_a_candidate() -> None:
     words = message_words("for start in range(0, len(items) - n + 1, step):")
-    records = {
-        r.id: r
-        for r in [
-            _rec("loop", "out = []\nfor start in range(0,  len(items) - n + 1, step):\n  pass"),
-            _rec("near", "for start in range(0, len(items), step):\n  pass"),
-        ]
-    }
+    records = _recs(
+        loop="out = []\nfor start in range(0,  len(items) - n + 1, step):\n  pass",
+        near="for start in range(0, len(items), step):\n  pass",
+    )
     assert set(verbatim_parts(records, words, unit=1.0)) == {"loop"}
     # a sentence with a name or two in it is prose: its twin elsewhere is no answer
     sentence = "See `std.json.Token` for documentation of `nextAlloc*()` behavior."
-    twin = {"twin": _rec("twin", f"/// {sentence}")}
+    twin = _recs(twin=f"/// {sentence}")
     assert verbatim_parts(twin, message_words(sentence), unit=1.0) == {}
