@@ -225,7 +225,7 @@ EXPECTED: dict[str, set[tuple[str, str, int]]] = {
     },
     "Shop.ps1": {
         ("Get-Order", "function", 5),
-        ("global:New-Order", "function", 10),
+        ("New-Order", "function", 10),  # `function global:New-Order`: its scope is no name
         ("Cart", "class", 15),
         ("Cart.Cart", "method", 17),
         ("Cart.Add", "method", 18),
@@ -361,7 +361,7 @@ def test_every_top_level_definition_of_a_schema_starts_a_chunk_of_its_name(name:
         ("orders.proto", "Order", "An order placed by a customer."),
         ("shop.graphql", "Order", "A customer's order."),
         ("shop.graphql", "Query.order", "One order by its id."),
-        ("Shop.ps1", "global:New-Order", "Places an order."),
+        ("Shop.ps1", "New-Order", "Places an order."),
         ("vectors.f90", "vectors.norm", "The Euclidean norm of v."),
         ("BUILD.bazel", "core", "The core library."),
         ("BUILD.bazel", "shop_binary", "A binary with the shop's defaults."),
@@ -400,7 +400,7 @@ def test_doc_comments_become_summaries(name: str, qname: str, first_sentence: st
         ("TodoList.vue", "visible", "pending", "pending"),
         ("Counter.svelte", "increment", "clamp", None),
         ("shop.sql", "orders_touch", "touch_user", "touch_user"),  # a trigger's function
-        ("Shop.ps1", "global:New-Order", "Get-Order", "Get-Order"),
+        ("Shop.ps1", "New-Order", "Get-Order", "Get-Order"),
         ("vectors.f90", "main", "norm", "vectors.norm"),
         ("vectors.f90", "vectors.scale", "log_it", None),
         ("Makefile", "all", "shop", "shop"),  # a prerequisite is a call of its rule

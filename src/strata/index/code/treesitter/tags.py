@@ -50,6 +50,7 @@ _Match = tuple[str, tree_sitter.Node, Captures]
 _IMPORT_WORD = re.compile(r"^(import|use|using)\s+")
 _SPACE = re.compile(r"\s+")
 _SIGNATURE_CHARS = 300
+_SCOPE = re.compile(r"^(?:global|script|local|private):(?=[^:])", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,10 +100,11 @@ class Outline:
 
 
 def _unquoted(name: str) -> str:
-    """A quoted name without its quotes (SQL's `"users"`, `` `users` ``, `[users]`)."""
+    """A quoted name without its quotes (SQL's `"users"`, `` `users` ``, `[users]`), a
+    PowerShell function's without its scope (`global:New-Order`)."""
     if len(name) > 2 and name[0] + name[-1] in ('""', "``", "[]"):
         return name[1:-1]
-    return name
+    return _SCOPE.sub("", name)
 
 
 def outline(text: str, lang: str) -> Outline:
