@@ -99,6 +99,9 @@ CORPORA = {
 }
 
 
+_AS_IT_STANDS = ("(", "CREATE ", "message ", "enum ", "service ")  # Lisp, SQL, protobuf
+
+
 def definitions(root: Path, pattern: str, name: str) -> dict[str, tuple[str, int]]:
     """Name -> (file, first line) of each definition the line scan finds (first wins)."""
     found: dict[str, tuple[str, int]] = {}
@@ -115,8 +118,7 @@ def definitions(root: Path, pattern: str, name: str) -> dict[str, tuple[str, int
 def _starts(lines: list[str], name: re.Pattern[str]) -> Iterator[tuple[int, str]]:
     for i, line in enumerate(lines):
         m = name.match(line)
-        as_it_stands = ("(", "CREATE ", "message ", "enum ", "service ")  # Lisp, SQL, protobuf
-        if m is not None and line.startswith(as_it_stands):
+        if m is not None and line.startswith(_AS_IT_STANDS):
             yield i, ".".join(g for g in m.groups() if g)
             continue
         if m is None or line.rstrip().endswith(";") or " expect " in f" {line}":

@@ -53,25 +53,25 @@ FORMS = {
 }
 
 
-def messages(root: Path, limit: int) -> list[tuple[str, str, int]]:
-    """(message, file, line) of the raised literals that occur once under `root`."""
+Sources = list[tuple[str, list[str]]]  # (file, its lines) of every readable source
+
+
+def messages(sources: Sources, limit: int) -> list[tuple[str, str, int]]:
+    """(message, file, line) of the raised literals that occur once in `sources`."""
     found: list[tuple[str, str, int]] = []
-    for path in _sources(root):
-        for i, line in enumerate(path.read_text(encoding="utf-8").split("\n")):
+    for rel, lines in sources:
+        for i, line in enumerate(lines):
             m = _RAISED.search(line)
             if m and len(m.group(2).split()) >= 4:
-                found.append((m.group(2).strip(), path.relative_to(root).as_posix(), i + 1))
-    count: dict[str, int] = defaultdict(int)
-    for text, _, _ in found:
-        count[text] += 1
-    return [f for f in found if count[f[0]] == 1][:limit]
+                found.append((m.group(2).strip(), rel, i + 1))
+    return _once(found)[:limit]
 
 
-def code_lines(root: Path, limit: int) -> list[tuple[str, str, int]]:
-    """(line, file, line number) of `limit` code lines that occur once under `root`."""
+def code_lines(sources: Sources, limit: int) -> list[tuple[str, str, int]]:
+    """(line, file, line number) of `limit` code lines that occur once in `sources`."""
     found: list[tuple[str, str, int]] = []
-    for path in _sources(root):
-        for i, line in enumerate(path.read_text(encoding="utf-8").split("\n")):
+    for rel, lines in sources:
+        for i, line in enumerate(lines):
             text = line.strip()
             if (
                 len(text.split()) >= 5
@@ -80,25 +80,31 @@ def code_lines(root: Path, limit: int) -> list[tuple[str, str, int]]:
                 and not text.startswith(_COMMENT)
                 and not text.endswith(".")
             ):
-                found.append((text, path.relative_to(root).as_posix(), i + 1))
-    count: dict[str, int] = defaultdict(int)
-    for text, _, _ in found:
-        count[text] += 1
-    once = [f for f in found if count[f[0]] == 1]
+                found.append((text, rel, i + 1))
+    once = _once(found)
     random.Random(SEED).shuffle(once)
     return once[:limit]
 
 
-def _sources(root: Path) -> list[Path]:
-    out = []
+def _once(found: list[tuple[str, str, int]]) -> list[tuple[str, str, int]]:
+    """The finds whose text occurs once, in their order."""
+    count: dict[str, int] = defaultdict(int)
+    for text, _, _ in found:
+        count[text] += 1
+    return [f for f in found if count[f[0]] == 1]
+
+
+def sources(root: Path) -> Sources:
+    """Every readable source file under `root` (not the index, not docs or data), read once."""
+    out: Sources = []
     for path in sorted(root.rglob("*")):
         if not path.is_file() or ".strata" in path.parts or path.suffix in _SKIP:
             continue
         try:
-            path.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8")
         except (UnicodeDecodeError, OSError):
             continue
-        out.append(path)
+        out.append((path.relative_to(root).as_posix(), text.split("\n")))
     return out
 
 
@@ -124,11 +130,12 @@ def measure(sets: Sequence[str], per_corpus: int, mode: str) -> dict[str, Any]:
             continue
         roots.add(corpus.root)
         eng, _ = open_index(corpus, EMBEDDER)
-        for text, path, line in messages(eng.root, per_corpus):
+        files = sources(eng.root)
+        for text, path, line in messages(files, per_corpus):
             for form, template in FORMS.items():
                 rank = _rank(eng, template.format(text), path, line, mode)
                 rows.append({"corpus": corpus.name, "form": form, "query": text, "rank": rank})
-        for text, path, line in code_lines(eng.root, per_corpus // 2):
+        for text, path, line in code_lines(files, per_corpus // 2):
             rank = _rank(eng, text, path, line, mode)
             rows.append({"corpus": corpus.name, "form": CODE_FORM, "query": text, "rank": rank})
         eng.close()

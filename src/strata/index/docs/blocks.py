@@ -225,7 +225,7 @@ def asciidoc_blocks(lines: Sequence[str], first_line: int = 1) -> list[Block]:
             return ("table" if delim.group("delim").startswith("|") else "fence"), end, 0, ""
         if heading := _ADOC_HEADING.match(line):
             return "heading", i, len(heading.group("marks")), heading.group("title")
-        return "paragraph", _prose_end(lines, i, _ADOC_DELIM, _ADOC_HEADING, _ADOC_ATTRS), 0, ""
+        return "paragraph", _paragraph_end(lines, i, _ADOC_DELIM, _ADOC_HEADING, _ADOC_ATTRS), 0, ""
 
     return _scan(lines, first_line, block)
 
@@ -246,20 +246,9 @@ def org_blocks(lines: Sequence[str], first_line: int = 1) -> list[Block]:
             while j + 1 < len(lines) and lines[j + 1].lstrip().startswith("|"):
                 j += 1
             return "table", j, 0, ""
-        return "paragraph", _prose_end(lines, i, _ORG_BEGIN, _ORG_HEADING, _ORG_TABLE), 0, ""
+        return "paragraph", _paragraph_end(lines, i, _ORG_BEGIN, _ORG_HEADING, _ORG_TABLE), 0, ""
 
     return _scan(lines, first_line, block)
-
-
-def _prose_end(lines: Sequence[str], i: int, *openers: re.Pattern[str]) -> int:
-    """Index of the last line of the paragraph at `i`: up to a blank line, or the line
-    before one that opens a heading or a block (they need no blank line above them)."""
-    j = i
-    while j + 1 < len(lines) and not _blank(lines[j + 1]):
-        if any(o.match(lines[j + 1].rstrip("\r")) for o in openers):
-            break
-        j += 1
-    return j
 
 
 def _closing(lines: Sequence[str], i: int, delim: str) -> int:
@@ -276,9 +265,13 @@ def text_blocks(lines: Sequence[str], first_line: int = 1) -> list[Block]:
     return _scan(lines, first_line, lambda lines, i: ("paragraph", _paragraph_end(lines, i), 0, ""))
 
 
-def _paragraph_end(lines: Sequence[str], i: int) -> int:
-    """Index of the last line of the run of non-blank lines that starts at `i`."""
+def _paragraph_end(lines: Sequence[str], i: int, *openers: re.Pattern[str]) -> int:
+    """Index of the last line of the run of non-blank lines that starts at `i`, or of the
+    line before one that `openers` match (AsciiDoc's and Org's headings and blocks need no
+    blank line above them)."""
     while i + 1 < len(lines) and not _blank(lines[i + 1]):
+        if any(o.match(lines[i + 1].rstrip("\r")) for o in openers):
+            break
         i += 1
     return i
 

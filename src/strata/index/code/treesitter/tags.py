@@ -115,10 +115,10 @@ def outline(text: str, lang: str) -> Outline:
         lang: a language name known to `strata.index.code.treesitter.grammars`.
     """
     src = text.encode("utf-8", "surrogatepass")
-    parser = tree_sitter.Parser(language(lang))  # an unknown language: a clear error first
+    language(lang)  # an unknown language: a clear error first
     if directive(lang, "embeds: script"):
         lang, src = script_of(src)
-        parser = tree_sitter.Parser(language(lang))
+    parser = tree_sitter.Parser(language(lang))
     if directive(lang, "macros: export"):
         src = blank_export_macros(src)
     if directive(lang, "implements: blank"):
