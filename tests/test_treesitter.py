@@ -33,6 +33,7 @@ EXPECTED: dict[str, set[tuple[str, str, int]]] = {
         ("Shop.Billing.Calculator.TaxRate", "constant", 23),
         ("Shop.Billing.Calculator.Total", "method", 25),
         ("Shop.Billing.Calculator.WithTax", "method", 32),
+        ("Shop.Billing.Calculator.Unit", "property", 37),
     },
     "Cart.php": {
         ("MAX_ITEMS", "constant", 8),
@@ -272,6 +273,13 @@ def test_class_is_a_header_with_an_outline_and_members_are_chunks() -> None:
     assert "add(route, handler)" in router.metadata["outline"]
     assert "this.routes.set" not in router.text
     assert by_title["Router.add"].text.startswith("  /** Register a handler for a path. */")
+    # a C# property is a member chunk of its own, with its doc, as a method is
+    text, lang = _read("Billing.cs")
+    by_title = {c.title: c for c in chunk(text, lang, DEFAULT)}
+    unit = by_title["Shop.Billing.Calculator.Unit"]
+    # the class's and the namespace's closing braces join the last member
+    assert (unit.kind, unit.start_line, unit.end_line) == ("method", 37, 40)
+    assert unit.text.lstrip().startswith("/// <summary>The currency totals are in.")
 
 
 def test_decorators_and_attributes_stay_with_their_definition() -> None:

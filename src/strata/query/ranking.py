@@ -123,6 +123,7 @@ DEFINITION_KINDS = frozenset(
     [
         "function",
         "method",
+        "property",
         "class",
         "struct",
         "interface",

@@ -33,5 +33,8 @@ namespace Shop.Billing
         {
             return Math.Round(amount * (1 + TaxRate), 2);
         }
+
+        /// <summary>The currency totals are in.</summary>
+        public Currency Unit { get; set; } = Currency.Eur;
     }
 }

@@ -19,11 +19,19 @@ from strata.config import ChunkConfig
 from strata.index.code.treesitter.tags import Definition, outline
 from strata.types import Chunk
 
-UNIT_KINDS: Final = frozenset(
-    ["function", "method", "class", "interface", "struct", "trait", "enum", "impl", "module"]
+# A member kind (function, method, a C# property) is a chunk of its own; the others are
+# containers whose header and outline are one chunk and whose units are theirs.
+MEMBER_KINDS: Final = frozenset(["function", "method", "property"])
+CONTAINER_KINDS: Final = frozenset(
+    ["class", "interface", "struct", "trait", "enum", "impl", "module"]
 )
-CONTAINER_KINDS: Final = UNIT_KINDS - {"function", "method"}
-CHUNK_KINDS: Final = {"function": "function", "method": "method", "module": "module"}
+UNIT_KINDS: Final = MEMBER_KINDS | CONTAINER_KINDS
+CHUNK_KINDS: Final = {
+    "function": "function",
+    "method": "method",
+    "property": "method",
+    "module": "module",
+}
 # A line that only closes something (`}`, `end`, `});`), possibly with a trailing comment.
 _CLOSER = re.compile(r"^\s*(?:[)\]}>;,]+|end|esac|fi|done)?\s*(?:(?://|#|/\*).*)?$")
 _CUT_AFTER = ";},) "

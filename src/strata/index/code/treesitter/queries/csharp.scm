@@ -11,6 +11,11 @@
 
 (delegate_declaration name: (identifier) @name) @definition.type
 
+; A property (`public int Count { get; set; }`) is a member as a method is.
+(property_declaration
+  name: (identifier) @name
+  [(accessor_list) (arrow_expression_clause)] @body) @definition.property
+
 (field_declaration
   (modifier) @_const
   (variable_declaration (variable_declarator name: (identifier) @name))
