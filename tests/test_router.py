@@ -180,6 +180,16 @@ def ask(
         ("where is the users table created", "symbol", ("users",)),
         ("where is the trigger orders_touch defined", "symbol", ("orders_touch",)),
         ("где определён RetryPolicy", "symbol", ("RetryPolicy",)),
+        # what a code-shaped name is or does: its definition first
+        ("what does genBashComp do", "symbol", ("genBashComp",)),
+        ("how does Context.invoke work?", "symbol", ("Context.invoke",)),
+        ("how is `retry` implemented", "symbol", ("retry",)),
+        ("where can I find parse_header", "symbol", ("parse_header",)),
+        ("what is RetryPolicy?", "symbol", ("RetryPolicy",)),
+        ("what does parse() return", "symbol", ("parse",)),
+        ("explain charge_card", "symbol", ("charge_card",)),
+        ("what does the cache do", "free_text", ()),  # a plain word is a topic
+        ("how does routing work", "workflow", ()),
         ("who calls charge_card", "callers", ("charge_card",)),
         ("Who calls charge_card()?", "callers", ("charge_card",)),
         ("where is parse_header used", "callers", ("parse_header",)),
@@ -349,6 +359,40 @@ def test_ten_kilobyte_query(shop: Engine) -> None:
     assert plan.intent == "callers"
     assert any("first 2000 characters" in r for r in plan.reasons)
     assert execute(shop.parts.context(), plan, mode="lexical").hits
+
+
+def test_what_a_name_does_answers_with_its_definition_first(shop: Engine) -> None:
+    for query in ("what does charge_card do?", "how does charge_card work"):
+        plan = route(query, facts(shop))
+        lookup = plan.steps[0]  # the catalogue's exact name, required, before any text search
+        assert (lookup.layer, lookup.args["name"], lookup.required) == (
+            L.C1_SYMBOL_CATALOG,
+            "charge_card",
+            True,
+        )
+        result = execute(shop.parts.context(), plan, mode="lexical")
+        first = result.hits[0].record
+        assert (first.path, first.title) == ("shop/payments.py", "charge_card"), query
+
+
+@pytest.mark.parametrize(
+    ("query", "intent", "names"),
+    [
+        ("what does refund do?", "symbol", ("refund",)),  # the index defines `refund`
+        ("how does refund work", "symbol", ("refund",)),
+        ("show me checkout", "symbol", ("checkout",)),
+        ("checkout implementation", "symbol", ("checkout",)),
+        ("what does the refund do?", "free_text", ()),  # an article: a topic
+        ("how does billing work", "free_text", ()),  # no symbol of that name (nor D4 rows)
+        ("what does Refund do?", "free_text", ()),  # the name as written only
+    ],
+)
+def test_a_plain_word_is_a_name_when_the_index_defines_it(
+    shop: Engine, query: str, intent: str, names: tuple[str, ...]
+) -> None:
+    assert route(query).intent != "symbol"  # the rules alone take it for a topic
+    plan = shop.plan(query)
+    assert (plan.intent, plan.names) == (intent, names), plan.reasons
 
 
 def test_unknown_symbol_names_the_closest_and_falls_back_to_text(shop: Engine) -> None:

@@ -62,6 +62,19 @@ _SYMBOL = _rx(
     rf"\b(?:find|show|locate|open)\s+(?:me\s+)?{_THE}(?:class|function|method|symbol|type)\s+{_NAME}{_END}",
     rf"\bгде\s+(?:определ\w*|объявлен\w*|реализован\w*)\s+{_NAME}{_END}",
 )
+# A question about what a code-shaped name is or does ("what does parseArgs do", "how is
+# `retry` implemented"): its definition answers first, as for "where is X defined". A
+# plain word here ("how does routing work") is a topic, not a name, and is left alone.
+_ABOUT_NAME = _rx(
+    rf"\bwhat\s+(?:does|do|did)\s+{_THE}{_NAME}\s+(?:do|does|return|returns|mean|take|accept|raise|throw)\b",
+    rf"\bhow\s+(?:does|do|is|are)\s+{_THE}{_NAME}\s+(?:work|works|implemented|written|computed)\b",
+    rf"\bwhere\s+(?:can|do|could|would|should)\s+(?:i|we|you)\s+find\s+{_THE}{_NAME}{_END}",
+    rf"^\s*(?:what|who)\s+(?:is|are)\s+{_THE}{_NAME}\s*\??\s*$",
+    rf"\b(?:explain|describe)\s+{_THE}{_NAME}{_END}",
+    rf"^\s*(?:show|open|find)\s+(?:me\s+)?{_THE}{_NAME}\s*[.?!]?\s*$",
+    rf"^\s*{_NAME}\s+(?:implementation|source|definition|code)\s*[.?!]?\s*$",
+    rf"\bчто\s+делает\s+{_NAME}{_END}",
+)
 _ENTRY_HTTP = _rx(
     r"\b(?:http|rest|web|api)\s+(?:endpoints?|routes?|handlers?)\b",
     r"\bendpoints?\b",
@@ -201,6 +214,10 @@ def classify(query: str) -> Classification:
             if m and _is_name(m.group(1)):
                 name = _quoted(query) or m.group(1)
                 return Classification(intent, (name,), reason=f"{intent}: matched {m.group(0)!r}")
+    name, said = _about_name(query)
+    if name and _code_shaped(query, name):
+        why = f"symbol: asks about the code name in {said!r}"
+        return Classification("symbol", (_quoted(query) or name,), reason=why)
     entry = _entrypoint(query)
     if entry is not None:
         return entry
@@ -335,6 +352,30 @@ def _is_name(word: str) -> bool:
     return bool(re.fullmatch(rf"[.~]?{part}(?:(?:\.|::~?){part})*", word)) and (
         word not in STOP_WORDS
     )
+
+
+def _about_name(query: str) -> tuple[str, str]:
+    """The name a "what does X do" question asks about, and the words that ask ("" none)."""
+    for p in _ABOUT_NAME:
+        m = p.search(query)
+        if m and _is_name(m.group(1)):
+            return m.group(1).removesuffix("()"), m.group(0)
+    return "", ""
+
+
+def plain_name_asked(query: str) -> str:
+    """A plain word a "what does X do" question asks about, with no article before it
+    ("what does json do": `json`; "what does the cache do": ""). Whether it is a name is
+    the index's to say (`IndexFacts.defines`): the rules take it for a topic."""
+    name, said = _about_name(query)
+    if not name or _code_shaped(query, name) or re.search(r"\b(?:the|a|an)\s", said, _F):
+        return ""
+    return name
+
+
+def _code_shaped(query: str, name: str) -> bool:
+    """A name written as code: split case, a `_`, `.` or `::`, `()`, or in backticks."""
+    return is_identifier_like(name) or f"`{name}`" in query or f"{name}()" in query
 
 
 def _quoted(query: str) -> str:

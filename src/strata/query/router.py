@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 from strata import layers as L
 from strata.query.filters import NO_FILTERS, SearchFilters
-from strata.query.questions import Classification, classify, filters_of
+from strata.query.questions import Classification, classify, filters_of, plain_name_asked
 from strata.text.globs import select
 from strata.text.tokens import STOP_WORDS, query_terms
 from strata.types import fields_json
@@ -74,6 +74,9 @@ class IndexFacts:
     # The indexed paths, asked for only when a question holds something path-shaped
     # (None: not known, and every path-shaped word is taken as a filter).
     paths: Callable[[], Iterable[str]] | None = field(default=None, compare=False)
+    # Whether the index defines a symbol of exactly this name (None: not known, and a plain
+    # word a question asks about is taken for a topic).
+    defines: Callable[[str], bool] | None = field(default=None, compare=False)
 
     @classmethod
     def from_counts(
@@ -82,10 +85,11 @@ class IndexFacts:
         repos: Iterable[str] = (),
         domains: Iterable[str] = (),
         paths: Callable[[], Iterable[str]] | None = None,
+        defines: Callable[[str], bool] | None = None,
     ) -> IndexFacts:
         """Facts from `Store.counts()` (layer -> {"rows": n, ...})."""
         have = frozenset(layer for layer, c in counts.items() if c.get("rows", 0) > 0)
-        return cls(have, tuple(repos), tuple(domains), paths)
+        return cls(have, tuple(repos), tuple(domains), paths, defines)
 
     def names_a_path(self, glob: str) -> bool:
         """Whether `glob` matches an indexed path (True when the paths are not known)."""
@@ -216,12 +220,23 @@ def route(
             f"classifier: {found.intent}" + (f" ({found.reason})" if found.reason else "")
         )
     else:
-        found = classify(head)
+        found = _named(classify(head), head, facts)
         reasons.append(found.reason)
     if len(query.strip()) > MAX_ROUTED_CHARS:
         reasons.append(f"only the first {MAX_ROUTED_CHARS} characters were read by the router")
     filters, named = filters_of(head, facts)
     return _build(query, found, filters, facts, k, reasons + named)
+
+
+def _named(found: Classification, head: str, facts: IndexFacts) -> Classification:
+    """A question about a plain word ("what does json do") is about a name when the index
+    defines one so named; otherwise the rules' classification stands."""
+    if found.intent not in ("free_text", "workflow", "definition") or facts.defines is None:
+        return found
+    name = plain_name_asked(head)
+    if not name or not facts.defines(name):
+        return found
+    return Classification("symbol", (name,), reason=f"symbol: the index defines {name!r}")
 
 
 # ---- building the plan ----------------------------------------------------------------------

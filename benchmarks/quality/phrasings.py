@@ -1,0 +1,99 @@
+"""A question about a code name asked in other words than "where is X defined": Recall@1 of
+its definition for each phrasing, on the quality run's "where is X defined" names.
+
+    python -m benchmarks.quality.phrasings [--sets langs,newlangs] [--mode hybrid]
+        [--json FILE]
+
+The names and targets are those of the `def-<lang>` sets (names defined once in their
+package, outside tests; the target is the definition's span), and of `symbol-nl` with
+`--sets docstring`. Each is asked in every phrasing of `PHRASINGS`, as users and agents
+write them ("what does X do", "how is X implemented", "X implementation"). A question is
+answered through `Engine.search`, routed as a user's would be. The corpora are the quality
+run's cached indexes (run `benchmarks.quality.run` first for the current build).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from benchmarks.quality.evaluate import run, strata_searcher
+from benchmarks.quality.indexes import open_index
+from benchmarks.quality.run import build_corpora
+
+EMBEDDER = "all-MiniLM-L6-v2"
+PHRASINGS = (
+    "where is {} defined",
+    "what does {} do",
+    "how does {} work",
+    "how is {} implemented",
+    "what is {}?",
+    "where can I find {}",
+    "explain {}",
+    "show me {}",
+    "{} implementation",
+    "definition of {}",
+)
+_ASKED = re.compile(r"^where is (.+) defined$")
+
+
+def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
+    """Every name of the sets' `def-`/`symbol-nl` queries in every phrasing: rank per row."""
+    rows: list[dict[str, Any]] = []
+    for corpus in build_corpora(sets):
+        asked = [(q, m.group(1)) for q in corpus.queries if (m := _ASKED.match(q.text))]
+        if not asked:
+            continue
+        queries = [
+            replace(q, id=f"{q.id}#{n}", set=phrasing, text=phrasing.format(name))
+            for q, name in asked
+            for n, phrasing in enumerate(PHRASINGS)
+        ]
+        eng, _ = open_index(corpus, EMBEDDER, reindex=False)
+        for o in run(f"strata {mode}", EMBEDDER, strata_searcher(eng, mode), queries):
+            rows.append(
+                {"corpus": corpus.name, "form": o.query.set, "query": o.query.text, "rank": o.rank}
+            )
+        eng.close()
+    return {"mode": mode, "summary": _summary(rows), "rows": rows}
+
+
+def _summary(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    groups: dict[str, list[int | None]] = defaultdict(list)
+    for r in rows:
+        groups[r["form"]].append(r["rank"])
+    return [
+        {
+            "form": form,
+            "n": len(ranks),
+            "r_at_1": round(sum(1 for x in ranks if x == 1) / len(ranks), 3),
+            "mrr": round(sum(1 / x for x in ranks if x) / len(ranks), 3),
+        }
+        for form, ranks in groups.items()
+    ]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Parse flags, measure, print the summary (and write every row with `--json`)."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--sets", default="langs,newlangs")
+    p.add_argument("--mode", default="hybrid")
+    p.add_argument("--json", type=Path, default=None)
+    args = p.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING)
+    result = measure(args.sets.split(","), args.mode)
+    for s in result["summary"]:
+        print(json.dumps(s))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
