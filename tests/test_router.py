@@ -170,6 +170,8 @@ def ask(
         ("find the class Gateway", "symbol", ("Gateway",)),
         ("where is read-array* defined", "symbol", ("read-array*",)),  # Clojure
         ("where is decode! defined", "symbol", ("decode!",)),  # Elixir, Ruby
+        ("where is session_exists? defined", "symbol", ("session_exists?",)),  # a predicate
+        ("who calls empty? here", "callers", ("empty?",)),
         ("where is .onLoad defined", "symbol", (".onLoad",)),  # R
         ("where is XMLNode::ParseDeep defined", "symbol", ("XMLNode::ParseDeep",)),
         ("where is XMLNode::~XMLNode defined", "symbol", ("XMLNode::~XMLNode",)),

@@ -1,7 +1,7 @@
 """The one command: build every corpus, index it, run every query, print and save the tables.
 
     python -m benchmarks.quality.run [--sets docstring,symbol,identifier,devqs,nonpython,langs,
-        newlangs,docs]
+        newlangs,extralangs,docs]
         [--modes lexical,semantic,hybrid] [--embedders all-MiniLM-L6-v2]
         [--limit N] [--reindex] [--out docs/benchmarks-quality.md]
 
@@ -26,6 +26,7 @@ from benchmarks.quality import (
     devqs,
     doccomment_queries,
     docstring_queries,
+    extralangs,
     identifier_queries,
     langsets,
     mdsections,
@@ -48,7 +49,10 @@ IDENTIFIERS_PER_PACKAGE = 16
 DOC_COMMENTS_PER_PACKAGE = 60
 NAMES_PER_LANGUAGE_PACKAGE = 30
 DOC_SECTIONS_PER_PACKAGE = 60
-SETS = ("docstring", "symbol", "identifier", "devqs", "nonpython", "langs", "newlangs", "docs")
+SETS = (
+    *("docstring", "symbol", "identifier", "devqs", "nonpython"),
+    *("langs", "newlangs", "extralangs", "docs"),
+)
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "quality.json"
 
 
@@ -78,6 +82,11 @@ def build_corpora(sets: Sequence[str]) -> list[Corpus]:
         corpora += [
             morelangs.build(p, DOC_COMMENTS_PER_PACKAGE, NAMES_PER_LANGUAGE_PACKAGE, SEED)
             for p in morelangs.PACKAGES
+        ]
+    if "extralangs" in sets:  # Ruby, PHP, C#, Kotlin, Scala, Swift
+        corpora += [
+            extralangs.build(p, DOC_COMMENTS_PER_PACKAGE, NAMES_PER_LANGUAGE_PACKAGE, SEED)
+            for p in extralangs.PACKAGES
         ]
     if "docs" in sets:  # Markdown sections of JavaScript packages, code indexed beside them
         corpora += [

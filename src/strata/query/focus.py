@@ -62,6 +62,18 @@ def focused(rec: Record, terms: Sequence[str]) -> Record:
     return dataclasses.replace(rec, metadata=meta)
 
 
+def at_frame(rec: Record) -> Record:
+    """A long hit that a stack trace's frame points into, focused on the frame's line
+    (`CONTEXT` lines above it); itself otherwise."""
+    line = rec.metadata.get("frame_line")
+    first, n = rec.span_start or 1, rec.content.count("\n") + 1
+    if not isinstance(line, int) or n < LONG_LINES or not first <= line < first + n:
+        return rec
+    start = min(max(first, line - CONTEXT), first + n - FOCUS_LINES)
+    meta = {**rec.metadata, "focus_start": start, "focus_end": start + FOCUS_LINES - 1}
+    return dataclasses.replace(rec, metadata=meta)
+
+
 def window_lines(rec: Record) -> tuple[int, str]:
     """The first line number and the text a surface shows first: the focus window of a
     focused hit, else the whole content from its first line."""

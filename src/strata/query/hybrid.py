@@ -15,10 +15,10 @@ from strata.config import Config
 from strata.embedding import Embedder
 from strata.errors import EmbedderError, EmbedderMismatchError, QueryError
 from strata.layers import EMBEDDED_LAYERS, PASSAGE_LAYERS, embedded_count
-from strata.query import feedback, lookup, ranking, titles, verbatim
+from strata.query import feedback, frames, lookup, ranking, titles, verbatim
 from strata.query.definitions import definition_chunks
 from strata.query.filters import NO_FILTERS, WIDEN, SearchFilters
-from strata.query.focus import focused
+from strata.query.focus import at_frame, focused
 from strata.store import Filter, Store
 from strata.text.tokens import query_terms
 from strata.types import Hit, Record
@@ -104,6 +104,7 @@ class Searcher:
         k = k or self._cfg.search.k
         mode = mode or self._cfg.search.mode
         notes: list[str] = []
+        trace = frames.parse(query)  # the whole query: a traceback's last frame is innermost
         query, terms = self._validate(query, notes)
         where = where or Filter()
         if where.layers is None:
@@ -116,10 +117,13 @@ class Searcher:
         lists, mode = self._retrieve(query, terms, q, (depth, k), mode, where, notes)
         if mixed:
             lists = {name: _kind_floor(pairs, n) for name, pairs in lists.items()}
+        if trace and (found := frames.frame_chunks(self._store, trace, where)):
+            lists["frames"] = found
         extra = self._feedback(q, terms, lists, n, where)
         hits = self._rank(q, lists, k, include_tests)
         if not q.lookup:  # a name's definition is shown at its header
             hits = [dataclasses.replace(h, record=focused(h.record, terms)) for h in hits]
+        hits = [dataclasses.replace(h, record=at_frame(h.record)) for h in hits]
         plan = {"mode": mode, "layers": list(where.layers or ()), "candidates": n, "terms": terms}
         if extra:
             plan["feedback_terms"] = extra
@@ -255,6 +259,9 @@ class Searcher:
             for rid, part in ranking.standouts(heads, k=self._cfg.search.rrf_k).items():
                 fused[rid]["standout"] = part
         unit = 1.0 / (self._cfg.search.rrf_k + 1)
+        for n, (rec, _) in enumerate(lists.get("frames", ())):
+            records[rec.id] = rec  # with its frame's line
+            fused[rec.id]["frames"] = ranking.frame_part(n, unit)
         if {"lexical", "semantic"} <= lists.keys():  # measured: it costs each list alone
             for rid, part in titles.title_parts(records, q.words, unit=unit).items():
                 fused[rid]["title"] = part

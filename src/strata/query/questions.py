@@ -19,7 +19,7 @@ __all__ = ["Classification", "KnownNames", "classify", "filters_of"]
 # A name as written in a question: `Client.send`, "charge_card", charge_card(), pkg::f,
 # R's `.onLoad`, `$http`, Lisp's `read-array*`, Elixir's `decode!`, C++'s `~Name`.
 _NAME = (
-    r"[`'\"]?((?:[.~](?=[A-Za-z_]))?[A-Za-z_$](?:[\w.:$]|::~)*?(?:-[\w$]+)*[*!]?)"
+    r"[`'\"]?((?:[.~](?=[A-Za-z_]))?[A-Za-z_$](?:[\w.:$]|::~)*?(?:-[\w$]+)*[*!?]?)"
     r"(?:\(\))?[`'\"]?"
 )
 _WORD = r"[`'\"]?([\w][\w.-]*?)[`'\"]?"
@@ -212,7 +212,7 @@ def classify(query: str) -> Classification:
         for p in patterns:
             m = p.search(query)
             if m and _is_name(m.group(1)):
-                name = _quoted(query) or m.group(1)
+                name = _quoted(query) or _asked(m, query)
                 return Classification(intent, (name,), reason=f"{intent}: matched {m.group(0)!r}")
     name, said = _about_name(query)
     if name and _code_shaped(query, name):
@@ -345,10 +345,17 @@ def _identifiers(query: str) -> tuple[str, ...]:
     return tuple(w for w in dict.fromkeys(words) if w and _is_name(w) and is_identifier_like(w))
 
 
+def _asked(m: re.Match[str], query: str) -> str:
+    """The name group of `m`: a Ruby or Lisp predicate's `?` is its own (`empty?`), the
+    question's last `?` is not ("who calls read-json?")."""
+    name = m.group(1)
+    return name[:-1] if name.endswith("?") and not query[m.end(1) :].strip() else name
+
+
 def _is_name(word: str) -> bool:
     word = word.strip("`'\"").removesuffix("()")
     # `For` may be a class (sqlparse has one); `for` is a word.
-    part = r"[A-Za-z_$][\w$]*(?:-[\w$]+)*[*!]?"
+    part = r"[A-Za-z_$][\w$]*(?:-[\w$]+)*[*!?]?"
     return bool(re.fullmatch(rf"[.~]?{part}(?:(?:\.|::~?){part})*", word)) and (
         word not in STOP_WORDS
     )
@@ -359,7 +366,7 @@ def _about_name(query: str) -> tuple[str, str]:
     for p in _ABOUT_NAME:
         m = p.search(query)
         if m and _is_name(m.group(1)):
-            return m.group(1).removesuffix("()"), m.group(0)
+            return _asked(m, query).removesuffix("()"), m.group(0)
     return "", ""
 
 

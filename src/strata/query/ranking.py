@@ -87,8 +87,24 @@ def fused_order(parts: Mapping[K, Mapping[str, float]]) -> list[K]:
 # Retriever weights for weighted RRF: identifier-like queries lean lexical,
 # sentences lean semantic; `symbols` is the list of the definitions the query names
 # (strata.query.definitions).
-IDENTIFIER_WEIGHTS: Mapping[str, float] = {"lexical": 1.0, "semantic": 0.35, "symbols": 1.0}
-SENTENCE_WEIGHTS: Mapping[str, float] = {"lexical": 0.8, "semantic": 1.0, "symbols": 0.5}
+# `frames`: the chunks a pasted stack trace points into (strata.query.frames), innermost
+# first: the trace says where it failed, so they lead, the innermost well ahead (no RRF
+# weight: a frame's part is `frame_part`, a quarter at each frame outwards).
+FRAME_WEIGHT = 0.0
+FRAME_UNITS = 4.0
+FRAME_DECAY = 0.25
+IDENTIFIER_WEIGHTS: Mapping[str, float] = {
+    "lexical": 1.0,
+    "semantic": 0.35,
+    "symbols": 1.0,
+    "frames": FRAME_WEIGHT,
+}
+SENTENCE_WEIGHTS: Mapping[str, float] = {
+    "lexical": 0.8,
+    "semantic": 1.0,
+    "symbols": 0.5,
+    "frames": FRAME_WEIGHT,
+}
 
 DEFINITION_BOOST = 1.0  # in units of "rank 1 of one retriever"
 # A definition of the right bare name under another qualifier than the query's
@@ -201,6 +217,11 @@ def _content_words(query: str) -> frozenset[str]:
 def weights(q: QueryShape) -> Mapping[str, float]:
     """Retriever weights for this query."""
     return IDENTIFIER_WEIGHTS if q.identifier_like else SENTENCE_WEIGHTS
+
+
+def frame_part(position: int, unit: float) -> float:
+    """The part of the chunk of a trace's frame `position` (0: the innermost)."""
+    return FRAME_UNITS * unit * FRAME_DECAY**position
 
 
 def is_vendored(path: str) -> bool:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from strata import layers as L
+from strata.query import frames
 from strata.query.filters import NO_FILTERS, SearchFilters
 from strata.query.questions import Classification, classify, filters_of, plain_name_asked
 from strata.text.globs import select
@@ -94,6 +95,15 @@ class IndexFacts:
     def names_a_path(self, glob: str) -> bool:
         """Whether `glob` matches an indexed path (True when the paths are not known)."""
         return self.paths is None or any(select(self.paths(), [glob]))
+
+    def points_into(self, text: str) -> bool:
+        """Whether `text` holds a stack trace's frame or a `file:line` of an indexed file."""
+        trace = frames.parse(text)
+        return (
+            bool(trace)
+            and self.paths is not None
+            and bool(frames.resolve(trace, tuple(self.paths())))
+        )
 
     def has(self, *layers: str) -> bool:
         """Whether every given layer has rows."""
@@ -212,6 +222,9 @@ def route(
         return RetrievalPlan(query, "empty", (), reasons=("the query is empty",))
     if not any(t not in STOP_WORDS for t in query_terms(head, drop_stop_words=False)):
         why = "only stop words or punctuation: nothing to route on; plain search"
+        return _free_text(query, NO_FILTERS, k, (why,))
+    if facts.points_into(head):
+        why = "a stack trace or a file:line of the index: plain search, its frames first"
         return _free_text(query, NO_FILTERS, k, (why,))
     found = classifier.classify(head, facts) if classifier else None
     reasons: list[str] = []

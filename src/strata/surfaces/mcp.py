@@ -79,8 +79,8 @@ class Tools:
         branch: Annotated[str | None, Field(description="only this branch's files")] = None,
         lines: Lines = SNIPPET_LINES,
     ) -> SearchAnswer:
-        """Search code and docs (words and meaning); names, "who calls X", "which
-        endpoints", pasted errors go to the right layer."""
+        """Search code and docs; names, "who calls X", "which endpoints", pasted
+        errors and tracebacks go to the right layer."""
         eng = self.engine()
         notes = self._notes(eng)
         if notes and not eng.exists:
