@@ -180,6 +180,8 @@ def ask(
         ("where is the read-only flag defined", "free_text", ()),
         ("where is the table users defined", "symbol", ("users",)),  # SQL
         ("where is the users table created", "symbol", ("users",)),
+        ("where is the field retries defined", "symbol", ("retries",)),  # a class's field
+        ("where is the property isActive declared", "symbol", ("isActive",)),
         ("where is the trigger orders_touch defined", "symbol", ("orders_touch",)),
         ("где определён RetryPolicy", "symbol", ("RetryPolicy",)),
         # what a code-shaped name is or does: its definition first

@@ -24,6 +24,8 @@ TIGHT = ChunkConfig(max_lines=6, max_chars=160, window_lines=40, overlap_lines=5
 # (qname without the module, kind, first line including doc comments and decorators)
 EXPECTED: dict[str, set[tuple[str, str, int]]] = {
     "Billing.cs": {
+        ("Shop.Billing.Money.Amount", "field", 16),
+        ("Shop.Billing.Money.Currency", "field", 17),
         ("Shop.Billing", "module", 4),
         ("Shop.Billing.ICalculator", "interface", 6),
         ("Shop.Billing.ICalculator.Total", "method", 9),
@@ -48,6 +50,7 @@ EXPECTED: dict[str, set[tuple[str, str, int]]] = {
         ("describe", "function", 47),
     },
     "Inventory.java": {
+        ("Inventory.stock", "field", 12),
         ("Inventory", "class", 6),
         ("Inventory.LIMIT", "constant", 10),
         ("Inventory.add", "method", 14),
@@ -58,6 +61,7 @@ EXPECTED: dict[str, set[tuple[str, str, int]]] = {
         ("Countable.count", "method", 35),
     },
     "Parser.scala": {
+        ("SimpleLexer.parts", "field", 15),
         ("Token", "class", 6),
         ("Lexer", "trait", 9),
         ("Lexer.next", "method", 10),
@@ -69,6 +73,7 @@ EXPECTED: dict[str, set[tuple[str, str, int]]] = {
         ("classify", "function", 30),
     },
     "Repository.kt": {
+        ("MemoryRepository.users", "field", 19),
         ("PAGE_SIZE", "constant", 6),
         ("User", "class", 8),
         ("Repository", "interface", 11),
@@ -81,6 +86,10 @@ EXPECTED: dict[str, set[tuple[str, str, int]]] = {
         ("normalize", "function", 32),
     },
     "Store.swift": {
+        ("Storable.key", "field", 8),
+        ("Note.key", "field", 13),
+        ("Note.title", "field", 14),
+        ("Store.notes", "field", 24),
         ("maxItems", "constant", 4),
         ("Storable", "interface", 6),
         ("Note", "struct", 11),
@@ -99,6 +108,7 @@ EXPECTED: dict[str, set[tuple[str, str, int]]] = {
         ("buffer_append", "function", 32),
     },
     "client.ts": {
+        ("Client.retries", "field", 21),
         ("API_VERSION", "constant", 4),
         ("Response", "interface", 6),
         ("Handler", "type", 12),

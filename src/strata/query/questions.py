@@ -27,7 +27,7 @@ _THE = r"(?:(?:the|a|an)\s+)?"
 # "where is the class Context defined", "where is the users table created": the kind of
 # definition, said before or after its name.
 _KINDS = (
-    r"(?:class|function|method|type|struct|interface|trait|enum|constant|macro|module|property"
+    r"(?:class|function|method|type|struct|interface|trait|enum|constant|macro|module|property|field"
     r"|table|view|trigger|index|sequence|procedure)"
 )
 _KIND = rf"(?:{_KINDS}\s+)?"

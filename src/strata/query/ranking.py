@@ -140,6 +140,7 @@ DEFINITION_KINDS = frozenset(
         "function",
         "method",
         "property",
+        "field",
         "class",
         "struct",
         "interface",

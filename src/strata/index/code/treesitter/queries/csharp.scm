@@ -33,3 +33,8 @@
 (object_creation_expression type: [(identifier) (qualified_name)] @name) @reference.call
 
 (using_directive [(identifier) (qualified_name)] @name) @reference.import
+
+; Any other field of a type (after the constants: the first pattern of a node wins).
+(declaration_list
+  (field_declaration
+    (variable_declaration (variable_declarator name: (identifier) @name))) @definition.field)

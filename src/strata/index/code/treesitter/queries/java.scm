@@ -18,3 +18,7 @@
 (object_creation_expression type: (type_identifier) @name) @reference.call
 
 (import_declaration [(scoped_identifier) (identifier)] @name) @reference.import
+
+; Any other field of a class (after the constants: the first pattern of a node wins).
+(class_body
+  (field_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.field)

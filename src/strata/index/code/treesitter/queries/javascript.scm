@@ -18,3 +18,5 @@
       (arrow_function body: (_) @body)
       (function_expression body: (_) @body)
     ])) @definition.function
+
+(class_body (field_definition property: (property_identifier) @name) @definition.field)

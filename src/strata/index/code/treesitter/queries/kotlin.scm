@@ -38,3 +38,6 @@
   ]) @reference.call
 
 (import (qualified_identifier) @name) @reference.import
+
+; A class's property (`val isActive: Boolean`) is a member it defines.
+(class_body (property_declaration (variable_declaration (identifier) @name)) @definition.field)

@@ -19,6 +19,9 @@
 (object_definition
   body: (template_body (val_definition pattern: (identifier) @name) @definition.constant))
 
+(package_object
+  body: (template_body (val_definition pattern: (identifier) @name) @definition.constant))
+
 (extends_clause type: [(type_identifier) (generic_type type: (type_identifier))] @name @reference.inherits)
 
 (call_expression
@@ -30,3 +33,20 @@
 (instance_expression [(type_identifier) (generic_type type: (type_identifier))] @name) @reference.call
 
 (import_declaration) @reference.import @name
+
+; A class's or a trait's `val`/`var`, defined or abstract, is a member it defines.
+(class_definition
+  body: (template_body
+    [
+      (val_definition pattern: (identifier) @name)
+      (var_definition pattern: (identifier) @name)
+    ] @definition.field))
+
+(trait_definition
+  body: (template_body
+    [
+      (val_definition pattern: (identifier) @name)
+      (var_definition pattern: (identifier) @name)
+      (val_declaration name: (identifier) @name)
+      (var_declaration name: (identifier) @name)
+    ] @definition.field))

@@ -35,3 +35,11 @@
   ]) @reference.call
 
 (import_declaration (identifier) @name) @reference.import
+
+; A type's or a protocol's property (`var webView: WKWebView?`) is a member it defines.
+(class_body
+  (property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @definition.field)
+
+(protocol_body
+  (protocol_property_declaration
+    name: (pattern bound_identifier: (simple_identifier) @name)) @definition.field)

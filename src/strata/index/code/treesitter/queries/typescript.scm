@@ -26,3 +26,6 @@
 (implements_clause (type_identifier) @name @reference.inherits)
 
 (extends_type_clause type: (type_identifier) @name @reference.inherits)
+
+; A class's field (`baseUrl: string;`, `static readonly TIMEOUT = 30`) is a member it defines.
+(class_body (public_field_definition name: (property_identifier) @name) @definition.field)
