@@ -1,11 +1,13 @@
 """ "where is X defined" for a class's field or property, on the quality run's corpora in
-TypeScript, Java, C#, Kotlin, Scala and Swift: Recall@1 and @5 per corpus.
+Python, TypeScript, Java, C#, Kotlin, Scala and Swift: Recall@1 and @5 per corpus.
 
-    python -m benchmarks.quality.fields [--sets nonpython,langs,extralangs] [--per-corpus 40]
+    python -m benchmarks.quality.fields [--sets docstring,nonpython,langs,extralangs]
+        [--per-corpus 40]
         [--json FILE]
 
 The names come from a walk of the grammar's nodes written here, not from Strata's tag
-queries: a field or property declared directly in a class body (TypeScript
+queries: a field or property declared directly in a class body (a Python class's
+`name = ...` or `name: T`, TypeScript
 `public_field_definition`, Java `field_declaration`, C# `field_declaration` and
 `property_declaration`, Kotlin `property_declaration`, Scala `val`/`var`, Swift
 `property_declaration` and a protocol's `protocol_property_declaration`), named once among
@@ -36,6 +38,9 @@ EMBEDDER = "all-MiniLM-L6-v2"
 SEED = 1
 # language -> (its suffix, the node types of a class body, of a field in one)
 LANGS = {
+    "py": (".py", {"block"}, {"expression_statement"}),  # in a class's block only
+    "go": (".go", {"field_declaration_list"}, {"field_declaration"}),
+    "rust": (".rs", {"field_declaration_list"}, {"field_declaration"}),
     "typescript": (".ts", {"class_body"}, {"public_field_definition"}),
     "java": (".java", {"class_body"}, {"field_declaration"}),
     "csharp": (".cs", {"declaration_list"}, {"property_declaration", "field_declaration"}),
@@ -51,7 +56,8 @@ LANGS = {
         {"property_declaration", "protocol_property_declaration"},
     ),
 }
-_NAMES = ("identifier", "simple_identifier", "property_identifier")
+_NAMES = ("identifier", "simple_identifier", "property_identifier", "field_identifier")
+_PY_CLASS = "class_definition"
 _NAME = re.compile(r"^[A-Za-z_]\w{2,}$")
 _TEST = re.compile(r"(^|/)(tests?|spec|__tests__)/|Tests?\.\w+$|\.spec\.ts$|\.test\.ts$")
 
@@ -63,7 +69,7 @@ def fields(root: Path, lang: str) -> list[Field]:
     from semble_grammars import get_language
 
     suffix, bodies, kinds = LANGS[lang]
-    parser = ts.Parser(get_language(lang))
+    parser = ts.Parser(get_language("python" if lang == "py" else lang))
     out: list[Field] = []
     for path in sorted(root.rglob(f"*{suffix}")):
         rel = path.relative_to(root).as_posix()
@@ -71,14 +77,28 @@ def fields(root: Path, lang: str) -> list[Field]:
         while stack:
             node = stack.pop()
             for kid in node.named_children:
-                if kid.type in kinds and node.type in bodies and (name := _field_name(kid)):
+                in_class = lang != "py" or (
+                    node.parent is not None and node.parent.type == _PY_CLASS
+                )
+                if (
+                    kid.type in kinds
+                    and node.type in bodies
+                    and in_class
+                    and (name := _field_name(kid))
+                ):
                     out.append((name, rel, kid.start_point.row + 1))
                 stack.append(kid)
     return out
 
 
 def _field_name(node: ts.Node) -> str:
-    """The first name a field declares (`int a = 1, b` -> a)."""
+    """The first name a field declares (`int a = 1, b` -> a; Python's `retries: int = 3`)."""
+    if node.type == "expression_statement":
+        assign = node.named_children[0] if node.named_children else None
+        left = (
+            assign.child_by_field_name("left") if assign and assign.type == "assignment" else None
+        )
+        return _text(left) if left is not None and left.type == "identifier" else ""
     named = node.child_by_field_name("name") or node.child_by_field_name("pattern")
     if named is not None and named.type in _NAMES:
         return _text(named)
@@ -148,7 +168,7 @@ def _summary(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse flags, measure, print the summary (and write every row with `--json`)."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--sets", default="nonpython,langs,extralangs")
+    p.add_argument("--sets", default="docstring,nonpython,langs,extralangs")
     p.add_argument("--per-corpus", type=int, default=40)
     p.add_argument("--json", type=Path, default=None)
     args = p.parse_args(argv)

@@ -1,4 +1,5 @@
-"""C1 for Python: the classes, functions, methods, constants and type aliases of one file."""
+"""C1 for Python: the classes, functions, methods, constants, type aliases and class
+attributes of one file."""
 
 from __future__ import annotations
 
@@ -50,7 +51,8 @@ def parse_python(text: str, path: str) -> ast.Module | None:
 
 
 def extract_symbols(text: str, path: str) -> list[Symbol]:
-    """Every class, function, method, module constant and type alias of a Python file.
+    """Every class, function, method, module constant, type alias and class attribute (a
+    dataclass field, an enum member: kind `field`, `constant` when upper case) of a file.
 
     Args:
         text: The file's source.
@@ -246,7 +248,8 @@ def _definitions(stmt: ast.stmt) -> Iterator[ast.stmt]:
 
 
 def _assigned(node: ast.stmt, scope_kind: str) -> Iterator[tuple[str, str, str]]:
-    """(name, kind, signature) of constants and type aliases an assignment defines."""
+    """(name, kind, signature) of the constants, type aliases and class attributes an
+    assignment defines."""
     if type(node).__name__ == "TypeAlias":  # `type X = ...` (Python 3.12+ sources)
         name, value = getattr(node, "name"), getattr(node, "value")  # noqa: B009
         yield name.id, "type_alias", f"type {name.id} = {ast.unparse(value)}"
@@ -257,13 +260,23 @@ def _assigned(node: ast.stmt, scope_kind: str) -> Iterator[tuple[str, str, str]]
             yield name, "type_alias", f"{name}: {hint} = {ast.unparse(node.value)}"
         elif _CONSTANT.match(name) and scope_kind == "module":
             yield name, "constant", f"{name}: {hint}"
+        elif scope_kind == "class":  # a dataclass's, a model's or a typed class attribute
+            value = f" = {_short(node.value)}" if node.value is not None else ""
+            yield name, _attribute_kind(name), f"{name}: {hint}{value}"
         return
+    if isinstance(node, ast.Assign) and scope_kind == "class":  # `RED = 1`, `retries = 3`
+        names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+        yield from ((n, _attribute_kind(n), f"{n} = {_short(node.value)}") for n in names)
     if isinstance(node, ast.Assign) and scope_kind == "module":
         for target in node.targets:
             if isinstance(target, ast.Name) and _CONSTANT.match(target.id):
                 yield target.id, "constant", f"{target.id} = {_short(node.value)}"
             elif isinstance(target, ast.Name) and _looks_like_type(target.id, node.value):
                 yield target.id, "type_alias", f"{target.id} = {ast.unparse(node.value)}"
+
+
+def _attribute_kind(name: str) -> str:
+    return "constant" if _CONSTANT.match(name) else "field"
 
 
 def _looks_like_type(name: str, value: ast.expr) -> bool:
