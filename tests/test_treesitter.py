@@ -149,6 +149,8 @@ EXPECTED: dict[str, set[tuple[str, str, int]]] = {
         ("run_all", "function", 36),
     },
     "server.go": {
+        ("Server.routes", "field", 19),
+        ("Server.name", "field", 20),
         ("MaxConns", "constant", 9),
         ("Handler", "interface", 12),
         ("Handler.Serve", "method", 14),

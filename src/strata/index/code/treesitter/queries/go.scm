@@ -46,3 +46,7 @@
 (struct_type
   (field_declaration_list
     (field_declaration . type: [(type_identifier) (qualified_type)] @name . ) @reference.inherits))
+
+; A struct's field (`BaseURL string`) is a member it defines.
+(field_declaration_list
+  (field_declaration name: (field_identifier) @name) @definition.field)
