@@ -78,7 +78,7 @@ def test_invalid_python_yields_nothing() -> None:
     assert extract_symbols("def broken(:\n", "pkg/bad.py") == []
 
 
-def test_class_attributes_are_fields_and_upper_case_ones_constants() -> None:
+def test_class_attributes_are_fields() -> None:
     source = (
         "class Color(Enum):\n    RED = 1\n\n\n@dataclass\nclass Request:\n"
         '    """A request."""\n\n    url: str\n    retries: int = 3\n    _pool = {}\n\n'
@@ -87,7 +87,7 @@ def test_class_attributes_are_fields_and_upper_case_ones_constants() -> None:
     syms = {s.qname: s for s in extract_symbols(source, "app/req.py")}
     fields = {q: (s.kind, s.start_line, s.signature) for q, s in syms.items() if s.kind != "class"}
     assert fields == {
-        "app.req.Color.RED": ("constant", 2, "RED = 1"),
+        "app.req.Color.RED": ("field", 2, "RED = 1"),  # an enum member
         "app.req.Request.url": ("field", 9, "url: str"),
         "app.req.Request.retries": ("field", 10, "retries: int = 3"),
         "app.req.Request._pool": ("field", 11, "_pool = {}"),

@@ -25,14 +25,15 @@ fixed seed, blanking, sentence rules, sampling) is `langsets.draw`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import tree_sitter as ts
 
-from benchmarks.quality.langsets import Definition, draw
+from benchmarks.quality import morelangs
+from benchmarks.quality.langsets import Definition
 from benchmarks.quality.model import Corpus
+from benchmarks.quality.morelangs import Package
 from benchmarks.sdists import fetch_deb, fetch_deb_source, fetch_npm
 
 _MARKS = re.compile(r"^\s*(?:/\*\*+|/\*+|\*+/|\*+(?!/)|///?|#+)\s?")
@@ -58,21 +59,6 @@ class Spec:
     suffixes: tuple[str, ...]
     definitions: frozenset[str]  # node types that define a name
     doc: re.Pattern[str]  # the first line of a doc comment
-
-
-@dataclass(frozen=True, slots=True)
-class Package:
-    """A pinned package and the directories of it that are indexed."""
-
-    spec: Spec
-    label: str
-    fetch: Callable[[], Path]
-    dirs: tuple[str, ...]
-
-    @property
-    def slug(self) -> str:
-        """The corpus name: `<lang>-<label>`."""
-        return f"{self.spec.lang}-{self.label}"
 
 
 RUBY = Spec(
@@ -174,16 +160,7 @@ PACKAGES = (
 
 def build(pkg: Package, per_package: int, names_per_package: int, seed: int) -> Corpus:
     """Fetch `pkg`, walk its definitions, and draw its sets as `langsets.draw` does."""
-    src = pkg.fetch()
-    rels = sorted(
-        p.relative_to(src).as_posix()
-        for d in pkg.dirs
-        for p in (src / d).rglob("*")
-        if p.is_file() and p.suffix in pkg.spec.suffixes
-    )
-    defs = [d for rel in rels for d in definitions(pkg.spec, src, rel)]
-    sizes = (per_package, names_per_package)
-    return draw(pkg.slug, pkg.spec.lang, src, rels, defs, sizes, seed)
+    return morelangs.build(pkg, per_package, names_per_package, seed, walk=definitions)
 
 
 def definitions(spec: Spec, root: Path, rel: str) -> list[Definition]:

@@ -1,13 +1,12 @@
-""" "where is X defined" for a class's field or property, on the quality run's corpora in
-Python, TypeScript, Java, C#, Kotlin, Scala and Swift: Recall@1 and @5 per corpus.
+"""Where is X defined, for a class's field or a struct's, on the quality run's corpora in
+Python, Go, Rust, TypeScript, Java, C#, Kotlin, Scala and Swift: Recall@1 and @5 per corpus.
 
     python -m benchmarks.quality.fields [--sets docstring,nonpython,langs,extralangs]
-        [--per-corpus 40]
-        [--json FILE]
+        [--per-corpus 40] [--json FILE]
 
 The names come from a walk of the grammar's nodes written here, not from Strata's tag
-queries: a field or property declared directly in a class body (a Python class's
-`name = ...` or `name: T`, TypeScript
+queries: a field or property declared directly in a class or struct body (a Python class's
+`name = ...` or `name: T`, a Go or Rust struct's `field_declaration`, TypeScript
 `public_field_definition`, Java `field_declaration`, C# `field_declaration` and
 `property_declaration`, Kotlin `property_declaration`, Scala `val`/`var`, Swift
 `property_declaration` and a protocol's `protocol_property_declaration`), named once among
@@ -19,9 +18,6 @@ run's cached indexes (run `benchmarks.quality.run` first for the current build).
 
 from __future__ import annotations
 
-import argparse
-import json
-import logging
 import random
 import re
 from collections import Counter
@@ -31,6 +27,7 @@ from typing import Any
 
 import tree_sitter as ts
 
+from benchmarks.quality.askforms import main_with
 from benchmarks.quality.indexes import open_index
 from benchmarks.quality.run import build_corpora
 
@@ -167,17 +164,14 @@ def _summary(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse flags, measure, print the summary (and write every row with `--json`)."""
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--sets", default="docstring,nonpython,langs,extralangs")
-    p.add_argument("--per-corpus", type=int, default=40)
-    p.add_argument("--json", type=Path, default=None)
-    args = p.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING)
-    result = measure(args.sets.split(","), args.per_corpus)
-    for s in result["summary"]:
-        print(json.dumps(s))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=1), encoding="utf-8")
+    main_with(
+        argv,
+        __doc__ or "",
+        measure,
+        sets="docstring,nonpython,langs,extralangs",
+        per_corpus=40,
+        mode=False,
+    )
 
 
 if __name__ == "__main__":

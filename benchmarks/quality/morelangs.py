@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any, Protocol
 
 import tree_sitter as ts
 
@@ -59,11 +60,24 @@ class Spec:
     prepare: Callable[[bytes], bytes] | None = None
 
 
+class LangSpec(Protocol):
+    """What `Package` and `build` read of a language's spec (this module's, `extralangs`')."""
+
+    @property
+    def lang(self) -> str: ...
+
+    @property
+    def suffixes(self) -> tuple[str, ...]: ...
+
+
+Walk = Callable[[Any, Path, str], list[Definition]]  # (spec, root, file) -> its definitions
+
+
 @dataclass(frozen=True, slots=True)
 class Package:
     """A pinned package and the directories of it that are indexed."""
 
-    spec: Spec
+    spec: LangSpec
     label: str
     fetch: Callable[[], Path]
     dirs: tuple[str, ...]
@@ -272,8 +286,11 @@ PACKAGES = (
 )
 
 
-def build(pkg: Package, per_package: int, names_per_package: int, seed: int) -> Corpus:
-    """Fetch `pkg`, walk its definitions, and draw its sets as `langsets.draw` does."""
+def build(
+    pkg: Package, per_package: int, names_per_package: int, seed: int, walk: Walk | None = None
+) -> Corpus:
+    """Fetch `pkg`, walk its definitions (`walk`: this module's `definitions`), and draw
+    its sets as `langsets.draw` does."""
     src = pkg.fetch()
     rels = sorted(
         p.relative_to(src).as_posix()
@@ -281,7 +298,7 @@ def build(pkg: Package, per_package: int, names_per_package: int, seed: int) -> 
         for p in (src / d).rglob("*")
         if p.is_file() and p.suffix in pkg.spec.suffixes
     )
-    defs = [d for rel in rels for d in definitions(pkg.spec, src, rel)]
+    defs = [d for rel in rels for d in (walk or definitions)(pkg.spec, src, rel)]
     sizes = (per_package, names_per_package)
     return draw(pkg.slug, pkg.spec.lang, src, rels, defs, sizes, seed)
 

@@ -14,16 +14,12 @@ run's cached indexes (run `benchmarks.quality.run` first for the current build).
 
 from __future__ import annotations
 
-import argparse
-import json
-import logging
 import re
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
+from benchmarks.quality.askforms import form_summary, main_with
 from benchmarks.quality.evaluate import run, strata_searcher
 from benchmarks.quality.indexes import open_index
 from benchmarks.quality.run import build_corpora
@@ -62,37 +58,12 @@ def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
                 {"corpus": corpus.name, "form": o.query.set, "query": o.query.text, "rank": o.rank}
             )
         eng.close()
-    return {"mode": mode, "summary": _summary(rows), "rows": rows}
-
-
-def _summary(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    groups: dict[str, list[int | None]] = defaultdict(list)
-    for r in rows:
-        groups[r["form"]].append(r["rank"])
-    return [
-        {
-            "form": form,
-            "n": len(ranks),
-            "r_at_1": round(sum(1 for x in ranks if x == 1) / len(ranks), 3),
-            "mrr": round(sum(1 / x for x in ranks if x) / len(ranks), 3),
-        }
-        for form, ranks in groups.items()
-    ]
+    return {"mode": mode, "summary": form_summary(rows), "rows": rows}
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse flags, measure, print the summary (and write every row with `--json`)."""
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--sets", default="langs,newlangs")
-    p.add_argument("--mode", default="hybrid")
-    p.add_argument("--json", type=Path, default=None)
-    args = p.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING)
-    result = measure(args.sets.split(","), args.mode)
-    for s in result["summary"]:
-        print(json.dumps(s))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=1), encoding="utf-8")
+    main_with(argv, __doc__ or "", measure, sets="langs,newlangs")
 
 
 if __name__ == "__main__":

@@ -23,15 +23,12 @@ quality run's cached indexes (run `benchmarks.quality.run` first for the current
 
 from __future__ import annotations
 
-import argparse
-import json
-import logging
 import random
-from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from benchmarks.quality.askforms import form_summary, main_with
 from benchmarks.quality.indexes import open_index
 from benchmarks.quality.run import build_corpora
 from strata.layers import C0_SOURCE_CHUNKS
@@ -142,38 +139,14 @@ def measure(sets: Sequence[str], per_corpus: int, mode: str) -> dict[str, Any]:
                 )
                 rows.append({"corpus": corpus.name, "form": form, "query": text, "rank": rank})
         eng.close()
-    return {"mode": mode, "summary": _summary(rows), "rows": rows}
-
-
-def _summary(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    groups: dict[str, list[int | None]] = defaultdict(list)
-    for r in rows:
-        groups[r["form"]].append(r["rank"])
-    return [
-        {
-            "form": form,
-            "n": len(ranks),
-            "r_at_1": round(sum(1 for x in ranks if x == 1) / len(ranks), 3),
-            "mrr": round(sum(1 / x for x in ranks if x) / len(ranks), 3),
-        }
-        for form, ranks in groups.items()
-    ]
+    return {"mode": mode, "summary": form_summary(rows), "rows": rows}
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse flags, measure, print the summary (and write every row with `--json`)."""
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--sets", default="docstring,langs,newlangs,nonpython")
-    p.add_argument("--per-corpus", type=int, default=40)
-    p.add_argument("--mode", default="hybrid")
-    p.add_argument("--json", type=Path, default=None)
-    args = p.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING)
-    result = measure(args.sets.split(","), args.per_corpus, args.mode)
-    for s in result["summary"]:
-        print(json.dumps(s))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=1), encoding="utf-8")
+    main_with(
+        argv, __doc__ or "", measure, sets="docstring,langs,newlangs,nonpython", per_corpus=40
+    )
 
 
 if __name__ == "__main__":

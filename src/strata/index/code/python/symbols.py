@@ -52,7 +52,7 @@ def parse_python(text: str, path: str) -> ast.Module | None:
 
 def extract_symbols(text: str, path: str) -> list[Symbol]:
     """Every class, function, method, module constant, type alias and class attribute (a
-    dataclass field, an enum member: kind `field`, `constant` when upper case) of a file.
+    dataclass field, an enum member: kind `field`) of a Python file.
 
     Args:
         text: The file's source.
@@ -262,21 +262,17 @@ def _assigned(node: ast.stmt, scope_kind: str) -> Iterator[tuple[str, str, str]]
             yield name, "constant", f"{name}: {hint}"
         elif scope_kind == "class":  # a dataclass's, a model's or a typed class attribute
             value = f" = {_short(node.value)}" if node.value is not None else ""
-            yield name, _attribute_kind(name), f"{name}: {hint}{value}"
+            yield name, "field", f"{name}: {hint}{value}"
         return
     if isinstance(node, ast.Assign) and scope_kind == "class":  # `RED = 1`, `retries = 3`
         names = [t.id for t in node.targets if isinstance(t, ast.Name)]
-        yield from ((n, _attribute_kind(n), f"{n} = {_short(node.value)}") for n in names)
+        yield from ((n, "field", f"{n} = {_short(node.value)}") for n in names)
     if isinstance(node, ast.Assign) and scope_kind == "module":
         for target in node.targets:
             if isinstance(target, ast.Name) and _CONSTANT.match(target.id):
                 yield target.id, "constant", f"{target.id} = {_short(node.value)}"
             elif isinstance(target, ast.Name) and _looks_like_type(target.id, node.value):
                 yield target.id, "type_alias", f"{target.id} = {ast.unparse(node.value)}"
-
-
-def _attribute_kind(name: str) -> str:
-    return "constant" if _CONSTANT.match(name) else "field"
 
 
 def _looks_like_type(name: str, value: ast.expr) -> bool:
