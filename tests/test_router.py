@@ -192,7 +192,14 @@ def ask(
         ("what is RetryPolicy?", "symbol", ("RetryPolicy",)),
         ("what does parse() return", "symbol", ("parse",)),
         ("explain charge_card", "symbol", ("charge_card",)),
+        ("where is parseArgs?", "symbol", ("parseArgs",)),
+        ("which file defines parseArgs", "symbol", ("parseArgs",)),
+        ("where does parse_header live", "symbol", ("parse_header",)),
+        ("what arguments does Client.send take", "symbol", ("Client.send",)),
+        ("where is the class Context?", "symbol", ("Context",)),  # its kind says it is a name
+        ("show me the Context class", "symbol", ("Context",)),
         ("what does the cache do", "free_text", ()),  # a plain word is a topic
+        ("where is the index", "free_text", ()),
         ("how does routing work", "workflow", ()),
         ("who calls charge_card", "callers", ("charge_card",)),
         ("Who calls charge_card()?", "callers", ("charge_card",)),

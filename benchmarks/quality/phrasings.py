@@ -36,6 +36,10 @@ PHRASINGS = (
     "show me {}",
     "{} implementation",
     "definition of {}",
+    "where is {}",
+    "which file defines {}",
+    "where does {} live",
+    "what arguments does {} take",
 )
 _ASKED = re.compile(r"^where is (.+) defined$")
 

@@ -31,6 +31,7 @@ _KINDS = (
     r"|table|view|trigger|index|sequence|procedure)"
 )
 _KIND = rf"(?:{_KINDS}\s+)?"
+_KIND_WORD = re.compile(rf"\b{_KINDS}\b", re.IGNORECASE)  # "the class Context": a name
 _KIND_AFTER = rf"(?:\s+{_KINDS})?"
 _END = r"(?=[\s?!,;]|\.(?:\s|$)|$)"  # a dot ends a name only at a sentence end
 _F = re.IGNORECASE
@@ -72,6 +73,13 @@ _ABOUT_NAME = _rx(
     rf"^\s*(?:what|who)\s+(?:is|are)\s+{_THE}{_NAME}\s*\??\s*$",
     rf"\b(?:explain|describe)\s+{_THE}{_NAME}{_END}",
     rf"^\s*(?:show|open|find)\s+(?:me\s+)?{_THE}{_NAME}\s*[.?!]?\s*$",
+    rf"\b(?:show|open|find)\s+(?:me\s+)?{_THE}{_NAME}\s+{_KINDS}\b",
+    rf"^\s*where\s+(?:is|are)\s+{_THE}{_KIND}{_NAME}{_KIND_AFTER}\s*[.?!]?\s*$",
+    rf"\bwhich\s+(?:file|module|class|package)\s+(?:defines|declares|implements|contains|has)\s+{_THE}{_KIND}{_NAME}{_END}",
+    rf"\bwhat\s+(?:file|module)\s+(?:is|are)\s+{_THE}{_NAME}\s+(?:in|defined\s+in|from)\b",
+    rf"\bwhere\s+(?:does|do)\s+{_THE}{_NAME}\s+(?:live|come\s+from)\b",
+    rf"\b(?:signature|parameters|arguments)\s+of\s+{_THE}{_NAME}{_END}",
+    rf"\bwhat\s+(?:arguments|parameters|params|args)\s+(?:does|do)\s+{_NAME}\s+(?:take|accept|expect)\b",
     rf"^\s*{_NAME}\s+(?:implementation|source|definition|code)\s*[.?!]?\s*$",
     rf"\bчто\s+делает\s+{_NAME}{_END}",
 )
@@ -215,7 +223,7 @@ def classify(query: str) -> Classification:
                 name = _quoted(query) or _asked(m, query)
                 return Classification(intent, (name,), reason=f"{intent}: matched {m.group(0)!r}")
     name, said = _about_name(query)
-    if name and _code_shaped(query, name):
+    if name and (_code_shaped(query, name) or _names_a_kind(said, name)):
         why = f"symbol: asks about the code name in {said!r}"
         return Classification("symbol", (_quoted(query) or name,), reason=why)
     entry = _entrypoint(query)
@@ -375,9 +383,14 @@ def plain_name_asked(query: str) -> str:
     ("what does json do": `json`; "what does the cache do": ""). Whether it is a name is
     the index's to say (`IndexFacts.defines`): the rules take it for a topic."""
     name, said = _about_name(query)
-    if not name or _code_shaped(query, name) or re.search(r"\b(?:the|a|an)\s", said, _F):
-        return ""
-    return name
+    if not name or _code_shaped(query, name) or _names_a_kind(said, name):
+        return ""  # the rules take it for a name already
+    return "" if re.search(r"\b(?:the|a|an)\s", said, _F) else name
+
+
+def _names_a_kind(said: str, name: str) -> bool:
+    """Whether the words about `name` say its kind ("the class Context", "the users table")."""
+    return bool(_KIND_WORD.search(re.sub(rf"(?<![\w$]){re.escape(name)}(?![\w$])", " ", said)))
 
 
 def _code_shaped(query: str, name: str) -> bool:
