@@ -176,6 +176,8 @@ def ask(
         ("where is XMLNode::ParseDeep defined", "symbol", ("XMLNode::ParseDeep",)),
         ("where is XMLNode::~XMLNode defined", "symbol", ("XMLNode::~XMLNode",)),
         ("where is ~XMLNode defined", "symbol", ("~XMLNode",)),
+        ("where is (<?>) defined", "symbol", ("<?>",)),  # a Haskell operator
+        ("how is (<|>) implemented", "symbol", ("<|>",)),
         ("who calls read-json?", "callers", ("read-json",)),  # the sentence's "?" is not the name's
         ("where is the read-only flag defined", "free_text", ()),
         ("where is the table users defined", "symbol", ("users",)),  # SQL
@@ -418,3 +420,20 @@ def test_unknown_symbol_names_the_closest_and_falls_back_to_text(shop: Engine) -
         shop.parts.context(), route("who calls chrage_card", facts(shop)), mode="lexical"
     )
     assert any("closest: charge_card" in n for n in walk.notes) and walk.hits
+
+
+def test_an_operator_is_found_where_it_is_defined(tmp_path: Path) -> None:
+    (tmp_path / "Parser.hs").write_text(
+        "module Parser where\n\n"
+        "-- | The first parser, or the second when it fails.\n"
+        "(<|>) :: Parser a -> Parser a -> Parser a\n"
+        "p <|> q = p\n\n"
+        "-- | Both, in order.\n"
+        "both :: Parser a -> Parser a -> Parser a\n"
+        "both p q = p <|> q\n",
+        encoding="utf-8",
+    )
+    with Engine.open(tmp_path, config={"embed.provider": "none"}) as eng:
+        eng.index()
+        hits = eng.search("where is (<|>) defined", k=3).hits  # no words of its own to search
+        assert (hits[0].record.path, hits[0].record.title) == ("Parser.hs", "<|>")

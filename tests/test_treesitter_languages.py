@@ -52,6 +52,7 @@ EXPECTED: dict[str, set[tuple[str, str, int]]] = {
         ("Pretty.prettyList", "method", 30),
         ("Pretty.pretty", "method", 34),
         ("digits", "function", 37),
+        ("<|>", "function", 40),  # an operator, its doc on the line above
     },
     "cart.dart": {
         ("Cart", "class", 7),

@@ -18,8 +18,10 @@ __all__ = ["Classification", "KnownNames", "classify", "filters_of"]
 
 # A name as written in a question: `Client.send`, "charge_card", charge_card(), pkg::f,
 # R's `.onLoad`, `$http`, Lisp's `read-array*`, Elixir's `decode!`, C++'s `~Name`.
+# An operator in parentheses (Haskell's `(<?>)`, `(<|>)`) is a name too.
+_OPERATOR = r"\([!#$%&*+./<=>?@\\^|~:-]{1,6}\)"
 _NAME = (
-    r"[`'\"]?((?:[.~](?=[A-Za-z_]))?[A-Za-z_$](?:[\w.:$]|::~)*?(?:-[\w$]+)*[*!?]?)"
+    rf"[`'\"]?({_OPERATOR}|(?:[.~](?=[A-Za-z_]))?[A-Za-z_$](?:[\w.:$]|::~)*?(?:-[\w$]+)*[*!?]?)"
     r"(?:\(\))?[`'\"]?"
 )
 _WORD = r"[`'\"]?([\w][\w.-]*?)[`'\"]?"
@@ -357,11 +359,15 @@ def _asked(m: re.Match[str], query: str) -> str:
     """The name group of `m`: a Ruby or Lisp predicate's `?` is its own (`empty?`), the
     question's last `?` is not ("who calls read-json?")."""
     name = m.group(1)
+    if re.fullmatch(_OPERATOR, name):
+        return name[1:-1]  # the catalogue names `(<?>)` by its operator
     return name[:-1] if name.endswith("?") and not query[m.end(1) :].strip() else name
 
 
 def _is_name(word: str) -> bool:
     word = word.strip("`'\"").removesuffix("()")
+    if re.fullmatch(_OPERATOR, word):
+        return True
     # `For` may be a class (sqlparse has one); `for` is a word.
     part = r"[A-Za-z_$][\w$]*(?:-[\w$]+)*[*!?]?"
     return bool(re.fullmatch(rf"[.~]?{part}(?:(?:\.|::~?){part})*", word)) and (
@@ -394,8 +400,14 @@ def _names_a_kind(said: str, name: str) -> bool:
 
 
 def _code_shaped(query: str, name: str) -> bool:
-    """A name written as code: split case, a `_`, `.` or `::`, `()`, or in backticks."""
-    return is_identifier_like(name) or f"`{name}`" in query or f"{name}()" in query
+    """A name written as code: split case, a `_`, `.` or `::`, `()`, in backticks, or an
+    operator in parentheses."""
+    return (
+        is_identifier_like(name)
+        or f"`{name}`" in query
+        or f"{name}()" in query
+        or (f"({name})" in query and not name.isalnum())
+    )
 
 
 def _quoted(query: str) -> str:

@@ -301,9 +301,10 @@ def _search(layer: str, query: str, limit: int, weight: float = 1.0) -> Step:
 
 def _symbol_steps(query: str, c: Classification, k: int) -> list[Step]:
     name = c.names[0]
+    text = name if query_terms(name) else query  # an operator (`<?>`) has no words of its own
     return [
         Step(L.C1_SYMBOL_CATALOG, "symbol", {"name": name, "exact": True}, k, 2.0, required=True),
-        _search(L.C0_SOURCE_CHUNKS, name, k, 1.0),
+        _search(L.C0_SOURCE_CHUNKS, text, k, 1.0),
     ]
 
 

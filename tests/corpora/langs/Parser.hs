@@ -36,3 +36,7 @@ instance Pretty Token where
 
 digits :: M.Map Char Int
 digits = M.fromList (zip "0123456789" [0 ..])
+
+-- | The first parser, or the second when the first fails.
+(<|>) :: Parser a -> Parser a -> Parser a
+p <|> q = p

@@ -5,6 +5,13 @@
 (declarations
   (signature name: (variable) @name) @definition.function)
 
+; An operator: `(<?>) :: ...` and its equations `p <?> l = ...`.
+(declarations
+  (signature name: (prefix_id (operator) @name)) @definition.function)
+
+(declarations
+  (function (infix operator: (operator) @name) match: (_) @body) @definition.function)
+
 (declarations
   [
     (function name: (variable) @name match: (_) @body)
