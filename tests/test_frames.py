@@ -48,6 +48,10 @@ ValueError: no database configured"""
         ("#0 /var/www/src/Db.php(42): Db->connect()", [("/var/www/src/Db.php", 42)]),
         ("thread 'main' panicked at src/main.rs:10:5:", [("src/main.rs", 10)]),
         ("what is wrong at src/strata/query/hybrid.py:120?", [("src/strata/query/hybrid.py", 120)]),
+        (  # a link to a line, as a forge shows one
+            "why is https://github.com/acme/app/blob/main/src/db.py#L42 slow",
+            [("//github.com/acme/app/blob/main/src/db.py", 42)],
+        ),
         ("versions 1.2:3 and 3.14:2 differ", []),  # numbers are no file names
     ],
 )
@@ -117,6 +121,13 @@ def test_a_pasted_traceback_leads_to_where_it_failed(tmp_path: Path) -> None:
             assert (first.metadata["focus_start"], first.metadata["focus_end"]) == (37, 48)
             assert (second.path, second.title) == ("src/app/cli.py", "main")  # its caller
             assert eng.plan(query).intent == "free_text"  # a path is no filter here
+        link = "why does https://github.com/acme/app/blob/main/src/app/db.py#L47 raise?"
+        first = eng.search(link, k=3).hits[0].record
+        assert (first.path, first.title, first.metadata["focus_end"]) == (
+            "src/app/db.py",
+            "connect",
+            48,
+        )
         # a trace of files the index does not hold has no frames to lead with
         elsewhere = PYTHON.replace("/home/me/proj/src/app/", "/opt/other/lib/")
         assert all("frames" not in h.parts for h in eng.search(elsewhere, k=5).hits)

@@ -13,6 +13,7 @@ Understood (one frame per line, the first pattern that matches):
   the directories (`com/acme/Db.java`);
 - C#: `at Acme.Db.Connect() in /src/Db.cs:line 42`;
 - PHP: `#0 /app/src/Db.php(42): Db->connect()`;
+- a link to a line: `https://github.com/acme/app/blob/main/src/db.py#L42`;
 - anything else with `path.ext:line` (Node, Go, Rust, Ruby, compilers and linters).
 
 A frame's path names an indexed file when enough of its trailing directories agree: two
@@ -42,6 +43,8 @@ _PHP = re.compile(r"(?P<path>[^\s()'\"]+\.php)\((?P<line>\d+)\)")
 _ANY = re.compile(
     r"(?P<path>(?:[A-Za-z]:)?[\w.@~+/\\-]*[\w-]\.[A-Za-z][\w+]{0,9}):(?P<line>\d+)(?![\d.])"
 )
+# A link to a line (GitHub, GitLab, Gitea, Bitbucket): `.../src/app/db.py#L42` (or `#42`).
+_ANCHOR = re.compile(r"(?P<path>[\w.@~+/\\-]*[\w-]\.[A-Za-z][\w+]{0,9})#L?(?P<line>\d+)\b")
 _INSTALLED = re.compile(
     r"(?:^|[/\\])(?:site-packages|dist-packages|node_modules|vendor|\.cargo|go/pkg/mod"
     r"|lib/python\d|jdk|\.m2|\.gradle)(?:[/\\]|$)"
@@ -83,6 +86,8 @@ def _frame(row: str) -> Frame | None:
         package = m["fn"].split("/")[-1].split(".")[:-2]  # `com.acme.Db.connect` -> com/acme
         return Frame("/".join([*package, m["file"]]), int(m["line"]), m["fn"])
     if m := _PHP.search(row):
+        return Frame(m["path"], int(m["line"]))
+    if m := _ANCHOR.search(row):
         return Frame(m["path"], int(m["line"]))
     if m := _ANY.search(row):
         return Frame(m["path"], int(m["line"]))
