@@ -146,12 +146,14 @@ def test_typing_a_query_shows_hits_and_enter_opens_the_file(server: Server, page
     assert page.evaluate("document.activeElement.id") == "q"
     page.keyboard.type("retry policy backoff")
     page.wait_for_url("**backoff**")  # the view is a shareable URL
-    page.locator("#hits .hit h3", has_text="client.py").first.wait_for()
-    titles = page.locator("#hits .hit h3").all_inner_texts()
+    # the list of the whole query: one of a prefix, still on screen, may order hits otherwise
+    hits = '#hits[data-query="retry policy backoff"]'
+    page.locator(f"{hits} .hit h3", has_text="client.py").first.wait_for()
+    titles = page.locator(f"{hits} .hit h3").all_inner_texts()
     target = next(i for i, t in enumerate(titles) if "client.py" in t)
     for _ in range(target + 1):
         page.keyboard.press("ArrowDown")
-    chosen = page.locator("#hits .hit").nth(target)
+    chosen = page.locator(f"{hits} .hit").nth(target)
     assert "selected" in (chosen.get_attribute("class") or "")
     page.keyboard.press("Enter")
     page.wait_for_selector("pre.code .row.mark")
