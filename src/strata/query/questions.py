@@ -1,20 +1,20 @@
-"""Reading a question: its intent, the names, paths and filters it mentions (pure).
+"""Reading a question: its intent and the names it mentions (pure).
 
 `classify` recognises the intents of shared/spec/layers.md (English and some Russian);
-`filters_of` finds the path, language, test, domain and repo filters a question names.
+`strata.query.question_filters` finds the filters a question names, and
 `strata.query.router` turns both into a `RetrievalPlan`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
-from strata.query.filters import SearchFilters
+from strata.query.question_filters import ROUTE, matches_any, no_urls, rx
 from strata.text.tokens import STOP_WORDS, is_identifier_like
 
-__all__ = ["Classification", "KnownNames", "classify", "filters_of"]
+__all__ = ["Classification", "classify", "named", "plain_name_asked"]
 
 # A name as written in a question: `Client.send`, "charge_card", charge_card(), pkg::f,
 # R's `.onLoad`, `$http`, Lisp's `read-array*`, Elixir's `decode!`, C++'s `~Name`.
@@ -39,11 +39,7 @@ _END = r"(?=[\s?!,;]|\.(?:\s|$)|$)"  # a dot ends a name only at a sentence end
 _F = re.IGNORECASE
 
 
-def _rx(*patterns: str) -> tuple[re.Pattern[str], ...]:
-    return tuple(re.compile(p, _F) for p in patterns)
-
-
-_CALLERS = _rx(
+_CALLERS = rx(
     rf"\bwho\s+(?:calls|invokes|uses)\s+{_NAME}{_END}",
     rf"\bwhat\s+(?:calls|invokes)\s+{_NAME}{_END}",
     rf"\b(?:callers|call\s+sites|usages?)\s+of\s+{_NAME}{_END}",
@@ -51,14 +47,14 @@ _CALLERS = _rx(
     rf"\bкто\s+вызывает\s+{_NAME}{_END}",
     rf"\bгде\s+вызывается\s+{_NAME}{_END}",
 )
-_CALLEES = _rx(
+_CALLEES = rx(
     rf"\bwhat\s+(?:does|do)\s+{_NAME}\s+call\b",
     rf"\bwhat\s+(?:functions|methods)\s+(?:does|do)\s+{_NAME}\s+call\b",
     rf"\b(?:callees|calls\s+made)\s+(?:of|by)\s+{_NAME}{_END}",
     rf"\bwhat\s+is\s+called\s+by\s+{_NAME}{_END}",
     rf"\bчто\s+вызывает\s+функция\s+{_NAME}{_END}",
 )
-_SYMBOL = _rx(
+_SYMBOL = rx(
     rf"\bwhere\s+(?:is|are)\s+{_THE}{_KIND}{_NAME}{_KIND_AFTER}\s+"
     r"(?:defined|declared|implemented|created)\b",
     rf"\b(?:definition|declaration|source)\s+of\s+{_NAME}{_END}",
@@ -68,7 +64,7 @@ _SYMBOL = _rx(
 # A question about what a code-shaped name is or does ("what does parseArgs do", "how is
 # `retry` implemented"): its definition answers first, as for "where is X defined". A
 # plain word here ("how does routing work") is a topic, not a name, and is left alone.
-_ABOUT_NAME = _rx(
+_ABOUT_NAME = rx(
     rf"\bwhat\s+(?:does|do|did)\s+{_THE}{_NAME}\s+(?:do|does|return|returns|mean|take|accept|raise|throw)\b",
     rf"\bhow\s+(?:does|do|is|are)\s+{_THE}{_NAME}\s+(?:work|works|implemented|written|computed)\b",
     rf"\bwhere\s+(?:can|do|could|would|should)\s+(?:i|we|you)\s+find\s+{_THE}{_NAME}{_END}",
@@ -85,24 +81,23 @@ _ABOUT_NAME = _rx(
     rf"^\s*{_NAME}\s+(?:implementation|source|definition|code)\s*[.?!]?\s*$",
     rf"\bчто\s+делает\s+{_NAME}{_END}",
 )
-_ENTRY_HTTP = _rx(
+_ENTRY_HTTP = rx(
     r"\b(?:http|rest|web|api)\s+(?:endpoints?|routes?|handlers?)\b",
     r"\bendpoints?\b",
     r"\broutes?\b",
     r"\burls?\b.*\b(?:served|handled|exposed)\b",
     r"\bэндпоинт\w*|\bмаршрут\w*",
 )
-_ENTRY_CLI = _rx(
+_ENTRY_CLI = rx(
     r"\bcli\b",
     r"\bcommand[- ]line\b",
     r"\bsub-?commands?\b",
     r"\b(?:which|what|list|all)\s+(?:\w+\s+)?commands\b",
     r"\bкоманд\w*\s+(?:cli|консол\w*)|\bконсольн\w+\s+команд\w*",
 )
-_ENTRY_ANY = _rx(r"\bentry[- ]?points?\b", r"\bточ\w+\s+вход\w*")
-_ROUTE = re.compile(r"(?<![\w.:/])(/(?:[\w{}<>:.\-]+/?)+)")
+_ENTRY_ANY = rx(r"\bentry[- ]?points?\b", r"\bточ\w+\s+вход\w*")
 _FRAMEWORKS = ("fastapi", "flask", "django", "click", "typer", "argparse", "express")
-_WORKFLOW = _rx(
+_WORKFLOW = rx(
     r"\bhow\s+(?:does|do|is|are)\s+.+?\s+(?:work|works|happen|handled|processed|done|performed|flow)\b",
     r"\bwhat\s+happens\s+(?:when|if|after|during|to)\b",
     r"\b(?:workflow|scenario|use\s+case|process|steps)\s+(?:of|for|to|when)\b",
@@ -111,13 +106,13 @@ _WORKFLOW = _rx(
     r"\bкак\s+(?:работает|работают|происходит|устроен\w*|выполняется|проходит|сделать|оформить)\b",
     r"\bсценари\w*|\bчто\s+происходит\b",
 )
-_INTEGRATIONS = _rx(
+_INTEGRATIONS = rx(
     r"\bintegrat\w*\b",
     r"\b(?:talks?|connects?|sends?\s+\w+)\s+to\b",
     r"\bexternal\s+(?:systems?|services?|apis?)\b",
     r"\bинтегр\w*|\bинтеграци\w*",
 )
-_RELATIONS = _rx(
+_RELATIONS = rx(
     r"\bdepend\w*\s+on\b",
     r"\bdependencies\s+of\b",
     r"\brelated\s+to\b",
@@ -127,14 +122,14 @@ _RELATIONS = _rx(
     r"\bот\s+чего\s+завис\w*",
     r"\bсвязан\w*\s+с\b",
 )
-_DEFINITION = _rx(
+_DEFINITION = rx(
     rf"^\s*(?:what|who)\s+(?:is|are)\s+{_THE}(?P<term>[^?]+?)\s*\??\s*$",
     r"\bwhat\s+does\s+(?P<term>.+?)\s+mean\b",
     r"\b(?:define|meaning\s+of|definition\s+of)\s+(?P<term>[^?]+)",
     r"\bчто\s+(?:такое|значит|означает)\s+(?P<term>[^?]+)",
 )
 # Subjects of docs questions: "what does payments integrate with", "integrations of X".
-_SOURCE_SUBJECT = _rx(
+_SOURCE_SUBJECT = rx(
     rf"\b(?:does|do|did)\s+{_THE}{_WORD}(?:\s+(?:service|module|system|component))?\s+(?:integrate|talk|connect|depend|use|relate|call)\b",
     rf"\b(?:integrations?|dependencies|relations?)\s+(?:of|for)\s+{_THE}{_WORD}{_END}",
     rf"\bинтегрир\w+\s+{_WORD}{_END}",
@@ -142,7 +137,7 @@ _SOURCE_SUBJECT = _rx(
     rf"\b{_WORD}\s+завис\w+\s+от\b",
     rf"\bот\s+чего\s+завис\w*\s+{_WORD}{_END}",
 )
-_TARGET_SUBJECT = _rx(
+_TARGET_SUBJECT = rx(
     rf"\b(?:integrates?|integrated|talks?|connects?)\s+(?:with|to)\s+{_THE}{_WORD}{_END}",
     rf"\b(?:depends?|rely|relies)\s+on\s+{_THE}{_WORD}{_END}",
     rf"\b(?:related|refers?|links?|points?)\s+to\s+{_THE}{_WORD}{_END}",
@@ -150,37 +145,10 @@ _TARGET_SUBJECT = _rx(
     rf"\bзавис\w+\s+от\s+{_WORD}{_END}",
     rf"\bсвязан\w*\s+с\s+{_WORD}{_END}",
 )
-_ENTRY_SUBJECT = _rx(
+_ENTRY_SUBJECT = rx(
     rf"\b{_THE}{_WORD}\s+(?:service|module|app|application|package|api|server|cli)\b",
     rf"\b(?:in|of|from|by)\s+{_THE}{_WORD}{_END}",
 )
-_LANGS = {
-    "python": "python",
-    "typescript": "typescript",
-    "javascript": "javascript",
-    "go": "go",
-    "golang": "go",
-    "rust": "rust",
-    "java": "java",
-    "ruby": "ruby",
-    "markdown": "markdown",
-}
-_LANG = _rx(
-    r"\b(?:in|written\s+in)\s+(python|typescript|javascript|golang|go|rust|java|ruby|markdown)\b(?!\s*\w*\s*(?:domain|service))",
-    r"\b(python|typescript|javascript|golang|rust|java|ruby|markdown)\s+(?:code|files?|functions?|classes|modules?|sources?|docs?)\b",
-)
-_PATH = re.compile(
-    r"(?<![\w/:.])((?:[\w.-]+/)+[\w.-]*|[\w-]+\.(?:py|pyi|ts|tsx|js|jsx|go|rs|java|rb|md|rst|txt|toml|yaml|yml|json))(?![\w/])"
-)
-_IN_TESTS = _rx(
-    r"\bin\s+(?:the\s+)?tests?\b", r"\btest\s+(?:code|files?|suite)\b", r"\bв\s+тестах\b"
-)
-_NO_TESTS = _rx(
-    r"\b(?:excluding|without|not\s+in|except|outside(?:\s+of)?)\s+(?:the\s+)?tests?\b",
-    r"\bnon-?test\b",
-    r"\bбез\s+тестов\b",
-)
-_DOMAIN = _rx(r"\b(?:in|of)\s+(?:the\s+)?([\w-]+)\s+domain\b", r"\bdomain\s+[`'\"]?([\w-]+)")
 _QUOTED = re.compile(r"`([^`]+)`|\"([^\"]+)\"|'([^'\s][^']*)'")
 _SUBJECT_NOISE = frozenset(
     {*STOP_WORDS, "service", "services", "documents", "document", "docs", "module", "all"}
@@ -202,20 +170,6 @@ class Classification:
     framework: str | None = None
 
 
-class KnownNames(Protocol):
-    """What of the index a question may name: repositories and document domains."""
-
-    @property
-    def repos(self) -> tuple[str, ...]: ...
-
-    @property
-    def domains(self) -> tuple[str, ...]: ...
-
-    def names_a_path(self, glob: str) -> bool:
-        """Whether a path glob matches something in the index."""
-        ...
-
-
 def classify(query: str) -> Classification:
     """The rule-based classification of one question (English and some Russian)."""
     for intent, patterns in (("callers", _CALLERS), ("callees", _CALLEES), ("symbol", _SYMBOL)):
@@ -234,7 +188,7 @@ def classify(query: str) -> Classification:
     linked = _linked(query)
     if linked is not None:
         return linked
-    if _any(_WORKFLOW, query):
+    if matches_any(_WORKFLOW, query):
         return Classification(
             "workflow", names=_identifiers(query), reason="workflow: a how/what-happens question"
         )
@@ -257,53 +211,13 @@ def classify(query: str) -> Classification:
     return Classification("free_text", names, reason="free text: no structural intent recognised")
 
 
-def filters_of(query: str, facts: KnownNames) -> tuple[SearchFilters, list[str]]:
-    """Filters named in the question: path globs, language, domain, repo, tests."""
-    why: list[str] = []
-    shaped = [_glob(p) for p in _PATH.findall(_ROUTE.sub(" ", _no_urls(query)))]
-    shaped = [p for p in dict.fromkeys(shaped) if p]
-    paths = tuple(p for p in shaped if facts.names_a_path(p))
-    if paths:
-        why.append(f"path filter {', '.join(paths)}: a path in the question")
-    if len(paths) < len(shaped):  # `LIMIT/OFFSET`, `and/or`: words with a slash, not paths
-        unknown = ", ".join(p for p in shaped if p not in paths)
-        why.append(f"no path filter {unknown}: no indexed path matches")
-    lang = None
-    m = next((m for p in _LANG if (m := p.search(query))), None)
-    if m:
-        lang = _LANGS[m.group(1).lower()]
-        why.append(f"language filter {lang}: {m.group(0)!r}")
-    tests = None
-    if _any(_NO_TESTS, query):
-        tests = False
-        why.append("tests excluded: the question says so")
-    elif _any(_IN_TESTS, query):
-        tests = True
-        why.append("tests only: the question asks about tests")
-    domain = None
-    m = next((m for p in _DOMAIN if (m := p.search(query))), None)
-    known = {d.lower() for d in facts.domains}
-    if m and m.group(1).lower() in known:  # "domain specific methods" names no domain
-        domain = m.group(1).lower()
-        why.append(f"domain filter {domain}: {m.group(0)!r}")
-    elif facts.domains:
-        named = [d for d in facts.domains if re.search(rf"\b{re.escape(d)}\s+domain\b", query, _F)]
-        if named:
-            domain = named[0]
-    repo = _repo(query, facts)
-    if repo:
-        why.append(f"repo filter {repo}: the repository is named")
-    lang_of = (lang,) if lang else ()
-    return SearchFilters(paths, lang_of, (), tests, repo or None, domain), why
-
-
 def _linked(query: str) -> Classification | None:
     """An `integrations` or `relations` question, its subject (or target) document."""
     for intent, patterns, why in (
         ("integrations", _INTEGRATIONS, "the question asks what a component integrates with"),
         ("relations", _RELATIONS, "the question asks what depends on or relates to what"),
     ):
-        if _any(patterns, query):
+        if matches_any(patterns, query):
             src, tgt = _subject(query, _SOURCE_SUBJECT), _subject(query, _TARGET_SUBJECT)
             return Classification(
                 intent, subject=src, target="" if src else tgt, reason=f"{intent}: {why}"
@@ -312,10 +226,10 @@ def _linked(query: str) -> Classification | None:
 
 
 def _entrypoint(query: str) -> Classification | None:
-    http, cli = _any(_ENTRY_HTTP, query), _any(_ENTRY_CLI, query)
-    routes = _ROUTE.findall(_no_urls(query))
+    http, cli = matches_any(_ENTRY_HTTP, query), matches_any(_ENTRY_CLI, query)
+    routes = ROUTE.findall(no_urls(query))
     routes = [r for r in routes if "." not in r.rsplit("/", 1)[-1]]  # /src/x.py is a file
-    if not (http or cli or routes or _any(_ENTRY_ANY, query)):
+    if not (http or cli or routes or matches_any(_ENTRY_ANY, query)):
         return None
     kind = "http" if (http or routes) and not cli else "cli" if cli and not http else None
     framework = next((f for f in _FRAMEWORKS if re.search(rf"\b{f}\b", query, _F)), None)
@@ -384,6 +298,19 @@ def _about_name(query: str) -> tuple[str, str]:
     return "", ""
 
 
+def named(
+    found: Classification, query: str, defines: Callable[[str], bool] | None
+) -> Classification:
+    """A question about a plain word ("what does json do") is about a name when the index
+    `defines` one so named; otherwise the rules' classification `found` stands."""
+    if found.intent not in ("free_text", "workflow", "definition") or defines is None:
+        return found
+    name = plain_name_asked(query)
+    if not name or not defines(name):
+        return found
+    return Classification("symbol", (name,), reason=f"symbol: the index defines {name!r}")
+
+
 def plain_name_asked(query: str) -> str:
     """A plain word a "what does X do" question asks about, with no article before it
     ("what does json do": `json`; "what does the cache do": ""). Whether it is a name is
@@ -418,31 +345,3 @@ def _quoted(query: str) -> str:
 def _has_question_word(query: str) -> bool:
     first = query.strip().split()[0].lower()
     return first in {"how", "what", "why", "where", "who", "which", "when", "is", "does", "can"}
-
-
-def _glob(path: str) -> str:
-    path = path.strip("`'\".,;:")
-    if not path or path.startswith(("http:", "https:")):
-        return ""
-    if path.endswith("/"):
-        return path + "**"
-    last = path.rsplit("/", 1)[-1]
-    return path if "." in last else path + "/**"
-
-
-def _no_urls(query: str) -> str:
-    return re.sub(r"\b\w+://\S+", " ", query)
-
-
-def _repo(query: str, facts: KnownNames) -> str:
-    # One known repository is the whole index: a filter on it would change nothing.
-    if len(facts.repos) < 2:
-        return ""
-    for repo in facts.repos:
-        if re.search(rf"(?<![\w-]){re.escape(repo)}(?![\w-])", query, _F):
-            return repo
-    return ""
-
-
-def _any(patterns: tuple[re.Pattern[str], ...], query: str) -> bool:
-    return any(p.search(query) for p in patterns)

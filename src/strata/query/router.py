@@ -30,7 +30,8 @@ from typing import Any, Protocol
 from strata import layers as L
 from strata.query import frames
 from strata.query.filters import NO_FILTERS, SearchFilters
-from strata.query.questions import Classification, classify, filters_of, plain_name_asked
+from strata.query.question_filters import filters_of
+from strata.query.questions import Classification, classify, named
 from strata.text.globs import select
 from strata.text.tokens import STOP_WORDS, query_terms
 from strata.types import fields_json
@@ -233,23 +234,12 @@ def route(
             f"classifier: {found.intent}" + (f" ({found.reason})" if found.reason else "")
         )
     else:
-        found = _named(classify(head), head, facts)
+        found = named(classify(head), head, facts.defines)
         reasons.append(found.reason)
     if len(query.strip()) > MAX_ROUTED_CHARS:
         reasons.append(f"only the first {MAX_ROUTED_CHARS} characters were read by the router")
-    filters, named = filters_of(head, facts)
-    return _build(query, found, filters, facts, k, reasons + named)
-
-
-def _named(found: Classification, head: str, facts: IndexFacts) -> Classification:
-    """A question about a plain word ("what does json do") is about a name when the index
-    defines one so named; otherwise the rules' classification stands."""
-    if found.intent not in ("free_text", "workflow", "definition") or facts.defines is None:
-        return found
-    name = plain_name_asked(head)
-    if not name or not facts.defines(name):
-        return found
-    return Classification("symbol", (name,), reason=f"symbol: the index defines {name!r}")
+    filters, said = filters_of(head, facts)
+    return _build(query, found, filters, facts, k, reasons + said)
 
 
 # ---- building the plan ----------------------------------------------------------------------

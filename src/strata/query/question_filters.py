@@ -1,0 +1,139 @@
+"""The filters a question names (pure): paths, language, tests, document domain, repo.
+
+`strata.query.questions` reads the intent; `strata.query.router` turns both into a plan.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol
+
+from strata.query.filters import SearchFilters
+
+__all__ = ["ROUTE", "KnownNames", "filters_of", "matches_any", "no_urls", "rx"]
+
+IGNORE_CASE = re.IGNORECASE
+# A route in a question (`/api/v1/items`): an entry point's, not a path filter.
+ROUTE = re.compile(r"(?<![\w.:/])(/(?:[\w{}<>:.\-]+/?)+)")
+
+
+def rx(*patterns: str) -> tuple[re.Pattern[str], ...]:
+    """Patterns compiled case-insensitively."""
+    return tuple(re.compile(p, IGNORE_CASE) for p in patterns)
+
+
+def matches_any(patterns: tuple[re.Pattern[str], ...], query: str) -> bool:
+    """Whether any of `patterns` is found in `query`."""
+    return any(p.search(query) for p in patterns)
+
+
+def no_urls(query: str) -> str:
+    """`query` with its URLs blanked (their slashes are no paths)."""
+    return re.sub(r"\b\w+://\S+", " ", query)
+
+
+_LANGS = {
+    "python": "python",
+    "typescript": "typescript",
+    "javascript": "javascript",
+    "go": "go",
+    "golang": "go",
+    "rust": "rust",
+    "java": "java",
+    "ruby": "ruby",
+    "markdown": "markdown",
+}
+_LANG = rx(
+    r"\b(?:in|written\s+in)\s+(python|typescript|javascript|golang|go|rust|java|ruby|markdown)\b(?!\s*\w*\s*(?:domain|service))",
+    r"\b(python|typescript|javascript|golang|rust|java|ruby|markdown)\s+(?:code|files?|functions?|classes|modules?|sources?|docs?)\b",
+)
+_PATH = re.compile(
+    r"(?<![\w/:.])((?:[\w.-]+/)+[\w.-]*|[\w-]+\.(?:py|pyi|ts|tsx|js|jsx|go|rs|java|rb|md|rst|txt|toml|yaml|yml|json))(?![\w/])"
+)
+_IN_TESTS = rx(
+    r"\bin\s+(?:the\s+)?tests?\b", r"\btest\s+(?:code|files?|suite)\b", r"\bв\s+тестах\b"
+)
+_NO_TESTS = rx(
+    r"\b(?:excluding|without|not\s+in|except|outside(?:\s+of)?)\s+(?:the\s+)?tests?\b",
+    r"\bnon-?test\b",
+    r"\bбез\s+тестов\b",
+)
+_DOMAIN = rx(r"\b(?:in|of)\s+(?:the\s+)?([\w-]+)\s+domain\b", r"\bdomain\s+[`'\"]?([\w-]+)")
+
+
+class KnownNames(Protocol):
+    """What of the index a question may name: repositories and document domains."""
+
+    @property
+    def repos(self) -> tuple[str, ...]: ...
+
+    @property
+    def domains(self) -> tuple[str, ...]: ...
+
+    def names_a_path(self, glob: str) -> bool:
+        """Whether a path glob matches something in the index."""
+        ...
+
+
+def filters_of(query: str, facts: KnownNames) -> tuple[SearchFilters, list[str]]:
+    """Filters named in the question: path globs, language, domain, repo, tests."""
+    why: list[str] = []
+    shaped = [_glob(p) for p in _PATH.findall(ROUTE.sub(" ", no_urls(query)))]
+    shaped = [p for p in dict.fromkeys(shaped) if p]
+    paths = tuple(p for p in shaped if facts.names_a_path(p))
+    if paths:
+        why.append(f"path filter {', '.join(paths)}: a path in the question")
+    if len(paths) < len(shaped):  # `LIMIT/OFFSET`, `and/or`: words with a slash, not paths
+        unknown = ", ".join(p for p in shaped if p not in paths)
+        why.append(f"no path filter {unknown}: no indexed path matches")
+    lang = None
+    m = next((m for p in _LANG if (m := p.search(query))), None)
+    if m:
+        lang = _LANGS[m.group(1).lower()]
+        why.append(f"language filter {lang}: {m.group(0)!r}")
+    tests = None
+    if matches_any(_NO_TESTS, query):
+        tests = False
+        why.append("tests excluded: the question says so")
+    elif matches_any(_IN_TESTS, query):
+        tests = True
+        why.append("tests only: the question asks about tests")
+    domain = None
+    m = next((m for p in _DOMAIN if (m := p.search(query))), None)
+    known = {d.lower() for d in facts.domains}
+    if m and m.group(1).lower() in known:  # "domain specific methods" names no domain
+        domain = m.group(1).lower()
+        why.append(f"domain filter {domain}: {m.group(0)!r}")
+    elif facts.domains:
+        named = [
+            d
+            for d in facts.domains
+            if re.search(rf"\b{re.escape(d)}\s+domain\b", query, IGNORE_CASE)
+        ]
+        if named:
+            domain = named[0]
+    repo = _repo(query, facts)
+    if repo:
+        why.append(f"repo filter {repo}: the repository is named")
+    lang_of = (lang,) if lang else ()
+    return SearchFilters(paths, lang_of, (), tests, repo or None, domain), why
+
+
+def _glob(path: str) -> str:
+    path = path.strip("`'\".,;:")
+    if not path or path.startswith(("http:", "https:")):
+        return ""
+    if path.endswith("/"):
+        return path + "**"
+    last = path.rsplit("/", 1)[-1]
+    return path if "." in last else path + "/**"
+
+
+def _repo(query: str, facts: KnownNames) -> str:
+    # One known repository is the whole index: a filter on it would change nothing.
+    if len(facts.repos) < 2:
+        return ""
+    for repo in facts.repos:
+        if re.search(rf"(?<![\w-]){re.escape(repo)}(?![\w-])", query, IGNORE_CASE):
+            return repo
+    return ""
