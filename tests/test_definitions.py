@@ -165,3 +165,65 @@ def test_a_notebooks_code_is_found_by_name_and_by_words(tmp_path: Path) -> None:
         top = eng.search("where is churn_rate defined", k=1)[0].record
         assert (top.path, top.lang, top.title) == ("churn.ipynb", "python", "churn_rate")
         assert eng.search("which customers leave", k=1)[0].record.path == "churn.ipynb"
+
+
+def _parser_class(n_instances: int) -> str:
+    """A Haskell class whose method signatures sit among others' (one chunk holds them),
+    and instances whose short equations repeat the names."""
+    sigs = "\n\n".join(
+        f"  -- | Step {i} of a parse, documented at some length so that the class\n"
+        f"  -- is one chunk of many signatures.\n  step{i} :: m a -> m a"
+        for i in range(12)
+    )
+    head = f"module Parser where\n\nclass Monad m => MonadParser m where\n{sigs}\n"
+    head += "  lookAhead :: m a -> m a\n  eof :: m ()\n  string' :: String -> m String\n"
+    insts = "".join(
+        f"\ninstance MonadParser (P{i} s) where\n  lookAhead p = P{i} (\\s -> run p s)\n"
+        f"  eof = P{i} (\\s -> done s)\n  string' t = P{i} (\\s -> text t s)\n"
+        for i in range(n_instances)
+    )
+    return head + insts
+
+
+def test_a_class_methods_signature_is_its_definition_not_each_instances_equation(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "Parser.hs").write_text(_parser_class(6), encoding="utf-8")
+    (tmp_path / "Internal.hs").write_text(  # an instance in another module
+        "module Internal where\n\nimport Parser\n\ninstance MonadParser Q where\n"
+        "  lookAhead p = Q p\n  eof = Q ()\n",
+        encoding="utf-8",
+    )
+    with Engine.open(tmp_path, config=LEXICAL) as eng:
+        eng.index()
+        found = eng.symbols("lookAhead")
+        impl = [bool(s.record.metadata.get("implementation")) for s in found]
+        assert impl == [False] + [True] * 7
+        signature = found[0].record.span_start
+        for query in ("where is lookAhead defined", "where is eof defined", "lookAhead"):
+            top = eng.search(query, k=3)[0]
+            span = (top.record.span_start or 0, top.record.span_end or 0)
+            assert top.record.path == "Parser.hs", query
+            assert span[0] <= signature <= span[1] and "instance" not in top.record.content, query
+        # the instances are still found, after the class
+        rest = [h.record.content for h in eng.search("where is lookAhead defined", k=8)[1:]]
+        assert any("instance MonadParser" in text or "P0 (" in text for text in rest)
+        # a primed name is its own (`string'` is not `string`)
+        top = eng.search("where is string' defined", k=1)[0].record
+        assert "string' :: String" in top.content
+
+
+def test_a_method_named_by_a_stop_word_is_found_where_the_question_names_it(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "comments.cpp").write_text(
+        "#include <string>\n\nbool Comments::has(int slot) const {\n  return slot > 0;\n}\n\n"
+        "bool Value::hasComment(int placement) const {\n  return comments_.has(placement);\n}\n",
+        encoding="utf-8",
+    )
+    with Engine.open(tmp_path, config=LEXICAL) as eng:
+        eng.index()
+        top = eng.search("where is has defined", k=1)[0].record
+        assert (top.path, top.span_start) == ("comments.cpp", 3)
+        # a pronoun in the same place is no name
+        assert eng.search("where is it defined", k=1).plan["route"]["intent"] == "free_text"

@@ -177,6 +177,9 @@ def ask(
         ("where is XMLNode::~XMLNode defined", "symbol", ("XMLNode::~XMLNode",)),
         ("where is ~XMLNode defined", "symbol", ("~XMLNode",)),
         ("where is (<?>) defined", "symbol", ("<?>",)),  # a Haskell operator
+        ("where is foldl' defined", "symbol", ("foldl'",)),  # a Haskell name with a prime
+        ("where is 'foldl' defined", "symbol", ("foldl",)),  # quoted
+        ("where is has defined", "free_text", ()),  # a stop word: the index decides
         ("how is (<|>) implemented", "symbol", ("<|>",)),
         ("who calls read-json?", "callers", ("read-json",)),  # the sentence's "?" is not the name's
         ("where is the read-only flag defined", "free_text", ()),

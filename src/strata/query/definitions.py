@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from strata.layers import C0_SOURCE_CHUNKS
 from strata.query.lookup.rows import chunks_at, meta_str
-from strata.query.lookup.symbols import SymbolMatch, find_symbols
+from strata.query.lookup.symbols import SymbolMatch, find_symbols, without_implementations
 from strata.store import Filter, Store
 from strata.types import Record
 
@@ -43,7 +43,7 @@ def definition_chunks(
     matches: list[SymbolMatch] = []
     for name in list(dict.fromkeys(names))[:MAX_NAMES]:
         found = find_symbols(store, name, limit=_PER_NAME, exact=True)
-        matches += [m for m in found if m.score >= _EXACT]
+        matches += without_implementations([m for m in found if m.score >= _EXACT])
     matches.sort(
         key=lambda m: (-m.score, m.record.is_test, bool(m.record.metadata.get("declaration")))
     )

@@ -17,11 +17,12 @@ from strata.text.tokens import STOP_WORDS, is_identifier_like
 __all__ = ["Classification", "classify", "named", "plain_name_asked"]
 
 # A name as written in a question: `Client.send`, "charge_card", charge_card(), pkg::f,
-# R's `.onLoad`, `$http`, Lisp's `read-array*`, Elixir's `decode!`, C++'s `~Name`.
+# R's `.onLoad`, `$http`, Lisp's `read-array*`, Elixir's `decode!`, C++'s `~Name`, Haskell's
+# `foldl'`.
 # An operator in parentheses (Haskell's `(<?>)`, `(<|>)`) is a name too.
 _OPERATOR = r"\([!#$%&*+./<=>?@\\^|~:-]{1,6}\)"
 _NAME = (
-    rf"[`'\"]?({_OPERATOR}|(?:[.~](?=[A-Za-z_]))?[A-Za-z_$](?:[\w.:$]|::~)*?(?:-[\w$]+)*[*!?]?)"
+    rf"[`'\"]?({_OPERATOR}|(?:[.~](?=[A-Za-z_]))?[A-Za-z_$](?:[\w.:$]|::~)*?(?:-[\w$]+)*(?:[*!?]|'+)?)"
     r"(?:\(\))?[`'\"]?"
 )
 _WORD = r"[`'\"]?([\w][\w.-]*?)[`'\"]?"
@@ -155,6 +156,13 @@ _SUBJECT_NOISE = frozenset(
     | {"http", "rest", "web", "api", "cli", "endpoints", "routes", "commands", "expose", "our"}
 )
 
+# Stop words that name methods often enough ("where is has defined"); pronouns and question
+# words never do.
+_NAMED_STOP_WORDS = STOP_WORDS - {
+    *("i", "it", "its", "this", "that", "these", "there", "their", "you", "your"),
+    *("what", "when", "where", "which", "who", "why", "how"),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Classification:
@@ -273,6 +281,8 @@ def _asked(m: re.Match[str], query: str) -> str:
     """The name group of `m`: a Ruby or Lisp predicate's `?` is its own (`empty?`), the
     question's last `?` is not ("who calls read-json?")."""
     name = m.group(1)
+    if name.endswith("'") and query[: m.start(1)].endswith("'"):
+        name = name[:-1]  # 'foo': quoted, not Haskell's foo'
     if re.fullmatch(_OPERATOR, name):
         return name[1:-1]  # the catalogue names `(<?>)` by its operator
     return name[:-1] if name.endswith("?") and not query[m.end(1) :].strip() else name
@@ -283,7 +293,7 @@ def _is_name(word: str) -> bool:
     if re.fullmatch(_OPERATOR, word):
         return True
     # `For` may be a class (sqlparse has one); `for` is a word.
-    part = r"[A-Za-z_$][\w$]*(?:-[\w$]+)*[*!?]?"
+    part = r"[A-Za-z_$][\w$]*(?:-[\w$]+)*(?:[*!?]|'+)?"
     return bool(re.fullmatch(rf"[.~]?{part}(?:(?:\.|::~?){part})*", word)) and (
         word not in STOP_WORDS
     )
@@ -316,9 +326,22 @@ def plain_name_asked(query: str) -> str:
     ("what does json do": `json`; "what does the cache do": ""). Whether it is a name is
     the index's to say (`IndexFacts.defines`): the rules take it for a topic."""
     name, said = _about_name(query)
-    if not name or _code_shaped(query, name) or _names_a_kind(said, name):
+    if not name:
+        return _stop_word_named(query)
+    if _code_shaped(query, name) or _names_a_kind(said, name):
         return ""  # the rules take it for a name already
     return "" if re.search(r"\b(?:the|a|an)\s", said, _F) else name
+
+
+def _stop_word_named(query: str) -> str:
+    """A stop word in the name slot of "where is X defined" (`has`, `then`, `of`, `from`:
+    methods in C++, JavaScript, Java); a name only if the index defines one so named. A
+    pronoun ("where is it defined") is never one."""
+    for p in _SYMBOL:
+        m = p.search(query)
+        if m and m.group(1).lower() in _NAMED_STOP_WORDS:
+            return m.group(1)
+    return ""
 
 
 def _names_a_kind(said: str, name: str) -> bool:

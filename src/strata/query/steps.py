@@ -17,6 +17,7 @@ from strata.query.filters import SearchFilters
 from strata.query.hybrid import QueryContext
 from strata.query.lookup import SymbolMatch, closest
 from strata.query.lookup.rows import meta_str
+from strata.query.lookup.symbols import without_implementations
 from strata.query.router import Step
 from strata.store import Filter
 from strata.text.names import normalise_name
@@ -67,6 +68,7 @@ def _symbol(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | N
     if _spelt_otherwise(ctx, name, exact, filters):
         others = ", ".join(dict.fromkeys(m.name for m in exact))
         return Outcome([], [f"no symbol spelt {name!r} (defined: {others}); where it occurs"])
+    exact = without_implementations(exact)
     headers = header_chunks(ctx.store, exact)
     hits = [
         Hit(_at_header(m, headers.get(m.symbol_id)), m.score, {"symbol": m.score}, (_why(m),))

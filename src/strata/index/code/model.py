@@ -33,6 +33,10 @@ class Symbol:
     # A C or C++ function or method written without a body (a prototype, a method declared
     # in its class): "where is it defined" prefers the one with a body.
     declaration: bool = False
+    # A member of an impl block (a Haskell instance, a Swift extension, a Rust impl). Where
+    # its qname is also a member of a class or trait (a class method's signature), that
+    # member is the definition asked for and this one an implementation of it.
+    implementation: bool = False
     package_or_module: str = ""
     is_test: bool = False
     decorators: tuple[str, ...] = ()

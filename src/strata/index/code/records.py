@@ -58,6 +58,8 @@ def symbol_records(symbols: Iterable[Symbol], file_hash: FileHashes) -> list[Rec
             meta["decl_line"] = s.decl_line
         if s.declaration:
             meta["declaration"] = True
+        if s.implementation:
+            meta["implementation"] = True
         if s.qname.rpartition(".")[2] != s.name:  # a dot in the name itself: R's `print.glue`
             meta["name"] = s.name
         if s.members:  # a data table's block: each member found by its own name

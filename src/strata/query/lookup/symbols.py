@@ -7,6 +7,7 @@ import dataclasses
 import functools
 import heapq
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,15 @@ from strata.types import JSON, Record
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = ["MATCHES", "SymbolIndex", "SymbolMatch", "closest", "find_symbols", "symbol_index"]
+__all__ = [
+    "MATCHES",
+    "SymbolIndex",
+    "SymbolMatch",
+    "closest",
+    "find_symbols",
+    "symbol_index",
+    "without_implementations",
+]
 
 MATCHES = ("exact", "qualified", "prefix", "fuzzy")
 # Score bands keep the tiers apart: exact/qualified >= 0.9 > prefix >= 0.6 > fuzzy.
@@ -71,6 +80,7 @@ class _Entry:
     is_test: bool
     member: int = -1  # a data table's constant: its place in the block row's `members`
     declared: bool = False  # declared without a body: a definition with one comes first
+    implementation: bool = False  # in an impl block: a class's member of its qname comes first
 
     @property
     def record(self) -> Record:
@@ -296,7 +306,10 @@ def _entry(rows: KeptRows, pos: int, title: str, kind: str, is_test: bool, meta:
     name = str(meta.get("name") or qname.rpartition(".")[2])
     kind = str(meta.get("kind") or kind)
     declared = bool(meta.get("declaration"))
-    return _Entry(rows, pos, qname, name, fold(name), kind, is_test, declared=declared)
+    impl = bool(meta.get("implementation"))
+    return _Entry(
+        rows, pos, qname, name, fold(name), kind, is_test, declared=declared, implementation=impl
+    )
 
 
 def _members(rows: KeptRows, pos: int, is_test: bool, meta: Any) -> list[_Entry]:
@@ -332,6 +345,26 @@ def _member_record(block: Record, i: int, qname: str) -> Record:
     )
 
 
-def _rank(found: _Found) -> tuple[float, int, bool, bool, int, str]:
+def _rank(found: _Found) -> tuple[float, int, bool, bool, bool, int, str]:
     e, match, score = found
-    return (-round(score, 6), MATCHES.index(match), e.is_test, e.declared, len(e.qname), e.qname)
+    first = (-round(score, 6), MATCHES.index(match), e.is_test, e.declared, e.implementation)
+    return (*first, len(e.qname), e.qname)
+
+
+def without_implementations(matches: Sequence[SymbolMatch]) -> list[SymbolMatch]:
+    """`matches` without the implementations (members of an impl block: a Haskell
+    instance's equations) of a member that a class or trait among them declares, in any
+    module: "where is lookAhead defined" asks for `MonadParsec.lookAhead` in the class, not
+    each instance's. A member that only impl blocks define (a Rust type's methods) keeps
+    them all."""
+    declared = {_owned(m) for m in matches if not m.record.metadata.get("implementation")}
+    return [
+        m
+        for m in matches
+        if not (m.record.metadata.get("implementation") and _owned(m) in declared)
+    ]
+
+
+def _owned(m: SymbolMatch) -> str:
+    """A member's owner and name (`MonadParsec.lookAhead`), without the module."""
+    return ".".join(m.qname.rsplit(".", 2)[-2:])

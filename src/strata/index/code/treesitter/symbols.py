@@ -106,6 +106,7 @@ def _symbols(
             decl_line=d.decl_line if d.decl_line != d.start_line else 0,
             declaration=(prototypes and not d.has_body and d.kind in ("function", "method"))
             or (interfaces and d.kind == "interface"),
+            implementation=d.parent is not None and defs[d.parent].kind in GROUP_KINDS,
             signature=d.signature,
             summary=summary(d.doc or declared.get(d.path, "")),
             parent_symbol_id=owner.symbol_id if owner else None,
