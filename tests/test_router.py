@@ -180,6 +180,16 @@ def ask(
         ("where is foldl' defined", "symbol", ("foldl'",)),  # a Haskell name with a prime
         ("where is 'foldl' defined", "symbol", ("foldl",)),  # quoted
         ("where is has defined", "free_text", ()),  # a stop word: the index decides
+        # who calls a name, in other words
+        ("what uses parse_header", "callers", ("parse_header",)),
+        ("which functions call Client.send", "callers", ("Client.send",)),
+        ("what code calls parse_header", "callers", ("parse_header",)),
+        ("where do we call parse_header", "callers", ("parse_header",)),
+        ("what is parse_header called by", "callers", ("parse_header",)),
+        ("how is `retry` used", "callers", ("retry",)),
+        ("where is parse_header referenced", "callers", ("parse_header",)),
+        ("how is caching used", "free_text", ()),  # a plain word: a topic, unless defined
+        ("which functions does Client.send call", "callees", ("Client.send",)),
         ("how is (<|>) implemented", "symbol", ("<|>",)),
         ("who calls read-json?", "callers", ("read-json",)),  # the sentence's "?" is not the name's
         ("where is the read-only flag defined", "free_text", ()),
@@ -398,6 +408,8 @@ def test_what_a_name_does_answers_with_its_definition_first(shop: Engine) -> Non
         ("how does refund work", "symbol", ("refund",)),
         ("show me checkout", "symbol", ("checkout",)),
         ("checkout implementation", "symbol", ("checkout",)),
+        ("how is refund used", "callers", ("refund",)),
+        ("where is has defined", "free_text", ()),  # the shop defines no `has`
         ("what does the refund do?", "free_text", ()),  # an article: a topic
         ("how does billing work", "free_text", ()),  # no symbol of that name (nor D4 rows)
         ("what does Refund do?", "free_text", ()),  # the name as written only

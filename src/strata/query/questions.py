@@ -8,13 +8,20 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from strata.query.question_filters import ROUTE, matches_any, no_urls, rx
 from strata.text.tokens import STOP_WORDS, is_identifier_like
 
-__all__ = ["Classification", "classify", "named", "plain_name_asked"]
+__all__ = [
+    "Classification",
+    "about_name",
+    "classify",
+    "code_shaped",
+    "names_a_kind",
+    "symbol_slot",
+    "uses_of",
+]
 
 # A name as written in a question: `Client.send`, "charge_card", charge_card(), pkg::f,
 # R's `.onLoad`, `$http`, Lisp's `read-array*`, Elixir's `decode!`, C++'s `~Name`, Haskell's
@@ -42,15 +49,26 @@ _F = re.IGNORECASE
 
 _CALLERS = rx(
     rf"\bwho\s+(?:calls|invokes|uses)\s+{_NAME}{_END}",
-    rf"\bwhat\s+(?:calls|invokes)\s+{_NAME}{_END}",
+    rf"\bwhat\s+(?:calls|invokes|uses)\s+{_NAME}{_END}",
+    rf"\b(?:which|what)\s+(?:functions?|methods?|code|classes|modules|files|places)\s+"
+    rf"(?:calls?|uses?|invokes?)\s+{_NAME}{_END}",
     rf"\b(?:callers|call\s+sites|usages?)\s+of\s+{_NAME}{_END}",
     rf"\bwhere\s+(?:is|are)\s+{_NAME}\s+(?:called|used|invoked)\b",
+    rf"\bwhere\s+(?:do|does|did|can)\s+(?:we|i|you|they|it|the\s+code)\s+"
+    rf"(?:call|use|invoke)\s+{_NAME}{_END}",
+    rf"\bwhat\s+(?:is|are)\s+{_NAME}\s+(?:called|used|invoked)\s+(?:by|from)\b",
     rf"\bкто\s+вызывает\s+{_NAME}{_END}",
     rf"\bгде\s+вызывается\s+{_NAME}{_END}",
 )
+# Asked of a name written as code only ("how is `retry` used"): of a plain word ("how is
+# caching used", "where is payments referenced") they ask about a topic or a document.
+_CALLERS_OF_CODE = rx(
+    rf"\bhow\s+(?:is|are)\s+{_NAME}\s+(?:used|called|invoked)\b",
+    rf"\bwhere\s+(?:is|are)\s+{_NAME}\s+referenced\b",
+)
 _CALLEES = rx(
     rf"\bwhat\s+(?:does|do)\s+{_NAME}\s+call\b",
-    rf"\bwhat\s+(?:functions|methods)\s+(?:does|do)\s+{_NAME}\s+call\b",
+    rf"\b(?:what|which)\s+(?:functions|methods)\s+(?:does|do)\s+{_NAME}\s+call\b",
     rf"\b(?:callees|calls\s+made)\s+(?:of|by)\s+{_NAME}{_END}",
     rf"\bwhat\s+is\s+called\s+by\s+{_NAME}{_END}",
     rf"\bчто\s+вызывает\s+функция\s+{_NAME}{_END}",
@@ -156,13 +174,6 @@ _SUBJECT_NOISE = frozenset(
     | {"http", "rest", "web", "api", "cli", "endpoints", "routes", "commands", "expose", "our"}
 )
 
-# Stop words that name methods often enough ("where is has defined"); pronouns and question
-# words never do.
-_NAMED_STOP_WORDS = STOP_WORDS - {
-    *("i", "it", "its", "this", "that", "these", "there", "their", "you", "your"),
-    *("what", "when", "where", "which", "who", "why", "how"),
-}
-
 
 @dataclass(frozen=True, slots=True)
 class Classification:
@@ -186,8 +197,11 @@ def classify(query: str) -> Classification:
             if m and _is_name(m.group(1)):
                 name = _quoted(query) or _asked(m, query)
                 return Classification(intent, (name,), reason=f"{intent}: matched {m.group(0)!r}")
-    name, said = _about_name(query)
-    if name and (_code_shaped(query, name) or _names_a_kind(said, name)):
+    uses = _uses_of_code(query)
+    if uses is not None:
+        return uses
+    name, said = about_name(query)
+    if name and (code_shaped(query, name) or names_a_kind(said, name)):
         why = f"symbol: asks about the code name in {said!r}"
         return Classification("symbol", (_quoted(query) or name,), reason=why)
     entry = _entrypoint(query)
@@ -217,6 +231,23 @@ def classify(query: str) -> Classification:
             "symbol", names, reason=f"symbol: the query is a code name {names[0]!r}"
         )
     return Classification("free_text", names, reason="free text: no structural intent recognised")
+
+
+def _uses_of_code(query: str) -> Classification | None:
+    """A callers question that asks so only of a name written as code (`_CALLERS_OF_CODE`)."""
+    name = uses_of(query)
+    if name and code_shaped(query, name):
+        return Classification("callers", (_quoted(query) or name,), reason=f"callers: {name!r}")
+    return None
+
+
+def uses_of(query: str) -> str:
+    """The name a `_CALLERS_OF_CODE` question asks about ("" none)."""
+    for p in _CALLERS_OF_CODE:
+        m = p.search(query)
+        if m and _is_name(m.group(1)):
+            return _asked(m, query)
+    return ""
 
 
 def _linked(query: str) -> Classification | None:
@@ -299,7 +330,7 @@ def _is_name(word: str) -> bool:
     )
 
 
-def _about_name(query: str) -> tuple[str, str]:
+def about_name(query: str) -> tuple[str, str]:
     """The name a "what does X do" question asks about, and the words that ask ("" none)."""
     for p in _ABOUT_NAME:
         m = p.search(query)
@@ -308,48 +339,22 @@ def _about_name(query: str) -> tuple[str, str]:
     return "", ""
 
 
-def named(
-    found: Classification, query: str, defines: Callable[[str], bool] | None
-) -> Classification:
-    """A question about a plain word ("what does json do") is about a name when the index
-    `defines` one so named; otherwise the rules' classification `found` stands."""
-    if found.intent not in ("free_text", "workflow", "definition") or defines is None:
-        return found
-    name = plain_name_asked(query)
-    if not name or not defines(name):
-        return found
-    return Classification("symbol", (name,), reason=f"symbol: the index defines {name!r}")
-
-
-def plain_name_asked(query: str) -> str:
-    """A plain word a "what does X do" question asks about, with no article before it
-    ("what does json do": `json`; "what does the cache do": ""). Whether it is a name is
-    the index's to say (`IndexFacts.defines`): the rules take it for a topic."""
-    name, said = _about_name(query)
-    if not name:
-        return _stop_word_named(query)
-    if _code_shaped(query, name) or _names_a_kind(said, name):
-        return ""  # the rules take it for a name already
-    return "" if re.search(r"\b(?:the|a|an)\s", said, _F) else name
-
-
-def _stop_word_named(query: str) -> str:
-    """A stop word in the name slot of "where is X defined" (`has`, `then`, `of`, `from`:
-    methods in C++, JavaScript, Java); a name only if the index defines one so named. A
-    pronoun ("where is it defined") is never one."""
+def symbol_slot(query: str) -> str:
+    """The word in the name slot of "where is X defined", even a stop word ("where is has
+    defined": `plain_names` asks the index whether it names something)."""
     for p in _SYMBOL:
         m = p.search(query)
-        if m and m.group(1).lower() in _NAMED_STOP_WORDS:
+        if m:
             return m.group(1)
     return ""
 
 
-def _names_a_kind(said: str, name: str) -> bool:
+def names_a_kind(said: str, name: str) -> bool:
     """Whether the words about `name` say its kind ("the class Context", "the users table")."""
     return bool(_KIND_WORD.search(re.sub(rf"(?<![\w$]){re.escape(name)}(?![\w$])", " ", said)))
 
 
-def _code_shaped(query: str, name: str) -> bool:
+def code_shaped(query: str, name: str) -> bool:
     """A name written as code: split case, a `_`, `.` or `::`, `()`, in backticks, or an
     operator in parentheses."""
     return (

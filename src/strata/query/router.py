@@ -30,8 +30,9 @@ from typing import Any, Protocol
 from strata import layers as L
 from strata.query import frames
 from strata.query.filters import NO_FILTERS, SearchFilters
+from strata.query.plain_names import named
 from strata.query.question_filters import filters_of
-from strata.query.questions import Classification, classify, named
+from strata.query.questions import Classification, classify
 from strata.text.globs import select
 from strata.text.tokens import STOP_WORDS, query_terms
 from strata.types import fields_json
