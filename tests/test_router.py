@@ -190,6 +190,12 @@ def ask(
         ("where is parse_header referenced", "callers", ("parse_header",)),
         ("how is caching used", "free_text", ()),  # a plain word: a topic, unless defined
         ("which functions does Client.send call", "callees", ("Client.send",)),
+        # where a name is tested
+        ("where is parse_header tested", "tests", ("parse_header",)),
+        ("tests for Client.send", "tests", ("Client.send",)),
+        ("which tests cover the class RetryPolicy", "tests", ("RetryPolicy",)),
+        ("how is charge_card tested", "tests", ("charge_card",)),
+        ("unit tests for parse_header", "tests", ("parse_header",)),
         ("how is (<|>) implemented", "symbol", ("<|>",)),
         ("who calls read-json?", "callers", ("read-json",)),  # the sentence's "?" is not the name's
         ("where is the read-only flag defined", "free_text", ()),
@@ -421,6 +427,17 @@ def test_a_plain_word_is_a_name_when_the_index_defines_it(
     assert route(query).intent != "symbol"  # the rules alone take it for a topic
     plan = shop.plan(query)
     assert (plan.intent, plan.names) == (intent, names), plan.reasons
+
+
+def test_where_a_name_is_tested_lists_the_tests_that_call_it(shop: Engine) -> None:
+    for query in ("where is charge_card tested", "tests for charge_card"):
+        plan, hits = ask(shop, query, routed_only=True)
+        assert plan.intent == "tests" and plan.filters.is_test is True, query
+        assert hits and all(":tests/" in h for h in hits), (query, hits)
+        assert hits[0].endswith("tests/test_payments.py:test_charge_card"), (query, hits)
+    # a name no test calls or names: the plain search tops the answer up, tests or not
+    plan, hits = ask(shop, "where is refund_payment tested")
+    assert plan.intent == "tests" and hits
 
 
 def test_unknown_symbol_names_the_closest_and_falls_back_to_text(shop: Engine) -> None:

@@ -51,7 +51,13 @@ _PATH = re.compile(
     r"(?<![\w/:.])((?:[\w.-]+/)+[\w.-]*|[\w-]+\.(?:py|pyi|ts|tsx|js|jsx|go|rs|java|rb|md|rst|txt|toml|yaml|yml|json))(?![\w/])"
 )
 _IN_TESTS = rx(
-    r"\bin\s+(?:the\s+)?tests?\b", r"\btest\s+(?:code|files?|suite)\b", r"\bв\s+тестах\b"
+    r"\bin\s+(?:the\s+)?tests?\b",
+    r"\btest\s+(?:code|files?|suite)\b",
+    r"\bв\s+тестах\b",
+    # where something is tested: the tests are the answer
+    r"\b(?:is|are)\s+(?:\S+\s+){1,4}tested\b",
+    r"\b(?:tests?|test\s+cases?)\s+(?:for|of)\s",
+    r"\b(?:which|what)\s+tests?\s",
 )
 _NO_TESTS = rx(
     r"\b(?:excluding|without|not\s+in|except|outside(?:\s+of)?)\s+(?:the\s+)?tests?\b",

@@ -60,6 +60,12 @@ _CALLERS = rx(
     rf"\bкто\s+вызывает\s+{_NAME}{_END}",
     rf"\bгде\s+вызывается\s+{_NAME}{_END}",
 )
+# Where a name is tested: the tests that call it, and those that name it.
+_TESTS = rx(
+    rf"\b(?:where|how)\s+(?:is|are)\s+{_THE}{_KIND}{_NAME}{_KIND_AFTER}\s+tested\b",
+    rf"\b(?:unit\s+)?(?:tests?|test\s+cases?)\s+(?:for|of)\s+{_THE}{_KIND}{_NAME}{_END}",
+    rf"\b(?:which|what)\s+tests?\s+(?:cover|exercise|call|use|check)s?\s+{_THE}{_KIND}{_NAME}{_END}",
+)
 # Asked of a name written as code only ("how is `retry` used"): of a plain word ("how is
 # caching used", "where is payments referenced") they ask about a topic or a document.
 _CALLERS_OF_CODE = rx(
@@ -191,7 +197,12 @@ class Classification:
 
 def classify(query: str) -> Classification:
     """The rule-based classification of one question (English and some Russian)."""
-    for intent, patterns in (("callers", _CALLERS), ("callees", _CALLEES), ("symbol", _SYMBOL)):
+    for intent, patterns in (
+        ("tests", _TESTS),
+        ("callers", _CALLERS),
+        ("callees", _CALLEES),
+        ("symbol", _SYMBOL),
+    ):
         for p in patterns:
             m = p.search(query)
             if m and _is_name(m.group(1)):

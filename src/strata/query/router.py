@@ -7,6 +7,7 @@ table of shared/spec/layers.md:
 | intent | steps |
 |---|---|
 | `symbol` | C1 exact name match, then C0 search |
+| `tests` | C2 callers and a C0 search of the name, in test files only |
 | `callers` / `callees` | C2 walk, each link shown with its C0 chunk |
 | `entrypoints` | C3 listing by type, route, framework and subject |
 | `workflow` | D4 search, D0 search, then C0 search |
@@ -15,14 +16,13 @@ table of shared/spec/layers.md:
 | `definition` | D0 search, D1 cards, D3 entities, C0 search |
 | `free_text` | one plain hybrid search (exactly `Engine.search`) |
 
-The question itself is read by `strata.query.questions` (intent, names, filters). An optional
-`Classifier` (e.g. an LLM) may replace the rules' classification; the plan is still
-built here from its answer.
+The steps of each intent are `strata.query.intent_steps`'. The question itself is read
+by `strata.query.questions` (intent, names, filters). An optional `Classifier` (e.g. an
+LLM) may replace the rules' classification; the plan is still built from its answer.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
@@ -30,12 +30,12 @@ from typing import Any, Protocol
 from strata import layers as L
 from strata.query import frames
 from strata.query.filters import NO_FILTERS, SearchFilters
+from strata.query.intent_steps import BUILDERS, NEEDS, Step
 from strata.query.plain_names import named
 from strata.query.question_filters import filters_of
 from strata.query.questions import Classification, classify
 from strata.text.globs import select
 from strata.text.tokens import STOP_WORDS, query_terms
-from strata.types import fields_json
 
 __all__ = [
     "INTENTS",
@@ -53,6 +53,7 @@ __all__ = [
 
 INTENTS = (
     "symbol",
+    "tests",
     "callers",
     "callees",
     "entrypoints",
@@ -110,27 +111,6 @@ class IndexFacts:
     def has(self, *layers: str) -> bool:
         """Whether every given layer has rows."""
         return all(layer in self.layers for layer in layers)
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One retrieval: a method over a layer with its arguments, at most `limit` results.
-
-    `weight` is the step's weight in the weighted RRF merge; when a `required` step finds
-    nothing (an exact name the index does not have), the plan falls back to where the
-    name occurs (`strata.query.fallback`).
-    """
-
-    layer: str
-    method: str
-    args: Mapping[str, Any]
-    limit: int
-    weight: float = 1.0
-    required: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        """Plain JSON for `--explain` and the HTTP API."""
-        return {**fields_json(self), "args": dict(self.args)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,10 +234,10 @@ def _build(
     k: int,
     reasons: list[str],
 ) -> RetrievalPlan:
-    builder = _BUILDERS.get(c.intent)
+    builder = BUILDERS.get(c.intent)
     if builder is None:
         return _free_text(query, filters, k, tuple(reasons))
-    needs = _NEEDS[c.intent]
+    needs = NEEDS[c.intent]
     if not any(facts.has(layer) for layer in needs):
         short = "/".join(layer.split("_", 1)[0] for layer in needs)
         reasons.append(f"the index has no {short} rows: plain search instead of {c.intent}")
@@ -283,110 +263,3 @@ def _passages(step: Step) -> Step:
     if step.layer != "passages":
         return step
     return replace(step, layer="+".join(L.PASSAGE_LAYERS))
-
-
-def _search(layer: str, query: str, limit: int, weight: float = 1.0) -> Step:
-    layers = None if layer == "passages" else [layer]
-    return Step(layer, "search", {"query": query, "layers": layers}, limit, weight)
-
-
-def _symbol_steps(query: str, c: Classification, k: int) -> list[Step]:
-    name = c.names[0]
-    text = name if query_terms(name) else query  # an operator (`<?>`) has no words of its own
-    return [
-        Step(L.C1_SYMBOL_CATALOG, "symbol", {"name": name, "exact": True}, k, 2.0, required=True),
-        _search(L.C0_SOURCE_CHUNKS, text, k, 1.0),
-    ]
-
-
-def _walk_steps(query: str, c: Classification, k: int) -> list[Step]:
-    return [
-        Step(
-            L.C2_DEPENDENCY_GRAPH,
-            c.intent,
-            {"name": c.names[0], "depth": 1},
-            max(k, 20),
-            required=True,
-        )
-    ]
-
-
-def _entry_steps(query: str, c: Classification, k: int) -> list[Step]:
-    args = {"type": c.entry_type, "framework": c.framework, "route": c.route, "subject": c.subject}
-    return [Step(L.C3_ENTRYPOINTS, "entrypoints", {a: v for a, v in args.items() if v}, max(k, 50))]
-
-
-def _workflow_steps(query: str, c: Classification, k: int) -> list[Step]:
-    return [
-        _search(L.D4_WORKFLOW_INDEX, query, 5, 1.5),
-        _search(L.D0_DOC_CHUNKS, query, k, 1.0),
-        _search(L.C0_SOURCE_CHUNKS, query, k, 0.6),
-    ]
-
-
-def _integration_steps(query: str, c: Classification, k: int) -> list[Step]:
-    return _linked_steps(query, c, k, L.D6_INTEGRATION_INDEX)
-
-
-def _relation_steps(query: str, c: Classification, k: int) -> list[Step]:
-    return _linked_steps(query, c, k, L.D5_RELATION_GRAPH)
-
-
-def _linked_steps(query: str, c: Classification, k: int, lead: str) -> list[Step]:
-    """The `lead` layer (D6 integrations or D5 relations) first, the other one after it.
-
-    With a subject (or target) document both are walks from it; without one, `lead` is
-    searched. A relations question that says "depends" walks only dependency edges.
-    """
-    doc = c.subject or c.target
-    if not doc:
-        return [_search(lead, query, k, 1.5), _search(L.D0_DOC_CHUNKS, query, k, 0.5)]
-    walk: dict[str, Any] = {"document": doc, "direction": "out" if c.subject else "in"}
-    if lead == L.D5_RELATION_GRAPH and re.search(r"depend|завис", query, re.IGNORECASE):
-        walk["relation_types"] = ["depends_on", "uses"]
-    args = {
-        L.D6_INTEGRATION_INDEX: {"source": doc} if c.subject else {"target": doc},
-        L.D5_RELATION_GRAPH: walk,
-    }
-    (second,) = set(args) - {lead}
-    return [
-        Step(lead, "related", args[lead], max(k, 20), 1.5),
-        Step(second, "related", args[second], k, 0.8),
-        _search(L.D0_DOC_CHUNKS, query, k, 0.5),
-    ]
-
-
-def _definition_steps(query: str, c: Classification, k: int) -> list[Step]:
-    steps = []
-    if c.names:
-        steps.append(
-            Step(L.C1_SYMBOL_CATALOG, "symbol", {"name": c.names[0], "exact": True}, 5, 1.5)
-        )
-    steps.append(_search(L.D0_DOC_CHUNKS, query, k, 1.0))
-    steps.append(_search(L.D1_DOCUMENT_CATALOG, query, 3, 0.8))
-    steps.append(_search(L.D3_ENTITY_CATALOG, query, 3, 0.6))
-    steps.append(_search(L.C0_SOURCE_CHUNKS, query, k, 0.7))
-    return steps
-
-
-_BUILDERS = {
-    "symbol": _symbol_steps,
-    "callers": _walk_steps,
-    "callees": _walk_steps,
-    "entrypoints": _entry_steps,
-    "workflow": _workflow_steps,
-    "integrations": _integration_steps,
-    "relations": _relation_steps,
-    "definition": _definition_steps,
-}
-# The layers an intent is about: with none of them indexed, the plain search is the answer.
-_NEEDS = {
-    "symbol": (L.C1_SYMBOL_CATALOG,),
-    "callers": (L.C2_DEPENDENCY_GRAPH,),
-    "callees": (L.C2_DEPENDENCY_GRAPH,),
-    "entrypoints": (L.C3_ENTRYPOINTS,),
-    "workflow": (L.D4_WORKFLOW_INDEX,),
-    "integrations": (L.D6_INTEGRATION_INDEX, L.D5_RELATION_GRAPH),
-    "relations": (L.D5_RELATION_GRAPH,),
-    "definition": (L.D1_DOCUMENT_CATALOG, L.D3_ENTITY_CATALOG),
-}

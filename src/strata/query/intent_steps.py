@@ -1,0 +1,156 @@
+"""The retrieval steps of each intent the router recognises (pure): `BUILDERS[intent]` turns a
+classified question into its `Step`s, `NEEDS[intent]` names the layers it is about."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from strata import layers as L
+from strata.query.questions import Classification
+from strata.text.tokens import query_terms
+from strata.types import fields_json
+
+__all__ = ["BUILDERS", "NEEDS", "Step", "search_step"]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One retrieval: a method over a layer with its arguments, at most `limit` results.
+
+    `weight` is the step's weight in the weighted RRF merge; when a `required` step finds
+    nothing (an exact name the index does not have), the plan falls back to where the
+    name occurs (`strata.query.fallback`).
+    """
+
+    layer: str
+    method: str
+    args: Mapping[str, Any]
+    limit: int
+    weight: float = 1.0
+    required: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON for `--explain` and the HTTP API."""
+        return {**fields_json(self), "args": dict(self.args)}
+
+
+def search_step(layer: str, query: str, limit: int, weight: float = 1.0) -> Step:
+    layers = None if layer == "passages" else [layer]
+    return Step(layer, "search", {"query": query, "layers": layers}, limit, weight)
+
+
+def _symbol_steps(query: str, c: Classification, k: int) -> list[Step]:
+    name = c.names[0]
+    text = name if query_terms(name) else query  # an operator (`<?>`) has no words of its own
+    return [
+        Step(L.C1_SYMBOL_CATALOG, "symbol", {"name": name, "exact": True}, k, 2.0, required=True),
+        search_step(L.C0_SOURCE_CHUNKS, text, k, 1.0),
+    ]
+
+
+def _walk_steps(query: str, c: Classification, k: int) -> list[Step]:
+    return [
+        Step(
+            L.C2_DEPENDENCY_GRAPH,
+            c.intent,
+            {"name": c.names[0], "depth": 1},
+            max(k, 20),
+            required=True,
+        )
+    ]
+
+
+def _tests_steps(query: str, c: Classification, k: int) -> list[Step]:
+    """The tests that call the name, and those that name it (the plan's filter keeps tests)."""
+    name = c.names[0]
+    text = name if query_terms(name) else query
+    return [
+        Step(L.C2_DEPENDENCY_GRAPH, "callers", {"name": name, "depth": 1}, max(k, 20)),
+        search_step(L.C0_SOURCE_CHUNKS, text, k, 1.0),
+    ]
+
+
+def _entry_steps(query: str, c: Classification, k: int) -> list[Step]:
+    args = {"type": c.entry_type, "framework": c.framework, "route": c.route, "subject": c.subject}
+    return [Step(L.C3_ENTRYPOINTS, "entrypoints", {a: v for a, v in args.items() if v}, max(k, 50))]
+
+
+def _workflow_steps(query: str, c: Classification, k: int) -> list[Step]:
+    return [
+        search_step(L.D4_WORKFLOW_INDEX, query, 5, 1.5),
+        search_step(L.D0_DOC_CHUNKS, query, k, 1.0),
+        search_step(L.C0_SOURCE_CHUNKS, query, k, 0.6),
+    ]
+
+
+def _integration_steps(query: str, c: Classification, k: int) -> list[Step]:
+    return _linked_steps(query, c, k, L.D6_INTEGRATION_INDEX)
+
+
+def _relation_steps(query: str, c: Classification, k: int) -> list[Step]:
+    return _linked_steps(query, c, k, L.D5_RELATION_GRAPH)
+
+
+def _linked_steps(query: str, c: Classification, k: int, lead: str) -> list[Step]:
+    """The `lead` layer (D6 integrations or D5 relations) first, the other one after it.
+
+    With a subject (or target) document both are walks from it; without one, `lead` is
+    searched. A relations question that says "depends" walks only dependency edges.
+    """
+    doc = c.subject or c.target
+    if not doc:
+        return [search_step(lead, query, k, 1.5), search_step(L.D0_DOC_CHUNKS, query, k, 0.5)]
+    walk: dict[str, Any] = {"document": doc, "direction": "out" if c.subject else "in"}
+    if lead == L.D5_RELATION_GRAPH and re.search(r"depend|завис", query, re.IGNORECASE):
+        walk["relation_types"] = ["depends_on", "uses"]
+    args = {
+        L.D6_INTEGRATION_INDEX: {"source": doc} if c.subject else {"target": doc},
+        L.D5_RELATION_GRAPH: walk,
+    }
+    (second,) = set(args) - {lead}
+    return [
+        Step(lead, "related", args[lead], max(k, 20), 1.5),
+        Step(second, "related", args[second], k, 0.8),
+        search_step(L.D0_DOC_CHUNKS, query, k, 0.5),
+    ]
+
+
+def _definition_steps(query: str, c: Classification, k: int) -> list[Step]:
+    steps = []
+    if c.names:
+        steps.append(
+            Step(L.C1_SYMBOL_CATALOG, "symbol", {"name": c.names[0], "exact": True}, 5, 1.5)
+        )
+    steps.append(search_step(L.D0_DOC_CHUNKS, query, k, 1.0))
+    steps.append(search_step(L.D1_DOCUMENT_CATALOG, query, 3, 0.8))
+    steps.append(search_step(L.D3_ENTITY_CATALOG, query, 3, 0.6))
+    steps.append(search_step(L.C0_SOURCE_CHUNKS, query, k, 0.7))
+    return steps
+
+
+BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
+    "symbol": _symbol_steps,
+    "tests": _tests_steps,
+    "callers": _walk_steps,
+    "callees": _walk_steps,
+    "entrypoints": _entry_steps,
+    "workflow": _workflow_steps,
+    "integrations": _integration_steps,
+    "relations": _relation_steps,
+    "definition": _definition_steps,
+}
+# The layers an intent is about: with none of them indexed, the plain search is the answer.
+NEEDS: dict[str, tuple[str, ...]] = {
+    "symbol": (L.C1_SYMBOL_CATALOG,),
+    "tests": (L.C2_DEPENDENCY_GRAPH, L.C0_SOURCE_CHUNKS),
+    "callers": (L.C2_DEPENDENCY_GRAPH,),
+    "callees": (L.C2_DEPENDENCY_GRAPH,),
+    "entrypoints": (L.C3_ENTRYPOINTS,),
+    "workflow": (L.D4_WORKFLOW_INDEX,),
+    "integrations": (L.D6_INTEGRATION_INDEX, L.D5_RELATION_GRAPH),
+    "relations": (L.D5_RELATION_GRAPH,),
+    "definition": (L.D1_DOCUMENT_CATALOG, L.D3_ENTITY_CATALOG),
+}
