@@ -190,6 +190,12 @@ def ask(
         ("where is parse_header referenced", "callers", ("parse_header",)),
         ("how is caching used", "free_text", ()),  # a plain word: a topic, unless defined
         ("which functions does Client.send call", "callees", ("Client.send",)),
+        ("which functions are called by parse_header", "callees", ("parse_header",)),
+        ("what gets called from parse_header", "callees", ("parse_header",)),
+        ("what does Client.send invoke", "callees", ("Client.send",)),
+        ("what does parse_header depend on", "callees", ("parse_header",)),
+        ("dependencies of parse_header", "callees", ("parse_header",)),
+        ("what does payments depend on", "relations", ()),  # a plain word: docs relations
         # where a name is tested
         ("where is parse_header tested", "tests", ("parse_header",)),
         ("tests for Client.send", "tests", ("Client.send",)),

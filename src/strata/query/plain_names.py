@@ -14,7 +14,7 @@ from strata.query.questions import (
     code_shaped,
     names_a_kind,
     symbol_slot,
-    uses_of,
+    walk_of,
 )
 from strata.text.tokens import STOP_WORDS
 
@@ -36,9 +36,9 @@ def named(
     `found` stands."""
     if found.intent not in ("free_text", "workflow", "definition", "relations") or not defines:
         return found
-    used = uses_of(query)
+    walk, used = walk_of(query)
     if used and defines(used):
-        return Classification("callers", (used,), reason=f"callers: the index defines {used!r}")
+        return Classification(walk, (used,), reason=f"{walk}: the index defines {used!r}")
     if found.intent == "relations":
         return found
     name = plain_name_asked(query)

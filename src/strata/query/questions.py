@@ -20,7 +20,7 @@ __all__ = [
     "code_shaped",
     "names_a_kind",
     "symbol_slot",
-    "uses_of",
+    "walk_of",
 ]
 
 # A name as written in a question: `Client.send`, "charge_card", charge_card(), pkg::f,
@@ -66,15 +66,23 @@ _TESTS = rx(
     rf"\b(?:unit\s+)?(?:tests?|test\s+cases?)\s+(?:for|of)\s+{_THE}{_KIND}{_NAME}{_END}",
     rf"\b(?:which|what)\s+tests?\s+(?:cover|exercise|call|use|check)s?\s+{_THE}{_KIND}{_NAME}{_END}",
 )
-# Asked of a name written as code only ("how is `retry` used"): of a plain word ("how is
-# caching used", "where is payments referenced") they ask about a topic or a document.
+# Asked of a name written as code only ("how is `retry` used", "what does parse() depend
+# on"): of a plain word ("how is caching used", "what does payments depend on") they ask
+# about a topic or a document, unless the index defines the word (`plain_names`).
 _CALLERS_OF_CODE = rx(
     rf"\bhow\s+(?:is|are)\s+{_NAME}\s+(?:used|called|invoked)\b",
     rf"\bwhere\s+(?:is|are)\s+{_NAME}\s+referenced\b",
 )
+_CALLEES_OF_CODE = rx(
+    rf"\bwhat\s+(?:does|do)\s+{_NAME}\s+(?:use|depend\s+on|rely\s+on)\b",
+    rf"\bdependencies\s+of\s+{_NAME}{_END}",
+)
+_WALKS_OF_CODE = (("callers", _CALLERS_OF_CODE), ("callees", _CALLEES_OF_CODE))
 _CALLEES = rx(
-    rf"\bwhat\s+(?:does|do)\s+{_NAME}\s+call\b",
-    rf"\b(?:what|which)\s+(?:functions|methods)\s+(?:does|do)\s+{_NAME}\s+call\b",
+    rf"\bwhat\s+(?:does|do)\s+{_NAME}\s+(?:call|invoke)\b",
+    rf"\b(?:what|which)\s+(?:functions|methods)\s+(?:does|do)\s+{_NAME}\s+(?:call|invoke|use)\b",
+    rf"\b(?:what|which)\s+(?:functions|methods)?\s*(?:is|are|gets?)\s+called\s+(?:by|from|in)\s+"
+    rf"{_NAME}{_END}",
     rf"\b(?:callees|calls\s+made)\s+(?:of|by)\s+{_NAME}{_END}",
     rf"\bwhat\s+is\s+called\s+by\s+{_NAME}{_END}",
     rf"\bчто\s+вызывает\s+функция\s+{_NAME}{_END}",
@@ -208,9 +216,9 @@ def classify(query: str) -> Classification:
             if m and _is_name(m.group(1)):
                 name = _quoted(query) or _asked(m, query)
                 return Classification(intent, (name,), reason=f"{intent}: matched {m.group(0)!r}")
-    uses = _uses_of_code(query)
-    if uses is not None:
-        return uses
+    walk = _walk_of_code(query)
+    if walk is not None:
+        return walk
     name, said = about_name(query)
     if name and (code_shaped(query, name) or names_a_kind(said, name)):
         why = f"symbol: asks about the code name in {said!r}"
@@ -244,21 +252,22 @@ def classify(query: str) -> Classification:
     return Classification("free_text", names, reason="free text: no structural intent recognised")
 
 
-def _uses_of_code(query: str) -> Classification | None:
-    """A callers question that asks so only of a name written as code (`_CALLERS_OF_CODE`)."""
-    name = uses_of(query)
+def _walk_of_code(query: str) -> Classification | None:
+    """A callers or callees question that asks so only of a name written as code."""
+    intent, name = walk_of(query)
     if name and code_shaped(query, name):
-        return Classification("callers", (_quoted(query) or name,), reason=f"callers: {name!r}")
+        return Classification(intent, (_quoted(query) or name,), reason=f"{intent}: {name!r}")
     return None
 
 
-def uses_of(query: str) -> str:
-    """The name a `_CALLERS_OF_CODE` question asks about ("" none)."""
-    for p in _CALLERS_OF_CODE:
-        m = p.search(query)
-        if m and _is_name(m.group(1)):
-            return _asked(m, query)
-    return ""
+def walk_of(query: str) -> tuple[str, str]:
+    """The intent and name of a `_WALKS_OF_CODE` question (("", "") none)."""
+    for intent, patterns in _WALKS_OF_CODE:
+        for p in patterns:
+            m = p.search(query)
+            if m and _is_name(m.group(1)):
+                return intent, _asked(m, query)
+    return "", ""
 
 
 def _linked(query: str) -> Classification | None:
