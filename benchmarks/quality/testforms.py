@@ -71,7 +71,9 @@ def build(pkg: Package, per_package: int) -> Corpus | None:
     return Corpus(f"tests-{pkg.name}", root, queries)
 
 
-def calls_from_tests(root: Path, tests: Sequence[str], defs: Sequence[Definition]) -> list[set[Site]]:
+def calls_from_tests(
+    root: Path, tests: Sequence[str], defs: Sequence[Definition]
+) -> list[set[Site]]:
     """Per definition, the test lines that call it, by jedi's references."""
     import jedi
 
