@@ -446,6 +446,57 @@ def test_where_a_name_is_tested_lists_the_tests_that_call_it(shop: Engine) -> No
     assert plan.intent == "tests" and hits
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "what does payments.py do",
+        "explain shop/payments.py",
+        "what is in the file payments.py",
+        "summarize `payments.py`",
+        "what is the purpose of payments.py",
+        "what is payments.py for",
+    ],
+)
+def test_a_question_about_a_file_leads_with_its_head(shop: Engine, query: str) -> None:
+    plan, hits = ask(shop, query, routed_only=True)
+    assert plan.intent == "file" and plan.names[0].endswith("payments.py"), plan.reasons
+    assert hits[0] == "C0_SOURCE_CHUNKS:shop/payments.py:"  # the module's docstring
+    assert all(":shop/payments.py:" in h for h in hits)  # then the rest of it
+
+
+def test_a_file_the_index_does_not_hold_is_no_file_question(shop: Engine) -> None:
+    assert shop.plan("what does billing.py do").intent != "file"
+    assert shop.plan("what does payments.py do").intent == "file"
+    assert route("what does payments.py do").intent == "file"  # paths not known: taken as one
+
+
+def test_a_files_head_passes_over_its_licence_and_a_partial_path_finds_it(
+    tmp_path: Path,
+) -> None:
+    licence = "".join(f"# Copyright (c) 2013. Redistribution line {i}.\n" for i in range(40))
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "util.py").write_text(
+        licence
+        + '\n"""Small helpers for dates and money.\n\n'
+        + "".join(f"Detail {i} of what the helpers do.\n" for i in range(50))
+        + '"""\n\nimport os\n\n\n'
+        + "".join(f"def helper_{i}(x):\n    return x + {i}\n\n\n" for i in range(30)),
+        encoding="utf-8",
+    )
+    (tmp_path / "lib" / "core").mkdir(parents=True)
+    (tmp_path / "lib" / "core" / "README.md").write_text("# core\n\nThe request pipeline.\n")
+    (tmp_path / "README.md").write_text("# shop\n\nA shop.\n\n## Install\n\npip install\n")
+    with Engine.open(tmp_path, config={"embed.provider": "none"}) as eng:
+        eng.index()
+        top = eng.search("what does util.py do", k=3)[0].record
+        assert top.path == "pkg/util.py" and "Small helpers" in top.content
+        assert "Copyright" not in top.content
+        top = eng.search("what does core/README.md do", k=3)[0].record
+        assert (top.path, top.span_start) == ("lib/core/README.md", 1)
+        top = eng.search("what does README.md do", k=3)[0].record  # the one at that path
+        assert (top.path, top.span_start) == ("README.md", 1)
+
+
 def test_unknown_symbol_names_the_closest_and_falls_back_to_text(shop: Engine) -> None:
     result = execute(
         shop.parts.context(), route("where is charge_cards defined", facts(shop)), mode="lexical"

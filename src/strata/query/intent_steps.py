@@ -73,6 +73,15 @@ def _tests_steps(query: str, c: Classification, k: int) -> list[Step]:
     ]
 
 
+def _file_steps(query: str, c: Classification, k: int) -> list[Step]:
+    """The file's head first (a module's docstring, a document's first section), then the
+    question searched in it (the plan's path filter keeps the file)."""
+    return [
+        Step("passages", "file_head", {"path": c.names[0]}, k, 2.0),
+        search_step("passages", query, k, 1.0),
+    ]
+
+
 def _entry_steps(query: str, c: Classification, k: int) -> list[Step]:
     args = {"type": c.entry_type, "framework": c.framework, "route": c.route, "subject": c.subject}
     return [Step(L.C3_ENTRYPOINTS, "entrypoints", {a: v for a, v in args.items() if v}, max(k, 50))]
@@ -134,6 +143,7 @@ def _definition_steps(query: str, c: Classification, k: int) -> list[Step]:
 BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "symbol": _symbol_steps,
     "tests": _tests_steps,
+    "file": _file_steps,
     "callers": _walk_steps,
     "callees": _walk_steps,
     "entrypoints": _entry_steps,
@@ -146,6 +156,7 @@ BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
 NEEDS: dict[str, tuple[str, ...]] = {
     "symbol": (L.C1_SYMBOL_CATALOG,),
     "tests": (L.C2_DEPENDENCY_GRAPH, L.C0_SOURCE_CHUNKS),
+    "file": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
     "callers": (L.C2_DEPENDENCY_GRAPH,),
     "callees": (L.C2_DEPENDENCY_GRAPH,),
     "entrypoints": (L.C3_ENTRYPOINTS,),

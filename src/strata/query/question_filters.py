@@ -10,7 +10,18 @@ from typing import Protocol
 
 from strata.query.filters import SearchFilters
 
-__all__ = ["ROUTE", "KnownNames", "filters_of", "matches_any", "no_urls", "rx"]
+__all__ = [
+    "EXTENSIONS",
+    "ROUTE",
+    "KnownNames",
+    "file_asked",
+    "file_glob",
+    "filters_of",
+    "matches_any",
+    "no_urls",
+    "path_glob",
+    "rx",
+]
 
 IGNORE_CASE = re.IGNORECASE
 # A route in a question (`/api/v1/items`): an entry point's, not a path filter.
@@ -47,8 +58,22 @@ _LANG = rx(
     r"\b(?:in|written\s+in)\s+(python|typescript|javascript|golang|go|rust|java|ruby|markdown)\b(?!\s*\w*\s*(?:domain|service))",
     r"\b(python|typescript|javascript|golang|rust|java|ruby|markdown)\s+(?:code|files?|functions?|classes|modules?|sources?|docs?)\b",
 )
-_PATH = re.compile(
-    r"(?<![\w/:.])((?:[\w.-]+/)+[\w.-]*|[\w-]+\.(?:py|pyi|ts|tsx|js|jsx|go|rs|java|rb|md|rst|txt|toml|yaml|yml|json))(?![\w/])"
+# A file's extension in a question: the languages Strata reads, and the usual text files.
+EXTENSIONS = (
+    r"(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|kts|scala|swift|rb|php|cs|c|h|cc|cpp|hpp"
+    r"|hs|lua|sol|zig|ex|exs|erl|dart|jl|pl|pm|ml|clj|groovy|sh|bash|sql|proto|vue|svelte"
+    r"|md|rst|txt|toml|yaml|yml|json|ini|cfg)"
+)
+_PATH = re.compile(rf"(?<![\w/:.])((?:[\w.-]+/)+[\w.-]*|[\w-]+\.{EXTENSIONS})(?![\w/])")
+# A question about one file ("what does db.py do", "explain src/app/cli.py"): its head.
+_THE_FILE = r"(?:(?:the|a)\s+)?(?:file\s+|module\s+)?"
+_FILE = rf"{_THE_FILE}[`'\"]?((?:[\w.-]+/)*[\w-][\w.-]*\.{EXTENSIONS})[`'\"]?(?![\w/])"
+_ABOUT_FILE = rx(
+    rf"\bwhat\s+(?:does|do)\s+{_FILE}\s+(?:do|contain|hold|define|say)\b",
+    rf"\bwhat\s+(?:is|'s)\s+(?:in|inside)\s+{_FILE}",
+    rf"\b(?:explain|describe|summari[sz]e|overview\s+of)\s+{_FILE}",
+    rf"\b(?:purpose|role|job)\s+of\s+{_FILE}",
+    rf"\bwhat\s+is\s+{_FILE}\s+(?:for|about)\b",
 )
 _IN_TESTS = rx(
     r"\bin\s+(?:the\s+)?tests?\b",
@@ -84,7 +109,7 @@ class KnownNames(Protocol):
 def filters_of(query: str, facts: KnownNames) -> tuple[SearchFilters, list[str]]:
     """Filters named in the question: path globs, language, domain, repo, tests."""
     why: list[str] = []
-    shaped = [_glob(p) for p in _PATH.findall(ROUTE.sub(" ", no_urls(query)))]
+    shaped = [path_glob(p) for p in _PATH.findall(ROUTE.sub(" ", no_urls(query)))]
     shaped = [p for p in dict.fromkeys(shaped) if p]
     paths = tuple(p for p in shaped if facts.names_a_path(p))
     if paths:
@@ -125,7 +150,20 @@ def filters_of(query: str, facts: KnownNames) -> tuple[SearchFilters, list[str]]
     return SearchFilters(paths, lang_of, (), tests, repo or None, domain), why
 
 
-def _glob(path: str) -> str:
+def file_asked(query: str) -> str:
+    """The file a "what does db.py do" question asks about ("" none)."""
+    m = next((m for p in _ABOUT_FILE if (m := p.search(no_urls(query)))), None)
+    return m.group(1) if m else ""
+
+
+def file_glob(path: str) -> str:
+    """The glob of a file a question names: the path as written, at any depth
+    (`core/README.md` is `lib/core/README.md` too)."""
+    return "**/" + path.strip("`'\"").lstrip("./")
+
+
+def path_glob(path: str) -> str:
+    """The glob a path written in a question stands for (a directory: all below it)."""
     path = path.strip("`'\".,;:")
     if not path or path.startswith(("http:", "https:")):
         return ""

@@ -8,6 +8,7 @@ table of shared/spec/layers.md:
 |---|---|
 | `symbol` | C1 exact name match, then C0 search |
 | `tests` | C2 callers and a C0 search of the name, in test files only |
+| `file` | the file's first passage (a module's docstring), then a search in it |
 | `callers` / `callees` | C2 walk, each link shown with its C0 chunk |
 | `entrypoints` | C3 listing by type, route, framework and subject |
 | `workflow` | D4 search, D0 search, then C0 search |
@@ -32,7 +33,7 @@ from strata.query import frames
 from strata.query.filters import NO_FILTERS, SearchFilters
 from strata.query.intent_steps import BUILDERS, NEEDS, Step
 from strata.query.plain_names import named
-from strata.query.question_filters import filters_of
+from strata.query.question_filters import file_asked, file_glob, filters_of
 from strata.query.questions import Classification, classify
 from strata.text.globs import select
 from strata.text.tokens import STOP_WORDS, query_terms
@@ -54,6 +55,7 @@ __all__ = [
 INTENTS = (
     "symbol",
     "tests",
+    "file",
     "callers",
     "callees",
     "entrypoints",
@@ -64,7 +66,7 @@ INTENTS = (
     "free_text",
     "empty",
 )
-METHODS = ("symbol", "callers", "callees", "entrypoints", "search", "related")
+METHODS = ("symbol", "callers", "callees", "entrypoints", "search", "related", "file_head")
 MAX_ROUTED_CHARS = 2000  # the same cap as the searcher: rules read only the head of a long query
 
 
@@ -214,12 +216,17 @@ def route(
         reasons.append(
             f"classifier: {found.intent}" + (f" ({found.reason})" if found.reason else "")
         )
+    elif (path := file_asked(head)) and facts.names_a_path(file_glob(path)):
+        found = Classification("file", (path,), reason=f"file: asks about {path!r}")
+        reasons.append(found.reason)
     else:
         found = named(classify(head), head, facts.defines)
         reasons.append(found.reason)
     if len(query.strip()) > MAX_ROUTED_CHARS:
         reasons.append(f"only the first {MAX_ROUTED_CHARS} characters were read by the router")
     filters, said = filters_of(head, facts)
+    if found.intent == "file" and not filters.path:  # `core/README.md`: at any depth
+        filters = replace(filters, path=(file_glob(found.names[0]),))
     return _build(query, found, filters, facts, k, reasons + said)
 
 

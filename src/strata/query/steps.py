@@ -16,10 +16,12 @@ from strata.query.definitions import header_chunks
 from strata.query.filters import SearchFilters
 from strata.query.hybrid import QueryContext
 from strata.query.lookup import SymbolMatch, closest
-from strata.query.lookup.rows import meta_str
+from strata.query.lookup.rows import file_heads, indexed_paths, meta_str
 from strata.query.lookup.symbols import without_implementations
+from strata.query.question_filters import file_glob
 from strata.query.router import Step
 from strata.store import Filter
+from strata.text.globs import select
 from strata.text.names import normalise_name
 from strata.text.tokens import is_identifier_like
 from strata.types import Hit, Record
@@ -55,6 +57,18 @@ def _search(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | N
         ctx, args["query"], step.limit, layers=args.get("layers"), filters=filters, mode=mode
     )
     return Outcome(list(result.hits), list(result.notes), result.mode)
+
+
+def _file_head(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
+    """The first passage of the file the path names: the file at that very path when the
+    index has one (`README.md` at the root), else every file whose path ends with it,
+    the shortest first (`db.py`: `app/db.py` before `app/legacy/db.py`)."""
+    path = str(step.args["path"])
+    found = sorted(select(indexed_paths(ctx.store), [file_glob(path)]), key=lambda p: (len(p), p))
+    exact = [p for p in found if p == path.strip("`'\"").lstrip("./")]
+    heads = file_heads(ctx.store, (exact or found)[: step.limit], step.layer.split("+"))
+    why = f"the head of {path}"
+    return Outcome([Hit(r, 1.0 / i, {"file": 1.0 / i}, (why,)) for i, r in enumerate(heads, 1)], [])
 
 
 def _symbol(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
@@ -215,6 +229,7 @@ def _relations(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str 
 _RUNNERS = {
     ("search", "*"): _search,
     ("symbol", "*"): _symbol,
+    ("file_head", "*"): _file_head,
     ("callers", "*"): _walk,
     ("callees", "*"): _walk,
     ("entrypoints", "*"): _entrypoints,

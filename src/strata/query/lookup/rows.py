@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import re
 import threading
 import weakref
 from collections import OrderedDict
@@ -168,6 +169,44 @@ def chunks_at(
 
 
 _SPAN_COLUMNS = ("id", "path", "span_start", "span_end")
+
+
+def file_heads(store: Store, paths: Sequence[str], layers: Sequence[str]) -> list[Record]:
+    """Each path's first passage among `layers`, in the order of `paths`: a module's
+    docstring and imports, a document's first section. A leading licence comment (its own
+    chunk) is passed over for the passage after it."""
+    if not paths:
+        return []
+    scope = Filter(layers=tuple(layers), paths=tuple(paths))
+    spans = capabilities.fetch_table(store, scope, _SPAN_COLUMNS)
+    starts: dict[str, list[tuple[int, str]]] = {}
+    columns = [spans.column(c).to_pylist() for c in _SPAN_COLUMNS]
+    for id_, path, start, _ in zip(*columns, strict=True):
+        starts.setdefault(path, []).append((start or 0, id_))
+    firsts = {p: [i for _, i in sorted(found)[:2]] for p, found in starts.items()}
+    ids = tuple(sorted(i for two in firsts.values() for i in two))
+    made = {r.id: r for r in store.fetch(dataclasses.replace(scope, ids=ids), vectors=False)}
+    out = []
+    for path in paths:
+        two = [made[i] for i in firsts.get(path, ()) if i in made]
+        if two:
+            out.append(two[1] if len(two) > 1 and _is_licence(two[0].content) else two[0])
+    return out
+
+
+_COMMENT_LINE = re.compile(r"^\s*(?:#|//|/\*|\*|--|;|<!--|\(\*|$)")
+_LICENCE_WORDS = re.compile(
+    r"\b(?:copyright|licen[cs]ed?|spdx-license-identifier|all rights reserved"
+    r"|permission is hereby granted|redistribution and use)\b",
+    re.IGNORECASE,
+)
+
+
+def _is_licence(text: str) -> bool:
+    """A comment block that states a licence or copyright, and nothing else."""
+    return all(_COMMENT_LINE.match(line) for line in text.split("\n")) and bool(
+        _LICENCE_WORDS.search(text)
+    )
 
 
 def record_json(record: Record, extra: Mapping[str, Any] | None = None) -> JSON:
