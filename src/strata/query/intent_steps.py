@@ -82,6 +82,12 @@ def _file_steps(query: str, c: Classification, k: int) -> list[Step]:
     ]
 
 
+def _lineage_steps(query: str, c: Classification, k: int) -> list[Step]:
+    """The types deriving from the name, or those it derives from (C2 `inherits` edges)."""
+    args = {"name": c.names[0]}
+    return [Step(L.C2_DEPENDENCY_GRAPH, c.intent, args, max(k, 20), required=True)]
+
+
 def _entry_steps(query: str, c: Classification, k: int) -> list[Step]:
     args = {"type": c.entry_type, "framework": c.framework, "route": c.route, "subject": c.subject}
     return [Step(L.C3_ENTRYPOINTS, "entrypoints", {a: v for a, v in args.items() if v}, max(k, 50))]
@@ -144,6 +150,8 @@ BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "symbol": _symbol_steps,
     "tests": _tests_steps,
     "file": _file_steps,
+    "subclasses": _lineage_steps,
+    "bases": _lineage_steps,
     "callers": _walk_steps,
     "callees": _walk_steps,
     "entrypoints": _entry_steps,
@@ -157,6 +165,8 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "symbol": (L.C1_SYMBOL_CATALOG,),
     "tests": (L.C2_DEPENDENCY_GRAPH, L.C0_SOURCE_CHUNKS),
     "file": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
+    "subclasses": (L.C2_DEPENDENCY_GRAPH,),
+    "bases": (L.C2_DEPENDENCY_GRAPH,),
     "callers": (L.C2_DEPENDENCY_GRAPH,),
     "callees": (L.C2_DEPENDENCY_GRAPH,),
     "entrypoints": (L.C3_ENTRYPOINTS,),

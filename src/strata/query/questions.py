@@ -10,6 +10,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from strata.query.graph_questions import GRAPH_INTENTS, WALKS_OF_CODE
+from strata.query.phrases import END as _END
+from strata.query.phrases import KIND as _KIND
+from strata.query.phrases import KIND_AFTER as _KIND_AFTER
+from strata.query.phrases import KIND_WORD as _KIND_WORD
+from strata.query.phrases import KINDS as _KINDS
+from strata.query.phrases import NAME as _NAME
+from strata.query.phrases import OPERATOR as _OPERATOR
+from strata.query.phrases import THE as _THE
+from strata.query.phrases import WORD as _WORD
 from strata.query.question_filters import ROUTE, matches_any, no_urls, rx
 from strata.text.tokens import STOP_WORDS, is_identifier_like
 
@@ -23,70 +33,9 @@ __all__ = [
     "walk_of",
 ]
 
-# A name as written in a question: `Client.send`, "charge_card", charge_card(), pkg::f,
-# R's `.onLoad`, `$http`, Lisp's `read-array*`, Elixir's `decode!`, C++'s `~Name`, Haskell's
-# `foldl'`.
-# An operator in parentheses (Haskell's `(<?>)`, `(<|>)`) is a name too.
-_OPERATOR = r"\([!#$%&*+./<=>?@\\^|~:-]{1,6}\)"
-_NAME = (
-    rf"[`'\"]?({_OPERATOR}|(?:[.~](?=[A-Za-z_]))?[A-Za-z_$](?:[\w.:$]|::~)*?(?:-[\w$]+)*(?:[*!?]|'+)?)"
-    r"(?:\(\))?[`'\"]?"
-)
-_WORD = r"[`'\"]?([\w][\w.-]*?)[`'\"]?"
-_THE = r"(?:(?:the|a|an)\s+)?"
-# "where is the class Context defined", "where is the users table created": the kind of
-# definition, said before or after its name.
-_KINDS = (
-    r"(?:class|function|method|type|struct|interface|trait|enum|constant|macro|module|property|field"
-    r"|table|view|trigger|index|sequence|procedure)"
-)
-_KIND = rf"(?:{_KINDS}\s+)?"
-_KIND_WORD = re.compile(rf"\b{_KINDS}\b", re.IGNORECASE)  # "the class Context": a name
-_KIND_AFTER = rf"(?:\s+{_KINDS})?"
-_END = r"(?=[\s?!,;]|\.(?:\s|$)|$)"  # a dot ends a name only at a sentence end
 _F = re.IGNORECASE
 
 
-_CALLERS = rx(
-    rf"\bwho\s+(?:calls|invokes|uses)\s+{_NAME}{_END}",
-    rf"\bwhat\s+(?:calls|invokes|uses)\s+{_NAME}{_END}",
-    rf"\b(?:which|what)\s+(?:functions?|methods?|code|classes|modules|files|places)\s+"
-    rf"(?:calls?|uses?|invokes?)\s+{_NAME}{_END}",
-    rf"\b(?:callers|call\s+sites|usages?)\s+of\s+{_NAME}{_END}",
-    rf"\bwhere\s+(?:is|are)\s+{_NAME}\s+(?:called|used|invoked)\b",
-    rf"\bwhere\s+(?:do|does|did|can)\s+(?:we|i|you|they|it|the\s+code)\s+"
-    rf"(?:call|use|invoke)\s+{_NAME}{_END}",
-    rf"\bwhat\s+(?:is|are)\s+{_NAME}\s+(?:called|used|invoked)\s+(?:by|from)\b",
-    rf"\bкто\s+вызывает\s+{_NAME}{_END}",
-    rf"\bгде\s+вызывается\s+{_NAME}{_END}",
-)
-# Where a name is tested: the tests that call it, and those that name it.
-_TESTS = rx(
-    rf"\b(?:where|how)\s+(?:is|are)\s+{_THE}{_KIND}{_NAME}{_KIND_AFTER}\s+tested\b",
-    rf"\b(?:unit\s+)?(?:tests?|test\s+cases?)\s+(?:for|of)\s+{_THE}{_KIND}{_NAME}{_END}",
-    rf"\b(?:which|what)\s+tests?\s+(?:cover|exercise|call|use|check)s?\s+{_THE}{_KIND}{_NAME}{_END}",
-)
-# Asked of a name written as code only ("how is `retry` used", "what does parse() depend
-# on"): of a plain word ("how is caching used", "what does payments depend on") they ask
-# about a topic or a document, unless the index defines the word (`plain_names`).
-_CALLERS_OF_CODE = rx(
-    rf"\bhow\s+(?:is|are)\s+{_NAME}\s+(?:used|called|invoked)\b",
-    rf"\bwhere\s+(?:is|are)\s+{_NAME}\s+referenced\b",
-)
-_CALLEES_OF_CODE = rx(
-    rf"\bwhat\s+(?:does|do)\s+{_NAME}\s+(?:use|depend\s+on|rely\s+on)\b",
-    rf"\bdependencies\s+of\s+{_NAME}{_END}",
-)
-_WALKS_OF_CODE = (("callers", _CALLERS_OF_CODE), ("callees", _CALLEES_OF_CODE))
-_CALLEES = rx(
-    rf"\bwhat\s+(?:does|do)\s+{_NAME}\s+(?:call|invoke)\b",
-    rf"\b(?:what|which)\s+(?:functions|methods)\s+(?:does|do)\s+{_NAME}\s+(?:call|invoke|use)\b",
-    rf"\b(?:what|which)\s+(?:functions|methods)?\s*(?:is|are|gets?)\s+called\s+(?:by|from|in)\s+"
-    rf"{_NAME}{_END}",
-    rf"\b(?:callees|calls\s+made)\s+(?:of|by)\s+{_NAME}{_END}",
-    rf"\bwhat\s+is\s+called\s+by\s+{_NAME}{_END}",
-    rf"\bчто\s+вызывает\s+функция\s+{_NAME}{_END}",
-)
 _SYMBOL = rx(
     rf"\bwhere\s+(?:is|are)\s+{_THE}{_KIND}{_NAME}{_KIND_AFTER}\s+"
     r"(?:defined|declared|implemented|created)\b",
@@ -205,12 +154,7 @@ class Classification:
 
 def classify(query: str) -> Classification:
     """The rule-based classification of one question (English and some Russian)."""
-    for intent, patterns in (
-        ("tests", _TESTS),
-        ("callers", _CALLERS),
-        ("callees", _CALLEES),
-        ("symbol", _SYMBOL),
-    ):
+    for intent, patterns in (*GRAPH_INTENTS, ("symbol", _SYMBOL)):
         for p in patterns:
             m = p.search(query)
             if m and _is_name(m.group(1)):
@@ -262,7 +206,7 @@ def _walk_of_code(query: str) -> Classification | None:
 
 def walk_of(query: str) -> tuple[str, str]:
     """The intent and name of a `_WALKS_OF_CODE` question (("", "") none)."""
-    for intent, patterns in _WALKS_OF_CODE:
+    for intent, patterns in WALKS_OF_CODE:
         for p in patterns:
             m = p.search(query)
             if m and _is_name(m.group(1)):

@@ -10,6 +10,7 @@ table of shared/spec/layers.md:
 | `tests` | C2 callers and a C0 search of the name, in test files only |
 | `file` | the file's first passage (a module's docstring), then a search in it |
 | `callers` / `callees` | C2 walk, each link shown with its C0 chunk |
+| `subclasses` / `bases` | C2 `inherits` edges, each type shown at its header |
 | `entrypoints` | C3 listing by type, route, framework and subject |
 | `workflow` | D4 search, D0 search, then C0 search |
 | `integrations` | D6 records of the subject, then D5 relations |
@@ -56,6 +57,8 @@ INTENTS = (
     "symbol",
     "tests",
     "file",
+    "subclasses",
+    "bases",
     "callers",
     "callees",
     "entrypoints",
@@ -66,7 +69,10 @@ INTENTS = (
     "free_text",
     "empty",
 )
-METHODS = ("symbol", "callers", "callees", "entrypoints", "search", "related", "file_head")
+METHODS = (
+    *("symbol", "callers", "callees", "entrypoints", "search", "related", "file_head"),
+    *("subclasses", "bases"),
+)
 MAX_ROUTED_CHARS = 2000  # the same cap as the searcher: rules read only the head of a long query
 
 

@@ -71,6 +71,33 @@ def _file_head(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str 
     return Outcome([Hit(r, 1.0 / i, {"file": 1.0 / i}, (why,)) for i, r in enumerate(heads, 1)], [])
 
 
+def _lineage(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
+    """The types deriving from the name (`subclasses`) or those it derives from (`bases`),
+    each shown at its definition's header."""
+    name = str(step.args["name"])
+    walk = lookup.subclasses if step.method == "subclasses" else lookup.bases
+    found = walk(ctx.store, name)
+    headers = header_chunks(ctx.store, found.found)
+    verb = "derives from" if step.method == "subclasses" else "is a base of"
+    hits = [
+        Hit(
+            _at_header(m, headers.get(m.symbol_id)),
+            1.0 / i,
+            {step.method: 1.0 / i},
+            (f"{m.qname} {verb} {name}",),
+        )
+        for i, m in enumerate(found.found, 1)
+    ]
+    notes = (
+        [f"{name} derives from {', '.join(found.unknown)}, not defined here"]
+        if found.unknown
+        else []
+    )
+    if not hits and not found.unknown:
+        notes.append(f"no {step.method} of {name!r} in the index")
+    return Outcome(hits, notes)
+
+
 def _symbol(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
     name, limit = str(step.args["name"]), max(step.limit, 20)
     exact = lookup.find_symbols(ctx.store, name, limit=limit, exact=bool(step.args.get("exact")))
@@ -230,6 +257,8 @@ _RUNNERS = {
     ("search", "*"): _search,
     ("symbol", "*"): _symbol,
     ("file_head", "*"): _file_head,
+    ("subclasses", "*"): _lineage,
+    ("bases", "*"): _lineage,
     ("callers", "*"): _walk,
     ("callees", "*"): _walk,
     ("entrypoints", "*"): _entrypoints,

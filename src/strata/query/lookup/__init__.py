@@ -6,6 +6,7 @@ Pure functions of a `Store`'s rows; the Engine and every surface call these.
 from strata.query.lookup.docs import Related, known_domains, list_docs, related
 from strata.query.lookup.entrypoints import list_entrypoints
 from strata.query.lookup.graph import Node
+from strata.query.lookup.hierarchy import Lineage, bases, subclasses
 from strata.query.lookup.rows import indexed_paths
 from strata.query.lookup.symbols import SymbolMatch, closest, find_symbols
 from strata.query.lookup.walks import CallLink, CallWalk, callees, callers
@@ -13,9 +14,11 @@ from strata.query.lookup.walks import CallLink, CallWalk, callees, callers
 __all__ = [
     "CallLink",
     "CallWalk",
+    "Lineage",
     "Node",
     "Related",
     "SymbolMatch",
+    "bases",
     "callees",
     "callers",
     "closest",
@@ -25,4 +28,5 @@ __all__ = [
     "list_docs",
     "list_entrypoints",
     "related",
+    "subclasses",
 ]

@@ -1,0 +1,77 @@
+"""Questions about the code's graph, as patterns (pure): who calls a name, what it calls,
+where it is tested, what derives from it and what it derives from. `strata.query.questions`
+classifies with them; each pattern's group 1 is the name asked about."""
+
+from __future__ import annotations
+
+from strata.query.phrases import END, KIND, KIND_AFTER, NAME, THE
+from strata.query.question_filters import rx
+
+__all__ = ["GRAPH_INTENTS", "WALKS_OF_CODE"]
+
+CALLERS = rx(
+    rf"\bwho\s+(?:calls|invokes|uses)\s+{NAME}{END}",
+    rf"\bwhat\s+(?:calls|invokes|uses)\s+{NAME}{END}",
+    rf"\b(?:which|what)\s+(?:functions?|methods?|code|classes|modules|files|places)\s+"
+    rf"(?:calls?|uses?|invokes?)\s+{NAME}{END}",
+    rf"\b(?:callers|call\s+sites|usages?)\s+of\s+{NAME}{END}",
+    rf"\bwhere\s+(?:is|are)\s+{NAME}\s+(?:called|used|invoked)\b",
+    rf"\bwhere\s+(?:do|does|did|can)\s+(?:we|i|you|they|it|the\s+code)\s+"
+    rf"(?:call|use|invoke)\s+{NAME}{END}",
+    rf"\bwhat\s+(?:is|are)\s+{NAME}\s+(?:called|used|invoked)\s+(?:by|from)\b",
+    rf"\bкто\s+вызывает\s+{NAME}{END}",
+    rf"\bгде\s+вызывается\s+{NAME}{END}",
+)
+# Where a name is tested: the tests that call it, and those that name it.
+TESTS = rx(
+    rf"\b(?:where|how)\s+(?:is|are)\s+{THE}{KIND}{NAME}{KIND_AFTER}\s+tested\b",
+    rf"\b(?:unit\s+)?(?:tests?|test\s+cases?)\s+(?:for|of)\s+{THE}{KIND}{NAME}{END}",
+    rf"\b(?:which|what)\s+tests?\s+(?:cover|exercise|call|use|check)s?\s+{THE}{KIND}{NAME}{END}",
+)
+# Asked of a name written as code only ("how is `retry` used", "what does parse() depend
+# on"): of a plain word ("how is caching used", "what does payments depend on") they ask
+# about a topic or a document, unless the index defines the word (`plain_names`).
+CALLERS_OF_CODE = rx(
+    rf"\bhow\s+(?:is|are)\s+{NAME}\s+(?:used|called|invoked)\b",
+    rf"\bwhere\s+(?:is|are)\s+{NAME}\s+referenced\b",
+)
+CALLEES_OF_CODE = rx(
+    rf"\bwhat\s+(?:does|do)\s+{NAME}\s+(?:use|depend\s+on|rely\s+on)\b",
+    rf"\bdependencies\s+of\s+{NAME}{END}",
+)
+WALKS_OF_CODE = (("callers", CALLERS_OF_CODE), ("callees", CALLEES_OF_CODE))
+CALLEES = rx(
+    rf"\bwhat\s+(?:does|do)\s+{NAME}\s+(?:call|invoke)\b",
+    rf"\b(?:what|which)\s+(?:functions|methods)\s+(?:does|do)\s+{NAME}\s+(?:call|invoke|use)\b",
+    rf"\b(?:what|which)\s+(?:functions|methods)?\s*(?:is|are|gets?)\s+called\s+(?:by|from|in)\s+"
+    rf"{NAME}{END}",
+    rf"\b(?:callees|calls\s+made)\s+(?:of|by)\s+{NAME}{END}",
+    rf"\bwhat\s+is\s+called\s+by\s+{NAME}{END}",
+    rf"\bчто\s+вызывает\s+функция\s+{NAME}{END}",
+)
+# What derives from a type, and what a type derives from (the `inherits` edges).
+SUBCLASSES = rx(
+    rf"\b(?:which|what)\s+(?:classes|types|structs|interfaces)\s+(?:inherit|derive|extend|"
+    rf"subclass|implement)s?\s+(?:from\s+)?{THE}{KIND}{NAME}{END}",
+    rf"\b(?:subclasses|sub-classes|descendants|implementations|implementers|implementors|"
+    rf"derived\s+classes|child\s+classes)\s+of\s+{THE}{KIND}{NAME}{END}",
+    rf"\b(?:who|what)\s+(?:inherits|derives|extends|implements|subclasses)\s+(?:from\s+)?"
+    rf"{THE}{KIND}{NAME}{END}",
+    rf"\b(?:which|what)\s+(?:classes|types)\s+(?:are\s+)?(?:derived|inherited)\s+from\s+"
+    rf"{THE}{KIND}{NAME}{END}",
+)
+BASES = rx(
+    rf"\bwhat\s+(?:does|do)\s+{THE}{KIND}{NAME}\s+(?:inherit|derive|extend|implement|subclass)"
+    rf"(?:\s+from)?\b",
+    rf"\b(?:base\s+class(?:es)?|parent\s+class(?:es)?|superclass(?:es)?|super\s+class(?:es)?|"
+    rf"supertypes?|base\s+types?)\s+of\s+{THE}{KIND}{NAME}{END}",
+    rf"\bwhat\s+is\s+{THE}{KIND}{NAME}\s+(?:derived|inherited)\s+from\b",
+)
+# In this order: "which tests call X" asks for tests, "what calls X" for callers.
+GRAPH_INTENTS = (
+    ("tests", TESTS),
+    ("subclasses", SUBCLASSES),
+    ("bases", BASES),
+    ("callers", CALLERS),
+    ("callees", CALLEES),
+)

@@ -1,0 +1,90 @@
+"""What derives from a type, and what a type derives from (pure over a `Store`): the
+`inherits` edges of C2 (a Python base class, a Java `extends` or `implements`, a Rust
+`impl Trait for`, ...), read through the call graph's index of them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from strata.query.lookup.graph import CallGraph, call_graph
+from strata.query.lookup.symbols import SymbolMatch
+from strata.store import Store
+
+__all__ = ["Lineage", "bases", "subclasses"]
+
+_TYPES = frozenset({"class", "interface", "struct", "trait", "enum", "type", "protocol"})
+
+
+@dataclass(frozen=True, slots=True)
+class Lineage:
+    """The types found (their catalogue rows, as exact matches), and the names of those
+    the index does not define (a base from another library: `Exception`, `Protocol`)."""
+
+    found: tuple[SymbolMatch, ...]
+    unknown: tuple[str, ...] = ()
+
+
+def subclasses(store: Store, name: str) -> Lineage:
+    """The types whose bases name `name` (bare or qualified): a base the index resolves to
+    one of `name`'s definitions, or one it cannot resolve written with `name`'s bare name.
+    In file order."""
+    graph = call_graph(store)
+    wanted = {n.qname for n in graph.targets(name)}
+    bare = _bare(name)
+    derived = [
+        cls
+        for cls, refs in graph.bases.items()
+        if any(_names(graph, ref, wanted, bare) for ref in refs)
+    ]
+    return Lineage(_defined(graph, derived))
+
+
+def bases(store: Store, name: str) -> Lineage:
+    """The types `name`'s definitions name as their bases, in the order written."""
+    graph = call_graph(store)
+    known: list[str] = []
+    unknown: list[str] = []
+    for node in graph.targets(name):
+        near = node.record.path if node.record is not None else ""
+        for ref in graph.bases.get(node.qname, []):
+            found = _resolved(graph, ref, near)
+            known += found
+            unknown += [] if found else [graph.canonical(ref)]
+    return Lineage(_defined(graph, known), tuple(dict.fromkeys(unknown)))
+
+
+def _resolved(graph: CallGraph, ref: str, near: str) -> list[str]:
+    """The qnames a base names: itself when the index defines it, else the types of its
+    bare name (Java's `extends MemoryStore` written without the package), those of the
+    same file first."""
+    canon = graph.canonical(ref)
+    if canon in graph.symbols.by_qname:
+        return [canon]
+    found = [
+        m
+        for m in graph.symbols.find(_bare(canon), limit=20, exact=True)
+        if m.match == "exact" and m.kind in _TYPES
+    ]
+    same = [m.qname for m in found if m.record.path == near]
+    return same or [m.qname for m in found]
+
+
+def _names(graph: CallGraph, ref: str, wanted: set[str], bare: str) -> bool:
+    canon = graph.canonical(ref)
+    if canon in wanted:
+        return True
+    return canon not in graph.symbols.by_qname and _bare(canon) == bare
+
+
+def _defined(graph: CallGraph, qnames: list[str]) -> tuple[SymbolMatch, ...]:
+    matches = [
+        SymbolMatch(e.record, "exact", 1.0, q)
+        for q in dict.fromkeys(qnames)
+        for e in graph.symbols.by_qname.get(q, [])
+    ]
+    matches.sort(key=lambda m: (m.record.is_test, m.record.path, m.record.span_start or 0))
+    return tuple(matches)
+
+
+def _bare(name: str) -> str:
+    return name.replace("::", ".").rstrip(".").rsplit(".", 1)[-1]

@@ -1,0 +1,77 @@
+"""What derives from a type and what it derives from, asked in words: the `inherits`
+edges of real parses (Python's ast, Java's tree-sitter grammar), through the router."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from strata import Engine
+from strata.query.router import route
+
+LEXICAL = {"embed.provider": "none"}
+
+
+@pytest.fixture(scope="module")
+def shapes(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    root = tmp_path_factory.mktemp("shapes")
+    (root / "shapes").mkdir()
+    (root / "shapes" / "base.py").write_text(
+        '"""Shapes."""\n\n\nclass Shape:\n    """Anything with an area."""\n\n'
+        "    def area(self):\n        raise NotImplementedError\n",
+        encoding="utf-8",
+    )
+    (root / "shapes" / "flat.py").write_text(
+        "from shapes.base import Shape\n\n\nclass Square(Shape):\n    def area(self):\n"
+        "        return 4\n\n\nclass Circle(Shape):\n    def area(self):\n        return 3\n\n\n"
+        "class Unit(Square):\n    pass\n\n\ndef uses_shape(s: Shape):\n    return s.area()\n",
+        encoding="utf-8",
+    )
+    (root / "Store.java").write_text(
+        "interface Store { void put(String k); }\n\n"
+        "class MemoryStore implements Store {\n  public void put(String k) {}\n}\n\n"
+        "class DiskStore extends MemoryStore {\n  public void flush() {}\n}\n",
+        encoding="utf-8",
+    )
+    eng = Engine.open(root, config=LEXICAL)
+    eng.index()
+    return eng
+
+
+@pytest.mark.parametrize(
+    ("query", "intent", "name"),
+    [
+        ("which classes inherit from Shape", "subclasses", "Shape"),
+        ("subclasses of the class Shape", "subclasses", "Shape"),
+        ("what implements Store", "subclasses", "Store"),
+        ("implementations of Store", "subclasses", "Store"),
+        ("what does Square extend", "bases", "Square"),
+        ("base classes of Square", "bases", "Square"),
+        ("what is DiskStore derived from", "bases", "DiskStore"),
+    ],
+)
+def test_the_router_reads_a_lineage_question(query: str, intent: str, name: str) -> None:
+    plan = route(query)
+    assert (plan.intent, plan.names) == (intent, (name,)), plan.reasons
+
+
+def _titles(eng: Engine, query: str) -> list[str]:
+    result = eng.search(query, k=10)
+    return [h.record.title for h in result.hits[: result.plan["route"]["routed_hits"]]]
+
+
+def test_the_subclasses_of_a_type_are_the_classes_that_name_it_as_a_base(shapes: Engine) -> None:
+    assert _titles(shapes, "which classes inherit from Shape") == ["Square", "Circle"]
+    assert _titles(shapes, "subclasses of Square") == ["Unit"]
+    assert _titles(shapes, "what implements Store") == ["MemoryStore"]  # Java `implements`
+    assert _titles(shapes, "what extends MemoryStore") == ["DiskStore"]  # and `extends`
+
+
+def test_the_bases_of_a_type_are_shown_at_their_headers(shapes: Engine) -> None:
+    top = shapes.search("what does Unit extend", k=3)[0].record
+    assert (top.path, top.title, top.span_start) == ("shapes/flat.py", "Square", 4)
+    assert _titles(shapes, "what does DiskStore extend") == ["MemoryStore"]
+    # a type with no bases in the index: said so, and the plain search answers
+    result = shapes.search("what does Shape extend", k=3)
+    assert result.hits and any("Shape" in n for n in result.notes)
