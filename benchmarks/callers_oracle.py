@@ -83,7 +83,7 @@ class Jedi:
 
 def oracle_calls(jd: Jedi, d: Definition) -> dict[str, set[Site]] | None:
     """jedi's call sites of `d`, by how they were found (None when jedi cannot place it)."""
-    spot = _name_position(jd.lines[d.path], d)
+    spot = name_position(jd.lines[d.path], d)
     if spot is None:
         return None
     refs: set[Site] = set()
@@ -102,7 +102,7 @@ def oracle_calls(jd: Jedi, d: Definition) -> dict[str, set[Site]] | None:
 def pooled_calls(jd: Jedi, d: Definition, sites: set[Site]) -> set[Site]:
     """Those of `sites` (what Strata lists beyond the name's own sites) where jedi's goto or
     infer at some call on the line lands on `d`: calls through an alias (`f = self.m; f()`)."""
-    spot = _name_position(jd.lines[d.path], d)
+    spot = name_position(jd.lines[d.path], d)
     pattern = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
     return {s for s in sites if spot and _calls_at(jd, s, pattern, d.path, spot[0])}
 
@@ -209,7 +209,7 @@ def _scores(rows: Sequence[dict[str, Any]], key: str) -> dict[str, float | int]:
     }
 
 
-def _name_position(lines: list[str], d: Definition) -> tuple[int, int] | None:
+def name_position(lines: list[str], d: Definition) -> tuple[int, int] | None:
     """(line, column) of the name in `def name` / `class name` at or after `d.start`."""
     pattern = re.compile(rf"\b(?:def|class)\s+({re.escape(d.name)})\b")
     for i in range(d.start - 1, min(d.end, len(lines))):

@@ -312,11 +312,11 @@ def test_langsets_find_doc_comments_and_definitions_in_four_languages(tmp_path: 
 
 
 def test_callers_oracle_places_names_and_scores_call_sites() -> None:
-    from benchmarks.callers_oracle import _name_position, _scores
+    from benchmarks.callers_oracle import _scores, name_position
     from benchmarks.quality.pydefs import Definition
 
     d = Definition("m.py", "load", "load", "function", 1, 3, None, None)  # decorated: line 1
-    assert _name_position(["@cache", "def  load(x):", "    return x"], d) == (2, 5)
+    assert name_position(["@cache", "def  load(x):", "    return x"], d) == (2, 5)
     rows = [
         {"oracle": {("a.py", 3), ("b.py", 9)}, "strata": {("a.py", 3), ("c.py", 1)}},
         {"oracle": set(), "strata": set()},

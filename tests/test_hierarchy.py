@@ -3,8 +3,6 @@ edges of real parses (Python's ast, Java's tree-sitter grammar), through the rou
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from strata import Engine

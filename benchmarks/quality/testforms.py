@@ -16,11 +16,11 @@ hit rule: a test function, not the whole test file).
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from benchmarks.callers_oracle import name_position
 from benchmarks.quality.askforms import form_summary, main_with
 from benchmarks.quality.docstring_queries import PACKAGES, Package
 from benchmarks.quality.evaluate import run, strata_searcher
@@ -82,7 +82,7 @@ def calls_from_tests(
     out: list[set[Site]] = []
     for d in defs:
         own = (root / d.path).read_text(encoding="utf-8").split("\n")
-        spot = _name_position(own, d)
+        spot = name_position(own, d)
         found: set[Site] = set()
         if spot is not None:
             script = jedi.Script(path=str(root / d.path), project=project)
@@ -95,15 +95,6 @@ def calls_from_tests(
                     found.add((rel, ref.line))
         out.append(found)
     return out
-
-
-def _name_position(lines: list[str], d: Definition) -> tuple[int, int] | None:
-    pattern = re.compile(rf"\b(?:def|class)\s+({re.escape(d.name)})\b")
-    for i in range(d.start - 1, min(d.end, len(lines))):
-        m = pattern.search(lines[i])
-        if m:
-            return i + 1, m.start(1)
-    return None
 
 
 def _rel(root: Path, module_path: Any) -> str | None:
