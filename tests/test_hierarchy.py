@@ -73,3 +73,27 @@ def test_the_bases_of_a_type_are_shown_at_their_headers(shapes: Engine) -> None:
     # a type with no bases in the index: said so, and the plain search answers
     result = shapes.search("what does Shape extend", k=3)
     assert result.hits and any("Shape" in n for n in result.notes)
+
+
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [
+        ("who imports shapes.base", "shapes.base"),
+        ("where is shapes.base imported", "shapes.base"),
+        ("which modules import Shape", "Shape"),
+        ("importers of base.py", "base.py"),
+    ],
+)
+def test_the_router_reads_an_import_question(query: str, name: str) -> None:
+    plan = route(query)
+    assert (plan.intent, plan.names) == ("importers", (name,)), plan.reasons
+
+
+def test_the_importers_of_a_module_are_the_chunks_that_import_it(shapes: Engine) -> None:
+    for query in ("who imports shapes.base", "importers of base.py", "where is Shape imported"):
+        result = shapes.search(query, k=5)
+        routed = result.hits[: result.plan["route"]["routed_hits"]]
+        assert [(h.record.path, h.record.span_start) for h in routed] == [("shapes/flat.py", 1)]
+        assert any("imports shapes.base" in w for w in routed[0].why), query
+    result = shapes.search("who imports shapes.nothing", k=5)
+    assert any("nothing in the index imports" in n for n in result.notes)

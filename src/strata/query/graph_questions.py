@@ -67,11 +67,19 @@ BASES = rx(
     rf"supertypes?|base\s+types?)\s+of\s+{THE}{KIND}{NAME}{END}",
     rf"\bwhat\s+is\s+{THE}{KIND}{NAME}\s+(?:derived|inherited)\s+from\b",
 )
+# Who imports a module or a name.
+IMPORTERS = rx(
+    rf"\b(?:who|what)\s+imports\s+{THE}{KIND}{NAME}{END}",
+    rf"\bwhere\s+(?:is|are)\s+{THE}{KIND}{NAME}\s+imported\b",
+    rf"\b(?:which|what)\s+(?:files?|modules?|packages?|code|places)\s+imports?\s+{THE}{KIND}{NAME}{END}",
+    rf"\b(?:importers|imports)\s+of\s+{THE}{KIND}{NAME}{END}",
+)
 # In this order: "which tests call X" asks for tests, "what calls X" for callers.
 GRAPH_INTENTS = (
     ("tests", TESTS),
     ("subclasses", SUBCLASSES),
     ("bases", BASES),
+    ("importers", IMPORTERS),
     ("callers", CALLERS),
     ("callees", CALLEES),
 )

@@ -88,6 +88,12 @@ def _lineage_steps(query: str, c: Classification, k: int) -> list[Step]:
     return [Step(L.C2_DEPENDENCY_GRAPH, c.intent, args, max(k, 20), required=True)]
 
 
+def _import_steps(query: str, c: Classification, k: int) -> list[Step]:
+    """The places that import the module or name (C2 `imports` edges)."""
+    args = {"name": c.names[0]}
+    return [Step(L.C2_DEPENDENCY_GRAPH, "importers", args, max(k, 20), required=True)]
+
+
 def _entry_steps(query: str, c: Classification, k: int) -> list[Step]:
     args = {"type": c.entry_type, "framework": c.framework, "route": c.route, "subject": c.subject}
     return [Step(L.C3_ENTRYPOINTS, "entrypoints", {a: v for a, v in args.items() if v}, max(k, 50))]
@@ -152,6 +158,7 @@ BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "file": _file_steps,
     "subclasses": _lineage_steps,
     "bases": _lineage_steps,
+    "importers": _import_steps,
     "callers": _walk_steps,
     "callees": _walk_steps,
     "entrypoints": _entry_steps,
@@ -167,6 +174,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "file": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
     "subclasses": (L.C2_DEPENDENCY_GRAPH,),
     "bases": (L.C2_DEPENDENCY_GRAPH,),
+    "importers": (L.C2_DEPENDENCY_GRAPH,),
     "callers": (L.C2_DEPENDENCY_GRAPH,),
     "callees": (L.C2_DEPENDENCY_GRAPH,),
     "entrypoints": (L.C3_ENTRYPOINTS,),

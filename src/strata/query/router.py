@@ -11,6 +11,7 @@ table of shared/spec/layers.md:
 | `file` | the file's first passage (a module's docstring), then a search in it |
 | `callers` / `callees` | C2 walk, each link shown with its C0 chunk |
 | `subclasses` / `bases` | C2 `inherits` edges, each type shown at its header |
+| `importers` | C2 `imports` edges, each shown with the chunk of the import |
 | `entrypoints` | C3 listing by type, route, framework and subject |
 | `workflow` | D4 search, D0 search, then C0 search |
 | `integrations` | D6 records of the subject, then D5 relations |
@@ -59,6 +60,7 @@ INTENTS = (
     "file",
     "subclasses",
     "bases",
+    "importers",
     "callers",
     "callees",
     "entrypoints",
@@ -71,7 +73,7 @@ INTENTS = (
 )
 METHODS = (
     *("symbol", "callers", "callees", "entrypoints", "search", "related", "file_head"),
-    *("subclasses", "bases"),
+    *("subclasses", "bases", "importers"),
 )
 MAX_ROUTED_CHARS = 2000  # the same cap as the searcher: rules read only the head of a long query
 
@@ -233,6 +235,8 @@ def route(
     filters, said = filters_of(head, facts)
     if found.intent == "file" and not filters.path:  # `core/README.md`: at any depth
         filters = replace(filters, path=(file_glob(found.names[0]),))
+    if found.intent == "importers":  # "who imports utils.py": the file is asked about
+        filters = replace(filters, path=tuple(p for p in filters.path if p not in found.names))
     return _build(query, found, filters, facts, k, reasons + said)
 
 

@@ -98,6 +98,24 @@ def _lineage(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | 
     return Outcome(hits, notes)
 
 
+def _importers(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
+    """The places that import the name, each shown as the chunk holding the import."""
+    name = str(step.args["name"])
+    hits: dict[str, Hit] = {}
+    for i, site in enumerate(lookup.importers(ctx.store, name), 1):
+        rec = site.chunk or site.edge
+        why = f"{site.edge.path}:{site.edge.span_start} imports {meta_str(site.edge, 'dst_ref')}"
+        old = hits.get(rec.id)
+        hits[rec.id] = Hit(
+            rec,
+            old.score if old else 1.0 / i,
+            {"importers": 1.0 / i},
+            (*(old.why if old else ()), why),
+        )
+    notes = [] if hits else [f"nothing in the index imports {name!r}"]
+    return Outcome(list(hits.values()), notes)
+
+
 def _symbol(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
     name, limit = str(step.args["name"]), max(step.limit, 20)
     exact = lookup.find_symbols(ctx.store, name, limit=limit, exact=bool(step.args.get("exact")))
@@ -258,6 +276,7 @@ _RUNNERS = {
     ("symbol", "*"): _symbol,
     ("file_head", "*"): _file_head,
     ("subclasses", "*"): _lineage,
+    ("importers", "*"): _importers,
     ("bases", "*"): _lineage,
     ("callers", "*"): _walk,
     ("callees", "*"): _walk,

@@ -7,6 +7,7 @@ from strata.query.lookup.docs import Related, known_domains, list_docs, related
 from strata.query.lookup.entrypoints import list_entrypoints
 from strata.query.lookup.graph import Node
 from strata.query.lookup.hierarchy import Lineage, bases, subclasses
+from strata.query.lookup.imports import ImportSite, importers
 from strata.query.lookup.rows import indexed_paths
 from strata.query.lookup.symbols import SymbolMatch, closest, find_symbols
 from strata.query.lookup.walks import CallLink, CallWalk, callees, callers
@@ -14,6 +15,7 @@ from strata.query.lookup.walks import CallLink, CallWalk, callees, callers
 __all__ = [
     "CallLink",
     "CallWalk",
+    "ImportSite",
     "Lineage",
     "Node",
     "Related",
@@ -23,6 +25,7 @@ __all__ = [
     "callers",
     "closest",
     "find_symbols",
+    "importers",
     "indexed_paths",
     "known_domains",
     "list_docs",

@@ -69,7 +69,8 @@ _BATCH = 4096  # rows whose JSON is parsed at a time while the graph is built
 
 
 class CallGraph:
-    """The `calls` edges of C2, indexed both ways, with module re-exports as aliases.
+    """The `calls` edges of C2, indexed both ways, with module re-exports as aliases (and
+    the `imports` edges, in order).
 
     Built from one Arrow table of the C2 rows: a walk compares small tuples of shared
     strings, and records are made only for the edges it returns (a `Record` per edge
@@ -89,9 +90,11 @@ class CallGraph:
         self._guessed: dict[str, list[Edge]] = {}  # see `_guesses`
         self._sources: dict[int, Node] = {}  # see `_source`
         calls = []
+        self.imports: list[Edge] = []
         for e in _edges(table):
             if e.edge_type == "imports":
                 self._add_alias(e)
+                self.imports.append(e)
             elif e.edge_type == "inherits":
                 self.bases.setdefault(e.src_qname, []).append(e.ref)
             elif e.edge_type == "calls":
