@@ -202,6 +202,14 @@ def ask(
         ("which tests cover the class RetryPolicy", "tests", ("RetryPolicy",)),
         ("how is charge_card tested", "tests", ("charge_card",)),
         ("unit tests for parse_header", "tests", ("parse_header",)),
+        # the same, in Russian
+        ("где используется parse_header", "callers", ("parse_header",)),
+        ("кто использует Client.send", "callers", ("Client.send",)),
+        ("где тестируется parse_header", "tests", ("parse_header",)),
+        ("тесты для Client.send", "tests", ("Client.send",)),
+        ("наследники RetryPolicy", "subclasses", ("RetryPolicy",)),
+        ("от чего наследуется RetryPolicy", "bases", ("RetryPolicy",)),
+        ("кто импортирует shop.payments", "importers", ("shop.payments",)),
         ("how is (<|>) implemented", "symbol", ("<|>",)),
         ("who calls read-json?", "callers", ("read-json",)),  # the sentence's "?" is not the name's
         ("where is the read-only flag defined", "free_text", ()),
@@ -436,7 +444,11 @@ def test_a_plain_word_is_a_name_when_the_index_defines_it(
 
 
 def test_where_a_name_is_tested_lists_the_tests_that_call_it(shop: Engine) -> None:
-    for query in ("where is charge_card tested", "tests for charge_card"):
+    for query in (
+        "where is charge_card tested",
+        "tests for charge_card",
+        "где тестируется charge_card",
+    ):
         plan, hits = ask(shop, query, routed_only=True)
         assert plan.intent == "tests" and plan.filters.is_test is True, query
         assert hits and all(":tests/" in h for h in hits), (query, hits)
@@ -455,6 +467,8 @@ def test_where_a_name_is_tested_lists_the_tests_that_call_it(shop: Engine) -> No
         "summarize `payments.py`",
         "what is the purpose of payments.py",
         "what is payments.py for",
+        "что делает файл payments.py",
+        "объясни payments.py",
     ],
 )
 def test_a_question_about_a_file_leads_with_its_head(shop: Engine, query: str) -> None:

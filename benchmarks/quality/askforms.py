@@ -52,6 +52,6 @@ def main_with(
     out: Path | None = args.pop("json")
     result = measure(args.pop("sets").split(","), **args)
     for s in result["summary"]:
-        print(json.dumps(s))
+        print(json.dumps(s, ensure_ascii=False))
     if out:
         out.write_text(json.dumps(result, indent=1), encoding="utf-8")

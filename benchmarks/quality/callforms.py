@@ -50,6 +50,9 @@ PHRASINGS = (
     "how is {} used",
     "where is {} referenced",
     "what is {} called by",
+    "кто вызывает {}",
+    "кто использует {}",
+    "где используется {}",
 )
 CALLEE_PHRASINGS = (
     "what does {} call",

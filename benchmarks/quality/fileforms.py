@@ -40,6 +40,8 @@ PHRASINGS = (
     "what is the purpose of {}",
     "what is {} for",
     "overview of {}",
+    "что делает файл {}",
+    "объясни {}",
 )
 _HEADING = re.compile(r"^#{1,6}\s")
 

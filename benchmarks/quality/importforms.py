@@ -37,6 +37,7 @@ PHRASINGS = (
     "which modules import {}",
     "what imports {}",
     "importers of {}",
+    "кто импортирует {}",
 )
 
 

@@ -35,6 +35,7 @@ SUBCLASS_PHRASINGS = (
     "what extends {}",
     "implementations of {}",
     "who inherits from {}",
+    "наследники {}",
 )
 BASE_PHRASINGS = (
     "what does {} extend",
@@ -42,6 +43,7 @@ BASE_PHRASINGS = (
     "what does {} inherit from",
     "superclass of {}",
     "what is {} derived from",
+    "от чего наследуется {}",
 )
 
 

@@ -38,6 +38,8 @@ PHRASINGS = (
     "how is {} tested",
     "where are the tests for {}",
     "unit tests for {}",
+    "где тестируется {}",
+    "тесты для {}",
 )
 Site = tuple[str, int]
 

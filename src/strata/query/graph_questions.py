@@ -21,12 +21,17 @@ CALLERS = rx(
     rf"\bwhat\s+(?:is|are)\s+{NAME}\s+(?:called|used|invoked)\s+(?:by|from)\b",
     rf"\bкто\s+вызывает\s+{NAME}{END}",
     rf"\bгде\s+вызывается\s+{NAME}{END}",
+    rf"\bгде\s+(?:используется|используют|применяется)\s+{NAME}{END}",
+    rf"\bкто\s+использует\s+{NAME}{END}",
 )
 # Where a name is tested: the tests that call it, and those that name it.
 TESTS = rx(
     rf"\b(?:where|how)\s+(?:is|are)\s+{THE}{KIND}{NAME}{KIND_AFTER}\s+tested\b",
     rf"\b(?:unit\s+)?(?:tests?|test\s+cases?)\s+(?:for|of)\s+{THE}{KIND}{NAME}{END}",
     rf"\b(?:which|what)\s+tests?\s+(?:cover|exercise|call|use|check)s?\s+{THE}{KIND}{NAME}{END}",
+    rf"\bгде\s+(?:тестируется|тестируют|проверяется)\s+{NAME}{END}",
+    rf"\bтесты\s+(?:для|на)\s+{NAME}{END}",
+    rf"\bкакие\s+тесты\s+(?:проверяют|покрывают|вызывают)\s+{NAME}{END}",
 )
 # Asked of a name written as code only ("how is `retry` used", "what does parse() depend
 # on"): of a plain word ("how is caching used", "what does payments depend on") they ask
@@ -57,6 +62,9 @@ SUBCLASSES = rx(
     rf"derived\s+classes|child\s+classes)\s+of\s+{THE}{KIND}{NAME}{END}",
     rf"\b(?:who|what)\s+(?:inherits|derives|extends|implements|subclasses)\s+(?:from\s+)?"
     rf"{THE}{KIND}{NAME}{END}",
+    rf"\b(?:наследники|подклассы|потомки|реализации)\s+(?:класса\s+)?{NAME}{END}",
+    rf"\bкто\s+наследует(?:ся\s+от)?\s+{NAME}{END}",
+    rf"\bкакие\s+классы\s+(?:наследуют(?:ся)?|реализуют)\s+(?:от\s+)?{NAME}{END}",
     rf"\b(?:which|what)\s+(?:classes|types)\s+(?:are\s+)?(?:derived|inherited)\s+from\s+"
     rf"{THE}{KIND}{NAME}{END}",
 )
@@ -66,6 +74,8 @@ BASES = rx(
     rf"\b(?:base\s+class(?:es)?|parent\s+class(?:es)?|superclass(?:es)?|super\s+class(?:es)?|"
     rf"supertypes?|base\s+types?)\s+of\s+{THE}{KIND}{NAME}{END}",
     rf"\bwhat\s+is\s+{THE}{KIND}{NAME}\s+(?:derived|inherited)\s+from\b",
+    rf"\bот\s+(?:чего|кого|какого\s+класса|каких\s+классов)\s+наследуется\s+{NAME}{END}",
+    rf"\b(?:базовые\s+классы|базовый\s+класс|родители|родитель)\s+(?:класса\s+)?{NAME}{END}",
 )
 # Who imports a module or a name.
 IMPORTERS = rx(
@@ -73,6 +83,8 @@ IMPORTERS = rx(
     rf"\bwhere\s+(?:is|are)\s+{THE}{KIND}{NAME}\s+imported\b",
     rf"\b(?:which|what)\s+(?:files?|modules?|packages?|code|places)\s+imports?\s+{THE}{KIND}{NAME}{END}",
     rf"\b(?:importers|imports)\s+of\s+{THE}{KIND}{NAME}{END}",
+    rf"\bкто\s+импортирует\s+{NAME}{END}",
+    rf"\bгде\s+импортиру(?:ется|ют)\s+{NAME}{END}",
 )
 # In this order: "which tests call X" asks for tests, "what calls X" for callers.
 GRAPH_INTENTS = (

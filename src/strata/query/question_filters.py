@@ -74,6 +74,9 @@ _ABOUT_FILE = rx(
     rf"\b(?:explain|describe|summari[sz]e|overview\s+of)\s+{_FILE}",
     rf"\b(?:purpose|role|job)\s+of\s+{_FILE}",
     rf"\bwhat\s+is\s+{_FILE}\s+(?:for|about)\b",
+    rf"\bчто\s+(?:делает|содержит|лежит\s+в|в)\s+(?:файле?\s+|модуле?\s+)?{_FILE}",
+    rf"\b(?:объясни|опиши)\s+(?:файл\s+|модуль\s+)?{_FILE}",
+    rf"\bзачем\s+(?:нужен\s+)?(?:файл\s+|модуль\s+)?{_FILE}",
 )
 _IN_TESTS = rx(
     r"\bin\s+(?:the\s+)?tests?\b",
@@ -83,6 +86,7 @@ _IN_TESTS = rx(
     r"\b(?:is|are)\s+(?:\S+\s+){1,4}tested\b",
     r"\b(?:tests?|test\s+cases?)\s+(?:for|of)\s",
     r"\b(?:which|what)\s+tests?\s",
+    r"\bтестиру(?:ется|ют)\b|\bтесты\s+(?:для|на)\s|\bкакие\s+тесты\b",
 )
 _NO_TESTS = rx(
     r"\b(?:excluding|without|not\s+in|except|outside(?:\s+of)?)\s+(?:the\s+)?tests?\b",
