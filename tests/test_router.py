@@ -511,6 +511,44 @@ def test_a_files_head_passes_over_its_licence_and_a_partial_path_finds_it(
         assert (top.path, top.span_start) == ("README.md", 1)
 
 
+@pytest.mark.parametrize(
+    ("query", "intent"),
+    [
+        ("what does this project do", "overview"),
+        ("give me an overview of the repository", "overview"),
+        ("how is the codebase structured?", "overview"),
+        ("where do I start", "overview"),
+        ("обзор проекта", "overview"),
+        ("what does the cache do", "free_text"),
+        ("what is this function for", "definition"),
+    ],
+)
+def test_a_question_about_the_whole_repository(query: str, intent: str) -> None:
+    assert route(query).intent == intent
+
+
+def test_the_overview_is_the_readme_then_the_docs_index_then_the_packages(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text(
+        "# shop\n\nA tiny shop.\n\n## Install\n\npip install shop\n", encoding="utf-8"
+    )
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Shop docs\n\nStart here.\n")
+    (tmp_path / "docs" / "README.md").write_text("# Docs readme\n\nNot the root's.\n")
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "__init__.py").write_text('"""The shop package."""\n')
+    (tmp_path / "shop" / "cart.py").write_text('"""Carts."""\n\n\ndef add(x):\n    return x\n')
+    with Engine.open(tmp_path, config={"embed.provider": "none"}) as eng:
+        eng.index()
+        result = eng.search("what does this project do", k=5)
+        routed = result.hits[: result.plan["route"]["routed_hits"]]
+        assert [(h.record.path, h.record.span_start) for h in routed][:4] == [
+            ("README.md", 1),
+            ("README.md", 5),
+            ("docs/index.md", 1),
+            ("shop/__init__.py", 1),
+        ]
+
+
 def test_unknown_symbol_names_the_closest_and_falls_back_to_text(shop: Engine) -> None:
     result = execute(
         shop.parts.context(), route("where is charge_cards defined", facts(shop)), mode="lexical"

@@ -1,6 +1,7 @@
-"""A question about one file ("what does schema.py do", "explain src/app/cli.py"), asked as
-users and agents ask it: for each phrasing, the rank of the file's head (a module's
-docstring, a document's first section) and of any passage of the file.
+"""A question about one file ("what does schema.py do", "explain src/app/cli.py"), or about
+the whole repository ("what does this project do"), asked as users and agents ask it: for
+each phrasing, the rank of the file's head (a module's docstring, a document's first
+section; for the repository, its root README's) and of any passage of the file.
 
     python -m benchmarks.quality.fileforms [--sets docstring,devqs,docs] [--mode hybrid]
         [--json FILE]
@@ -11,8 +12,10 @@ its second heading (the target: those lines). Each is named as a user would name
 file name when no other file of the corpus has it, else its shortest unambiguous path
 (`jinja2/__init__.py`). Each is asked in every phrasing of `PHRASINGS` through
 `Engine.search`, routed as a user's question would be; a hit answers under the quality
-run's hit rule. The indexes are the quality run's cached ones (run
-`benchmarks.quality.run` first for the current build).
+run's hit rule. A corpus with a Markdown README at its root is also asked about as a
+whole in every phrasing of `OVERVIEW_PHRASINGS`; its README's head answers. The indexes
+are the quality run's cached ones (run `benchmarks.quality.run` first for the current
+build).
 """
 
 from __future__ import annotations
@@ -42,6 +45,14 @@ PHRASINGS = (
     "overview of {}",
     "что делает файл {}",
     "объясни {}",
+)
+OVERVIEW_PHRASINGS = (
+    "what does this project do",
+    "give me an overview of the repository",
+    "how is the codebase structured",
+    "what is this repo about?",
+    "where do I start",
+    "обзор проекта",
 )
 _HEADING = re.compile(r"^#{1,6}\s")
 
@@ -111,21 +122,22 @@ def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
         named = names(sorted(p for p in _all_files(corpus.root)))
         eng, _ = open_index(corpus, EMBEDDER, reindex=False)
         search = strata_searcher(eng, mode)
-        for path, target in targets.items():
-            for phrasing in PHRASINGS:
-                text = phrasing.format(named[path])
-                results = search(text)[:K]
-                in_file = next((i for i, r in enumerate(results, 1) if r.path == path), None)
-                rows.append(
-                    {
-                        "corpus": corpus.name,
-                        "form": phrasing,
-                        "query": text,
-                        "rank": first_hit_rank(results, [target]),
-                        "file_rank": in_file,
-                        "kind": Path(path).suffix,
-                    }
-                )
+        asked = [(p, f, f.format(named[p])) for p in targets for f in PHRASINGS]
+        readme = next((p for p in targets if p.lower() == "readme.md"), None)
+        asked += [(readme, f, f) for f in OVERVIEW_PHRASINGS if readme]
+        for path, form, text in asked:
+            results = search(text)[:K]
+            in_file = next((i for i, r in enumerate(results, 1) if r.path == path), None)
+            rows.append(
+                {
+                    "corpus": corpus.name,
+                    "form": form,
+                    "query": text,
+                    "rank": first_hit_rank(results, [targets[path]]),
+                    "file_rank": in_file,
+                    "kind": Path(path).suffix,
+                }
+            )
         eng.close()
     summary = form_summary(rows)
     files: dict[str, list[int | None]] = defaultdict(list)

@@ -94,6 +94,11 @@ def _import_steps(query: str, c: Classification, k: int) -> list[Step]:
     return [Step(L.C2_DEPENDENCY_GRAPH, "importers", args, max(k, 20), required=True)]
 
 
+def _overview_steps(query: str, c: Classification, k: int) -> list[Step]:
+    """The repository's front door: its README, docs index and packages' heads."""
+    return [Step("passages", "overview", {}, k, 2.0), search_step("passages", query, k, 0.5)]
+
+
 def _entry_steps(query: str, c: Classification, k: int) -> list[Step]:
     args = {"type": c.entry_type, "framework": c.framework, "route": c.route, "subject": c.subject}
     return [Step(L.C3_ENTRYPOINTS, "entrypoints", {a: v for a, v in args.items() if v}, max(k, 50))]
@@ -156,6 +161,7 @@ BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "symbol": _symbol_steps,
     "tests": _tests_steps,
     "file": _file_steps,
+    "overview": _overview_steps,
     "subclasses": _lineage_steps,
     "bases": _lineage_steps,
     "importers": _import_steps,
@@ -172,6 +178,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "symbol": (L.C1_SYMBOL_CATALOG,),
     "tests": (L.C2_DEPENDENCY_GRAPH, L.C0_SOURCE_CHUNKS),
     "file": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
+    "overview": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
     "subclasses": (L.C2_DEPENDENCY_GRAPH,),
     "bases": (L.C2_DEPENDENCY_GRAPH,),
     "importers": (L.C2_DEPENDENCY_GRAPH,),

@@ -14,6 +14,7 @@ __all__ = [
     "EXTENSIONS",
     "ROUTE",
     "KnownNames",
+    "asks_overview",
     "file_asked",
     "file_glob",
     "filters_of",
@@ -77,6 +78,19 @@ _ABOUT_FILE = rx(
     rf"\bчто\s+(?:делает|содержит|лежит\s+в|в)\s+(?:файле?\s+|модуле?\s+)?{_FILE}",
     rf"\b(?:объясни|опиши)\s+(?:файл\s+|модуль\s+)?{_FILE}",
     rf"\bзачем\s+(?:нужен\s+)?(?:файл\s+|модуль\s+)?{_FILE}",
+)
+# A question about the whole repository ("what does this project do", "how is the codebase
+# structured"): its README's first sections and its packages' heads.
+_WHOLE = r"(?:the|this|our|your)\s+(?:project|repo|repository|codebase|code\s*base|library|package)"
+_OVERVIEW = rx(
+    rf"\b(?:overview|summary|tour|structure|layout)\s+of\s+{_WHOLE}\b",
+    rf"^\s*what\s+(?:does|is)\s+{_WHOLE}\s*(?:do|for|about)?\s*[?.!]?\s*$",
+    rf"\bhow\s+is\s+{_WHOLE}\s+(?:structured|organi[sz]ed|laid\s+out)\b",
+    r"^\s*(?:project|repo|repository|codebase)\s+(?:overview|structure|layout)\s*[?.!]?\s*$",
+    r"\bwhere\s+(?:do|should)\s+i\s+start\b",
+    r"\bо\s+ч[её]м\s+(?:этот\s+)?(?:проект|репозиторий)\b",
+    r"\bобзор\s+(?:проекта|репозитория|кода)\b",
+    r"\bкак\s+устроен\s+(?:этот\s+)?(?:проект|репозиторий)\b",
 )
 _IN_TESTS = rx(
     r"\bin\s+(?:the\s+)?tests?\b",
@@ -152,6 +166,11 @@ def filters_of(query: str, facts: KnownNames) -> tuple[SearchFilters, list[str]]
         why.append(f"repo filter {repo}: the repository is named")
     lang_of = (lang,) if lang else ()
     return SearchFilters(paths, lang_of, (), tests, repo or None, domain), why
+
+
+def asks_overview(query: str) -> bool:
+    """Whether the question asks about the whole repository ("what does this project do")."""
+    return matches_any(_OVERVIEW, query)
 
 
 def file_asked(query: str) -> str:

@@ -9,6 +9,7 @@ table of shared/spec/layers.md:
 | `symbol` | C1 exact name match, then C0 search |
 | `tests` | C2 callers and a C0 search of the name, in test files only |
 | `file` | the file's first passage (a module's docstring), then a search in it |
+| `overview` | the README's first sections, the docs index, the packages' heads |
 | `callers` / `callees` | C2 walk, each link shown with its C0 chunk |
 | `subclasses` / `bases` | C2 `inherits` edges, each type shown at its header |
 | `importers` | C2 `imports` edges, each shown with the chunk of the import |
@@ -35,7 +36,7 @@ from strata.query import frames
 from strata.query.filters import NO_FILTERS, SearchFilters
 from strata.query.intent_steps import BUILDERS, NEEDS, Step
 from strata.query.plain_names import named
-from strata.query.question_filters import file_asked, file_glob, filters_of
+from strata.query.question_filters import asks_overview, file_asked, file_glob, filters_of
 from strata.query.questions import Classification, classify
 from strata.text.globs import select
 from strata.text.tokens import STOP_WORDS, query_terms
@@ -58,6 +59,7 @@ INTENTS = (
     "symbol",
     "tests",
     "file",
+    "overview",
     "subclasses",
     "bases",
     "importers",
@@ -73,7 +75,7 @@ INTENTS = (
 )
 METHODS = (
     *("symbol", "callers", "callees", "entrypoints", "search", "related", "file_head"),
-    *("subclasses", "bases", "importers"),
+    *("subclasses", "bases", "importers", "overview"),
 )
 MAX_ROUTED_CHARS = 2000  # the same cap as the searcher: rules read only the head of a long query
 
@@ -224,6 +226,9 @@ def route(
         reasons.append(
             f"classifier: {found.intent}" + (f" ({found.reason})" if found.reason else "")
         )
+    elif asks_overview(head):
+        found = Classification("overview", reason="overview: asks about the whole repository")
+        reasons.append(found.reason)
     elif (path := file_asked(head)) and facts.names_a_path(file_glob(path)):
         found = Classification("file", (path,), reason=f"file: asks about {path!r}")
         reasons.append(found.reason)

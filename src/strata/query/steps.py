@@ -71,6 +71,29 @@ def _file_head(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str 
     return Outcome([Hit(r, 1.0 / i, {"file": 1.0 / i}, (why,)) for i, r in enumerate(heads, 1)], [])
 
 
+_README = re.compile(r"readme(?:\.\w+)?", re.IGNORECASE)
+_DOCS_INDEX = re.compile(r"docs?/(?:index|readme)\.(?:md|rst|txt)", re.IGNORECASE)
+_PACKAGE_HEAD = re.compile(r"(?:^|/)(?:__init__\.py|lib\.rs|main\.rs|main\.go|index\.[jt]s)$")
+
+
+def _overview(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
+    """The repository's front door: the README nearest the root (its first three
+    sections), the docs' index, then the heads of the top packages (`pkg/__init__.py`,
+    `src/pkg/__init__.py`, `src/lib.rs`, `main.go`, `index.js`)."""
+    paths = indexed_paths(ctx.store)
+    shallow = sorted(paths, key=lambda p: (p.count("/"), len(p), p))
+    readme = [p for p in shallow if _README.fullmatch(p.rsplit("/", 1)[-1])][:1]
+    index = [p for p in shallow if _DOCS_INDEX.fullmatch(p)][:1]
+    heads = [p for p in shallow if _PACKAGE_HEAD.search(p) and p.count("/") <= 2][:3]
+    layers = step.layer.split("+")
+    found = file_heads(ctx.store, readme, layers, 3) + file_heads(ctx.store, index + heads, layers)
+    hits = [
+        Hit(r, 1.0 / i, {"overview": 1.0 / i}, (f"the front of {r.path}",))
+        for i, r in enumerate(found, 1)
+    ]
+    return Outcome(hits, [] if hits else ["no README or package head in the index"])
+
+
 def _lineage(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
     """The types deriving from the name (`subclasses`) or those it derives from (`bases`),
     each shown at its definition's header."""
@@ -275,6 +298,7 @@ _RUNNERS = {
     ("search", "*"): _search,
     ("symbol", "*"): _symbol,
     ("file_head", "*"): _file_head,
+    ("overview", "*"): _overview,
     ("subclasses", "*"): _lineage,
     ("importers", "*"): _importers,
     ("bases", "*"): _lineage,

@@ -171,11 +171,13 @@ def chunks_at(
 _SPAN_COLUMNS = ("id", "path", "span_start", "span_end")
 
 
-def file_heads(store: Store, paths: Sequence[str], layers: Sequence[str]) -> list[Record]:
-    """Each path's first passage among `layers`, in the order of `paths`: a module's
-    docstring and imports, a document's first section. A leading licence comment (its own
-    chunk) is passed over for the passage after it."""
-    if not paths:
+def file_heads(
+    store: Store, paths: Sequence[str], layers: Sequence[str], n: int = 1
+) -> list[Record]:
+    """Each path's first `n` passages among `layers`, in the order of `paths` and then of
+    the file: a module's docstring and imports, a document's first sections. A leading
+    licence comment (its own chunk) is passed over for the passages after it."""
+    if not paths or n <= 0:
         return []
     scope = Filter(layers=tuple(layers), paths=tuple(paths))
     spans = capabilities.fetch_table(store, scope, _SPAN_COLUMNS)
@@ -183,14 +185,14 @@ def file_heads(store: Store, paths: Sequence[str], layers: Sequence[str]) -> lis
     columns = [spans.column(c).to_pylist() for c in _SPAN_COLUMNS]
     for id_, path, start, _ in zip(*columns, strict=True):
         starts.setdefault(path, []).append((start or 0, id_))
-    firsts = {p: [i for _, i in sorted(found)[:2]] for p, found in starts.items()}
-    ids = tuple(sorted(i for two in firsts.values() for i in two))
+    leading = {p: [i for _, i in sorted(found)[: n + 1]] for p, found in starts.items()}
+    ids = tuple(sorted(i for few in leading.values() for i in few))
     made = {r.id: r for r in store.fetch(dataclasses.replace(scope, ids=ids), vectors=False)}
     out = []
     for path in paths:
-        two = [made[i] for i in firsts.get(path, ()) if i in made]
-        if two:
-            out.append(two[1] if len(two) > 1 and _is_licence(two[0].content) else two[0])
+        few = [made[i] for i in leading.get(path, ()) if i in made]
+        skip = 1 if len(few) > 1 and _is_licence(few[0].content) else 0
+        out += few[skip : skip + n]
     return out
 
 
