@@ -82,6 +82,9 @@ _ABOUT_FILE = rx(
 # A question about the whole repository ("what does this project do", "how is the codebase
 # structured"): its README's first sections and its packages' heads.
 _WHOLE = r"(?:the|this|our|your)\s+(?:project|repo|repository|codebase|code\s*base|library|package)"
+_WHOLE_WORD = re.compile(
+    r"project|repo|code\s*base|library|package|start|проект|репозитор|кода", IGNORE_CASE
+)
 _OVERVIEW = rx(
     rf"\b(?:overview|summary|tour|structure|layout)\s+of\s+{_WHOLE}\b",
     rf"^\s*what\s+(?:does|is)\s+{_WHOLE}\s*(?:do|for|about)?\s*[?.!]?\s*$",
@@ -170,11 +173,13 @@ def filters_of(query: str, facts: KnownNames) -> tuple[SearchFilters, list[str]]
 
 def asks_overview(query: str) -> bool:
     """Whether the question asks about the whole repository ("what does this project do")."""
-    return matches_any(_OVERVIEW, query)
+    return bool(_WHOLE_WORD.search(query)) and matches_any(_OVERVIEW, query)
 
 
 def file_asked(query: str) -> str:
     """The file a "what does db.py do" question asks about ("" none)."""
+    if "." not in query:  # a file name has its extension
+        return ""
     m = next((m for p in _ABOUT_FILE if (m := p.search(no_urls(query)))), None)
     return m.group(1) if m else ""
 

@@ -154,7 +154,8 @@ class Classification:
 
 def classify(query: str) -> Classification:
     """The rule-based classification of one question (English and some Russian)."""
-    for intent, patterns in (*GRAPH_INTENTS, ("symbol", _SYMBOL)):
+    groups = [(i, ps) for i, (word,), ps in GRAPH_INTENTS if word.search(query)]
+    for intent, patterns in (*groups, ("symbol", _SYMBOL)):
         for p in patterns:
             m = p.search(query)
             if m and _is_name(m.group(1)):
@@ -204,8 +205,13 @@ def _walk_of_code(query: str) -> Classification | None:
     return None
 
 
+_WALK_WORD = re.compile(r"use|call|invok|referenc|depend|rely", re.IGNORECASE)
+
+
 def walk_of(query: str) -> tuple[str, str]:
     """The intent and name of a `_WALKS_OF_CODE` question (("", "") none)."""
+    if not _WALK_WORD.search(query):
+        return "", ""
     for intent, patterns in WALKS_OF_CODE:
         for p in patterns:
             m = p.search(query)
