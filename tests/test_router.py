@@ -186,6 +186,9 @@ def ask(
         ("what code calls parse_header", "callers", ("parse_header",)),
         ("where do we call parse_header", "callers", ("parse_header",)),
         ("what is parse_header called by", "callers", ("parse_header",)),
+        ("where is RetryPolicy instantiated", "callers", ("RetryPolicy",)),
+        ("who creates a RetryPolicy", "callers", ("RetryPolicy",)),
+        ("where is the users table created", "symbol", ("users",)),  # SQL: its definition
         ("how is `retry` used", "callers", ("retry",)),
         ("where is parse_header referenced", "callers", ("parse_header",)),
         ("how is caching used", "free_text", ()),  # a plain word: a topic, unless defined

@@ -15,7 +15,8 @@ CALLERS = rx(
     rf"\b(?:which|what)\s+(?:functions?|methods?|code|classes|modules|files|places)\s+"
     rf"(?:calls?|uses?|invokes?)\s+{NAME}{END}",
     rf"\b(?:callers|call\s+sites|usages?)\s+of\s+{NAME}{END}",
-    rf"\bwhere\s+(?:is|are)\s+{NAME}\s+(?:called|used|invoked)\b",
+    rf"\bwhere\s+(?:is|are)\s+{NAME}\s+(?:called|used|invoked|instantiated|constructed)\b",
+    rf"\bwho\s+(?:creates|instantiates|constructs)\s+{THE}{NAME}{END}",
     rf"\bwhere\s+(?:do|does|did|can)\s+(?:we|i|you|they|it|the\s+code)\s+"
     rf"(?:call|use|invoke)\s+{NAME}{END}",
     rf"\bwhat\s+(?:is|are)\s+{NAME}\s+(?:called|used|invoked)\s+(?:by|from)\b",
@@ -100,6 +101,6 @@ GRAPH_INTENTS = (
     ),
     ("bases", rx(r"inherit|deriv|extend|implement|base|parent|super|наслед|базов|родител"), BASES),
     ("importers", rx(r"import|импорт"), IMPORTERS),
-    ("callers", rx(r"call|invok|use|usage|вызыва|использ|применя"), CALLERS),
+    ("callers", rx(r"call|invok|use|instantia|construct|creat|вызыва|использ|применя"), CALLERS),
     ("callees", rx(r"call|invok|вызыва"), CALLEES),
 )
