@@ -187,6 +187,9 @@ def ask(
         ("where do we call parse_header", "callers", ("parse_header",)),
         ("what is parse_header called by", "callers", ("parse_header",)),
         ("where is RetryPolicy instantiated", "callers", ("RetryPolicy",)),
+        ("find usages of parse_header", "callers", ("parse_header",)),
+        ("call sites of parse_header", "callers", ("parse_header",)),
+        ("which methods does Client.send use", "callees", ("Client.send",)),
         ("who creates a RetryPolicy", "callers", ("RetryPolicy",)),
         ("where is the users table created", "symbol", ("users",)),  # SQL: its definition
         ("how is `retry` used", "callers", ("retry",)),

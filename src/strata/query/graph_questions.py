@@ -90,6 +90,7 @@ IMPORTERS = rx(
 # In this order: "which tests call X" asks for tests, "what calls X" for callers. Each
 # group's patterns are tried only when its word is in the question (a router runs on
 # every search: 20-40 us a question saved).
+_CALLED = r"call|invok|use|usag|instantia|construct|creat|вызыва|использ|примен"
 GRAPH_INTENTS = (
     ("tests", rx(r"test|тест"), TESTS),
     (
@@ -101,6 +102,6 @@ GRAPH_INTENTS = (
     ),
     ("bases", rx(r"inherit|deriv|extend|implement|base|parent|super|наслед|базов|родител"), BASES),
     ("importers", rx(r"import|импорт"), IMPORTERS),
-    ("callers", rx(r"call|invok|use|instantia|construct|creat|вызыва|использ|применя"), CALLERS),
-    ("callees", rx(r"call|invok|вызыва"), CALLEES),
+    ("callers", rx(_CALLED), CALLERS),
+    ("callees", rx(r"call|invok|use|вызыва"), CALLEES),
 )
