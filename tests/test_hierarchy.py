@@ -23,7 +23,8 @@ def shapes(tmp_path_factory: pytest.TempPathFactory) -> Engine:
     (root / "shapes" / "flat.py").write_text(
         "from shapes.base import Shape\n\n\nclass Square(Shape):\n    def area(self):\n"
         "        return 4\n\n\nclass Circle(Shape):\n    def area(self):\n        return 3\n\n\n"
-        "class Unit(Square):\n    pass\n\n\ndef uses_shape(s: Shape):\n    return s.area()\n",
+        "class Unit(Square):\n    pass\n\n\ndef uses_shape(s: Shape):\n    return s.area()\n"
+        "\n\nclass ShapeError(ValueError):\n    pass\n",
         encoding="utf-8",
     )
     (root / "Store.java").write_text(
@@ -64,6 +65,7 @@ def test_the_subclasses_of_a_type_are_the_classes_that_name_it_as_a_base(shapes:
     assert _titles(shapes, "subclasses of Square") == ["Unit"]
     assert _titles(shapes, "what implements Store") == ["MemoryStore"]  # Java `implements`
     assert _titles(shapes, "what extends MemoryStore") == ["DiskStore"]  # and `extends`
+    assert _titles(shapes, "subclasses of ValueError") == ["ShapeError"]  # a builtin base
 
 
 def test_the_bases_of_a_type_are_shown_at_their_headers(shapes: Engine) -> None:

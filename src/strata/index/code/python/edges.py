@@ -161,6 +161,7 @@ class _Collector:
         for base in node.bases:
             ref = dotted(base)
             target = self.normalise(ref, outer) if ref else None
+            target = target or (ref if ref in _BUILTINS else None)  # `class E(Exception)`
             if target:
                 self.add(frame, "inherits", target, base.lineno)
             else:
