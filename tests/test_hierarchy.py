@@ -24,7 +24,7 @@ def shapes(tmp_path_factory: pytest.TempPathFactory) -> Engine:
         "from shapes.base import Shape\n\n\nclass Square(Shape):\n    def area(self):\n"
         "        return 4\n\n\nclass Circle(Shape):\n    def area(self):\n        return 3\n\n\n"
         "class Unit(Square):\n    pass\n\n\ndef uses_shape(s: Shape):\n    return s.area()\n"
-        "\n\nclass ShapeError(ValueError):\n    pass\n",
+        "\n\nclass ShapeError(ValueError):\n    pass\n\n\nclass Sized(Shape[int]):\n    pass\n",
         encoding="utf-8",
     )
     (root / "Store.java").write_text(
@@ -61,9 +61,13 @@ def _titles(eng: Engine, query: str) -> list[str]:
 
 
 def test_the_subclasses_of_a_type_are_the_classes_that_name_it_as_a_base(shapes: Engine) -> None:
-    assert _titles(shapes, "which classes inherit from Shape") == ["Square", "Circle"]
+    # the children in file order, then the grandchildren
+    assert _titles(shapes, "which classes inherit from Shape") == [
+        *("Square", "Circle", "Sized"),  # `Shape[int]`: a generic base
+        "Unit",
+    ]
     assert _titles(shapes, "subclasses of Square") == ["Unit"]
-    assert _titles(shapes, "what implements Store") == ["MemoryStore"]  # Java `implements`
+    assert _titles(shapes, "what implements Store") == ["MemoryStore", "DiskStore"]  # Java
     assert _titles(shapes, "what extends MemoryStore") == ["DiskStore"]  # and `extends`
     assert _titles(shapes, "subclasses of ValueError") == ["ShapeError"]  # a builtin base
 

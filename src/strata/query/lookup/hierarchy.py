@@ -10,8 +10,9 @@ from strata.query.lookup.graph import CallGraph, call_graph
 from strata.query.lookup.symbols import SymbolMatch
 from strata.store import Store
 
-__all__ = ["Lineage", "bases", "subclasses"]
+__all__ = ["DEPTH", "Lineage", "bases", "subclasses"]
 
+DEPTH = 3  # generations of subclasses listed
 _TYPES = frozenset({"class", "interface", "struct", "trait", "enum", "type", "protocol"})
 
 
@@ -24,19 +25,28 @@ class Lineage:
     unknown: tuple[str, ...] = ()
 
 
-def subclasses(store: Store, name: str) -> Lineage:
+def subclasses(store: Store, name: str, depth: int = DEPTH) -> Lineage:
     """The types whose bases name `name` (bare or qualified): a base the index resolves to
-    one of `name`'s definitions, or one it cannot resolve written with `name`'s bare name.
-    In file order."""
+    one of `name`'s definitions, or one it cannot resolve written with `name`'s bare name;
+    then theirs, up to `depth` generations. Each generation in file order, the nearest
+    first ("subclasses of Exception": the library's base error, then the errors under it)."""
     graph = call_graph(store)
     wanted = {n.qname for n in graph.targets(name)}
-    bare = _bare(name)
-    derived = [
-        cls
-        for cls, refs in graph.bases.items()
-        if any(_names(graph, ref, wanted, bare) for ref in refs)
-    ]
-    return Lineage(_defined(graph, derived))
+    bare = {_bare(name)}
+    found: list[SymbolMatch] = []
+    seen = set(wanted)
+    for _ in range(max(depth, 1)):
+        derived = [
+            cls
+            for cls, refs in graph.bases.items()
+            if cls not in seen and any(_names(graph, ref, wanted, bare) for ref in refs)
+        ]
+        if not derived:
+            break
+        found += _defined(graph, derived)
+        seen |= set(derived)
+        wanted, bare = set(derived), {_bare(d) for d in derived}
+    return Lineage(tuple(found))
 
 
 def bases(store: Store, name: str) -> Lineage:
@@ -69,11 +79,11 @@ def _resolved(graph: CallGraph, ref: str, near: str) -> list[str]:
     return same or [m.qname for m in found]
 
 
-def _names(graph: CallGraph, ref: str, wanted: set[str], bare: str) -> bool:
+def _names(graph: CallGraph, ref: str, wanted: set[str], bare: set[str]) -> bool:
     canon = graph.canonical(ref)
     if canon in wanted:
         return True
-    return canon not in graph.symbols.by_qname and _bare(canon) == bare
+    return canon not in graph.symbols.by_qname and _bare(canon) in bare
 
 
 def _defined(graph: CallGraph, qnames: list[str]) -> tuple[SymbolMatch, ...]:

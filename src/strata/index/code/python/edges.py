@@ -155,10 +155,11 @@ class _Collector:
 
     def klass(self, node: ast.ClassDef, outer: _Frame) -> None:
         qname = f"{outer.qname}.{node.name}"
-        bases = tuple(r for b in node.bases if (r := self.normalise(ast.unparse(b), outer)))
+        written = [_unsubscripted(b) for b in node.bases]  # `Number[int]` is `Number`
+        bases = tuple(r for b in written if (r := self.normalise(ast.unparse(b), outer)))
         frame = _Frame(qname, self.symbol_id(qname, node), outer.locals, qname, None, bases)
         self.decorators(node, frame)
-        for base in node.bases:
+        for base in written:
             ref = dotted(base)
             target = self.normalise(ref, outer) if ref else None
             target = target or (ref if ref in _BUILTINS else None)  # `class E(Exception)`
@@ -339,3 +340,8 @@ class _Collector:
     def symbol_id(self, qname: str, node: FuncNode | ast.ClassDef) -> str:
         first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
         return self.ids.get((qname, first), f"{self.path}::{qname}")
+
+
+def _unsubscripted(base: ast.expr) -> ast.expr:
+    """A generic base without its arguments: `Number[int]` -> `Number`."""
+    return base.value if isinstance(base, ast.Subscript) else base
