@@ -28,6 +28,15 @@ def form_summary(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def add_means(summary: Sequence[dict[str, Any]], rows: Sequence[dict[str, Any]], key: str) -> None:
+    """Each form's mean of the rows' `key`, put into its summary row (three places)."""
+    values: dict[str, list[float]] = defaultdict(list)
+    for r in rows:
+        values[r["form"]].append(r[key])
+    for s in summary:
+        s[key] = round(sum(values[s["form"]]) / len(values[s["form"]]), 3)
+
+
 def main_with(
     argv: Sequence[str] | None,
     doc: str,

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.quality.askforms import form_summary, main_with
+from benchmarks.quality.askforms import add_means, form_summary, main_with
 from benchmarks.quality.evaluate import strata_searcher
 from benchmarks.quality.indexes import open_index
 from benchmarks.quality.metrics import K, first_hit_rank, is_hit
@@ -111,11 +111,7 @@ def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
             )
         eng.close()
     summary = form_summary(rows)
-    recall: dict[str, list[float]] = defaultdict(list)
-    for r in rows:
-        recall[r["form"]].append(r["recall_10"])
-    for s in summary:
-        s["recall_10"] = round(sum(recall[s["form"]]) / len(recall[s["form"]]), 3)
+    add_means(summary, rows, "recall_10")
     return {"mode": mode, "summary": summary, "rows": rows}
 
 

@@ -128,13 +128,7 @@ def _importers(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str 
     for i, site in enumerate(lookup.importers(ctx.store, name), 1):
         rec = site.chunk or site.edge
         why = f"{site.edge.path}:{site.edge.span_start} imports {meta_str(site.edge, 'dst_ref')}"
-        old = hits.get(rec.id)
-        hits[rec.id] = Hit(
-            rec,
-            old.score if old else 1.0 / i,
-            {"importers": 1.0 / i},
-            (*(old.why if old else ()), why),
-        )
+        _gather(hits, rec, i, "importers", why)
     notes = [] if hits else [f"nothing in the index imports {name!r}"]
     return Outcome(list(hits.values()), notes)
 
@@ -210,9 +204,7 @@ def _walk(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | Non
         line = f"{link.symbol.qname} {verb} {link.via} at {link.edge.path}:{link.edge.span_start}"
         if link.match == "name":
             line += " (matched by bare name)"
-        old = hits.get(rec.id)
-        why = (old.why if old else ()) + (line,)
-        hits[rec.id] = Hit(rec, old.score if old else 1.0 / rank, {step.method: 1.0 / rank}, why)
+        _gather(hits, rec, rank, step.method, line)
     notes = [] if hits else [f"no {step.method} of {name!r} in the call graph"]
     if walk.name_only_hidden:
         notes.append(walk.hidden_note())
@@ -284,13 +276,7 @@ def _relations(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str 
         rec = rel.card or rel.edge
         arrow = "->" if rel.direction == "out" else "<-"
         line = f"{rel.via} {arrow}{rel.relation_type}{arrow} {rel.document_id}"
-        old = hits.get(rec.id)
-        hits[rec.id] = Hit(
-            rec,
-            old.score if old else 1.0 / i,
-            {"related": 1.0 / i},
-            (old.why if old else ()) + (line,),
-        )
+        _gather(hits, rec, i, "related", line)
     return Outcome(list(hits.values()), notes)
 
 
@@ -311,6 +297,14 @@ _RUNNERS = {
 
 
 # ---- helpers ----------------------------------------------------------------------------------
+
+
+def _gather(hits: dict[str, Hit], rec: Record, rank: int, part: str, why: str) -> None:
+    """One more link found at `rank` for `rec`: a record found again keeps its first rank's
+    score and adds the reason (one chunk holds several calls, imports or relations)."""
+    old = hits.get(rec.id)
+    said = (*old.why, why) if old else (why,)
+    hits[rec.id] = Hit(rec, old.score if old else 1.0 / rank, {part: 1.0 / rank}, said)
 
 
 def _narrow(
