@@ -27,6 +27,8 @@ def shapes(tmp_path_factory: pytest.TempPathFactory) -> Engine:
         "\n\nclass ShapeError(ValueError):\n    pass\n\n\nclass Sized(Shape[int]):\n    pass\n",
         encoding="utf-8",
     )
+    (root / "shapes" / "__init__.py").write_text('"""Shapes."""\n', encoding="utf-8")
+    (root / "use.py").write_text("import shapes\n\nprint(shapes)\n", encoding="utf-8")
     (root / "Store.java").write_text(
         "interface Store { void put(String k); }\n\n"
         "class MemoryStore implements Store {\n  public void put(String k) {}\n}\n\n"
@@ -88,6 +90,8 @@ def test_the_bases_of_a_type_are_shown_at_their_headers(shapes: Engine) -> None:
         ("where is shapes.base imported", "shapes.base"),
         ("which modules import Shape", "Shape"),
         ("importers of base.py", "base.py"),
+        ("who imports src/shapes/base.py", "src/shapes/base.py"),
+        ("кто импортирует shapes/base.py", "shapes/base.py"),
     ],
 )
 def test_the_router_reads_an_import_question(query: str, name: str) -> None:
@@ -96,10 +100,15 @@ def test_the_router_reads_an_import_question(query: str, name: str) -> None:
 
 
 def test_the_importers_of_a_module_are_the_chunks_that_import_it(shapes: Engine) -> None:
-    for query in ("who imports shapes.base", "importers of base.py", "where is Shape imported"):
+    queries = ("who imports shapes.base", "importers of base.py", "where is Shape imported")
+    for query in (*queries, "who imports shapes/base.py", "who imports src/shapes/base.py"):
         result = shapes.search(query, k=5)
         routed = result.hits[: result.plan["route"]["routed_hits"]]
         assert [(h.record.path, h.record.span_start) for h in routed] == [("shapes/flat.py", 1)]
         assert any("imports shapes.base" in w for w in routed[0].why), query
+    # a package's own file is the package
+    result = shapes.search("who imports shapes/__init__.py", k=5)
+    routed = result.hits[: result.plan["route"]["routed_hits"]]
+    assert ("use.py", 1) in [(h.record.path, h.record.span_start) for h in routed]
     result = shapes.search("who imports shapes.nothing", k=5)
     assert any("nothing in the index imports" in n for n in result.notes)

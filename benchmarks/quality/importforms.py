@@ -9,7 +9,8 @@ The oracle is Python's own parse (`ast`) of each package of the quality run: eve
 `import a.b` and `from a.b import c` (relative ones resolved against the importing
 module's package) is an import of the module it names, or of the module `a.b.c` when that
 is one. Each module some other module imports is asked about by its dotted name
-(`marshmallow.utils`) in every phrasing of `PHRASINGS`, through `Engine.search` as a user's
+(`marshmallow.utils`) in every phrasing of `PHRASINGS`, and once by its file's path
+(`src/marshmallow/utils.py`, `BY_PATH`), through `Engine.search` as a user's
 question would be; a hit answers when its span holds one of the import lines. The indexes
 are the quality run's cached ones (run `benchmarks.quality.run` first for the current
 build).
@@ -39,6 +40,7 @@ PHRASINGS = (
     "importers of {}",
     "кто импортирует {}",
 )
+BY_PATH = "who imports {path}"  # the module's file, as the tree has it
 
 
 def modules(root: Path) -> dict[str, str]:
@@ -96,16 +98,19 @@ def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
             continue
         eng, _ = open_index(corpus, EMBEDDER, reindex=False)
         search = strata_searcher(eng, mode)
+        paths = modules(corpus.root)
         for name, targets in sorted(sites.items()):
             files = {t.path for t in targets}
-            for phrasing in PHRASINGS:
-                results = search(phrasing.format(name))[:K]
+            asked = [(p, p.format(name)) for p in PHRASINGS]
+            asked.append((BY_PATH, BY_PATH.replace("{path}", paths[name])))
+            for phrasing, text in asked:
+                results = search(text)[:K]
                 hit = {t.path for t in targets if any(is_hit(r, t) for r in results)}
                 rows.append(
                     {
                         "corpus": corpus.name,
                         "form": phrasing,
-                        "query": phrasing.format(name),
+                        "query": text,
                         "rank": first_hit_rank(results, targets),
                         "recall_10": round(len(hit) / min(len(files), K), 3),
                     }

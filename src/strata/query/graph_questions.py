@@ -7,7 +7,7 @@ from __future__ import annotations
 from strata.query.phrases import END, KIND, KIND_AFTER, NAME, THE
 from strata.query.question_filters import rx
 
-__all__ = ["GRAPH_INTENTS", "WALKS_OF_CODE"]
+__all__ = ["GRAPH_INTENTS", "WALKS_OF_CODE", "imported_path"]
 
 CALLERS = rx(
     rf"\bwho\s+(?:calls|invokes|uses)\s+{NAME}{END}",
@@ -87,6 +87,25 @@ IMPORTERS = rx(
     rf"\bкто\s+импортирует\s+{NAME}{END}",
     rf"\bгде\s+импортиру(?:ется|ют)\s+{NAME}{END}",
 )
+# Who imports a file named by its path (`src/app/utils.py`), not by a module's name.
+_PATH = r"[`'\"]?((?:[\w.-]+/)+[\w.-]+)[`'\"]?"
+_A_FILE = rf"{THE}(?:file\s+|module\s+)?{_PATH}"
+IMPORTED_PATH = rx(
+    rf"\b(?:who|what)\s+imports\s+{_A_FILE}",
+    rf"\bwhere\s+(?:is|are)\s+{_A_FILE}\s+imported\b",
+    rf"\b(?:importers|imports)\s+of\s+{_A_FILE}",
+    rf"\bкто\s+импортирует\s+{_A_FILE}",
+)
+
+
+def imported_path(query: str) -> str:
+    """The path a "who imports src/app/utils.py" question asks about ("" none)."""
+    if "/" not in query:
+        return ""
+    m = next((m for p in IMPORTED_PATH if (m := p.search(query))), None)
+    return m.group(1) if m else ""
+
+
 # In this order: "which tests call X" asks for tests, "what calls X" for callers. Each
 # group's patterns are tried only when its word is in the question (a router runs on
 # every search: 20-40 us a question saved).

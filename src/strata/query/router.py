@@ -34,6 +34,7 @@ from typing import Any, Protocol
 from strata import layers as L
 from strata.query import frames
 from strata.query.filters import NO_FILTERS, SearchFilters
+from strata.query.graph_questions import imported_path
 from strata.query.intent_steps import BUILDERS, NEEDS, Step
 from strata.query.plain_names import named
 from strata.query.question_filters import asks_overview, file_asked, file_glob, filters_of
@@ -226,6 +227,9 @@ def route(
         reasons.append(
             f"classifier: {found.intent}" + (f" ({found.reason})" if found.reason else "")
         )
+    elif path := imported_path(head):
+        found = Classification("importers", (path,), reason=f"importers: of the file {path!r}")
+        reasons.append(found.reason)
     elif asks_overview(head):
         found = Classification("overview", reason="overview: asks about the whole repository")
         reasons.append(found.reason)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from strata.query.lookup.graph import call_graph
+from strata.query.lookup.graph import Edge, call_graph
 from strata.query.lookup.rows import chunks_at
 from strata.store import Store
 from strata.types import Record
@@ -26,16 +26,24 @@ class ImportSite:
 
 def importers(store: Store, name: str) -> list[ImportSite]:
     """The imports of `name` or of anything inside it: a module (`pkg.utils`, `utils`,
-    `pkg/utils.py`) is imported by `import pkg.utils` and by `from pkg.utils import x`; a
+    `src/pkg/utils.py`) is imported by `import pkg.utils` and by `from pkg.utils import x`; a
     name (`Schema`) by `from pkg.schema import Schema`. Tests last, then in file order."""
-    graph = call_graph(store)
-    wanted = _dotted(name)
-    if not wanted:
+    parts = [p for p in _dotted(name).split(".") if p]
+    if not parts:
         return []
-    inside = re.compile(rf"(?:^|\.){re.escape(wanted)}(?:\.|$)")
-    edges = [
-        e for e in graph.imports if inside.search(e.ref) or inside.search(graph.canonical(e.ref))
-    ]
+    graph = call_graph(store)
+    edges: list[Edge] = []
+    # a path names its module from the repository's root (`src/pkg/utils.py`), the
+    # imports from the package's (`pkg.utils`): the longest tail that something imports
+    for start in range(len(parts) if "/" in name else 1):
+        inside = re.compile(rf"(?:^|\.){re.escape('.'.join(parts[start:]))}(?:\.|$)")
+        edges = [
+            e
+            for e in graph.imports
+            if inside.search(e.ref) or inside.search(graph.canonical(e.ref))
+        ]
+        if edges:
+            break
     records = graph.rows.records([e.pos for e in edges])
     records.sort(key=lambda r: (r.is_test, r.path, r.span_start or 0))
     chunks = chunks_at(store, [(r.path, r.span_start) for r in records])
@@ -45,4 +53,6 @@ def importers(store: Store, name: str) -> list[ImportSite]:
 def _dotted(name: str) -> str:
     """A module or name as the edges write it: `pkg/utils.py` -> `pkg.utils`."""
     bare = _SOURCE.sub("", name.strip().strip("`'\""))
+    if "/" in bare:  # a package's own file is the package: `pkg/__init__.py`, `lib/index.js`
+        bare = re.sub(r"/(?:__init__|index|mod)$", "", bare)
     return bare.replace("/", ".").replace("::", ".").strip(".")
