@@ -7,9 +7,12 @@ import argparse
 import json
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
+
+from benchmarks.quality.metrics import K, Retrieved, first_hit_rank, is_hit
+from benchmarks.quality.model import Target
 
 
 def form_summary(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -26,6 +29,31 @@ def form_summary(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         }
         for form, ranks in groups.items()
     ]
+
+
+def asked_rows(
+    corpus: str,
+    search: Callable[[str], list[Retrieved]],
+    asked: Iterable[tuple[str, str, Sequence[Target]]],
+    unit: Callable[[Target], Hashable] = lambda t: t,
+) -> list[dict[str, Any]]:
+    """A row per (form, question, targets): the first hit's rank, and `recall_10`, the share
+    of the targets' units (`unit`: a target itself, or its file) among the first ten."""
+    rows = []
+    for form, text, targets in asked:
+        results = search(text)[:K]
+        units = {unit(t) for t in targets}
+        found = {unit(t) for t in targets if any(is_hit(r, t) for r in results)}
+        rows.append(
+            {
+                "corpus": corpus,
+                "form": form,
+                "query": text,
+                "rank": first_hit_rank(results, targets),
+                "recall_10": round(len(found) / min(len(units), K), 3),
+            }
+        )
+    return rows
 
 
 def add_means(summary: Sequence[dict[str, Any]], rows: Sequence[dict[str, Any]], key: str) -> None:

@@ -24,10 +24,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.quality.askforms import add_means, form_summary, main_with
+from benchmarks.quality.askforms import add_means, asked_rows, form_summary, main_with
 from benchmarks.quality.evaluate import strata_searcher
 from benchmarks.quality.indexes import open_index
-from benchmarks.quality.metrics import K, first_hit_rank, is_hit
 from benchmarks.quality.model import Target
 from benchmarks.quality.run import build_corpora
 
@@ -99,22 +98,15 @@ def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
         eng, _ = open_index(corpus, EMBEDDER, reindex=False)
         search = strata_searcher(eng, mode)
         paths = modules(corpus.root)
-        for name, targets in sorted(sites.items()):
-            files = {t.path for t in targets}
-            asked = [(p, p.format(name)) for p in PHRASINGS]
-            asked.append((BY_PATH, BY_PATH.replace("{path}", paths[name])))
-            for phrasing, text in asked:
-                results = search(text)[:K]
-                hit = {t.path for t in targets if any(is_hit(r, t) for r in results)}
-                rows.append(
-                    {
-                        "corpus": corpus.name,
-                        "form": phrasing,
-                        "query": text,
-                        "rank": first_hit_rank(results, targets),
-                        "recall_10": round(len(hit) / min(len(files), K), 3),
-                    }
-                )
+        asked = [
+            (form, text, targets)
+            for name, targets in sorted(sites.items())
+            for form, text in [
+                *((p, p.format(name)) for p in PHRASINGS),
+                (BY_PATH, BY_PATH.replace("{path}", paths[name])),
+            ]
+        ]
+        rows += asked_rows(corpus.name, search, asked, unit=lambda t: t.path)
         eng.close()
     summary = form_summary(rows)
     add_means(summary, rows, "recall_10")

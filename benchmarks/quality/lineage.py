@@ -21,10 +21,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.quality.askforms import add_means, form_summary, main_with
+from benchmarks.quality.askforms import add_means, asked_rows, form_summary, main_with
 from benchmarks.quality.evaluate import strata_searcher
 from benchmarks.quality.indexes import open_index
-from benchmarks.quality.metrics import K, first_hit_rank, is_hit
 from benchmarks.quality.model import Target
 from benchmarks.quality.run import build_corpora
 
@@ -96,19 +95,7 @@ def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
         ]
         eng, _ = open_index(corpus, EMBEDDER, reindex=False)
         search = strata_searcher(eng, mode)
-        for phrasing, name, targets in asked:
-            text = phrasing.format(name)
-            results = search(text)[:K]
-            found = sum(1 for t in targets if any(is_hit(r, t) for r in results))
-            rows.append(
-                {
-                    "corpus": corpus.name,
-                    "form": phrasing,
-                    "query": text,
-                    "rank": first_hit_rank(results, targets),
-                    "recall_10": round(found / min(len(targets), K), 3),
-                }
-            )
+        rows += asked_rows(corpus.name, search, [(p, p.format(n), t) for p, n, t in asked])
         eng.close()
     summary = form_summary(rows)
     add_means(summary, rows, "recall_10")
