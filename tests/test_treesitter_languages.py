@@ -465,6 +465,20 @@ def test_clauses_of_one_function_are_one_definition() -> None:
         assert [(s.start_line, s.end_line) for s in found] == [span], qname
 
 
+def test_a_module_named_in_its_namespaces_is_named_by_its_last_part() -> None:
+    # `defmodule Jobs.Stack` defines `Stack` in `Jobs`, as `class Rack::Lint` defines `Lint`
+    # ("where is Stack defined" must find it); a function's dots stay (R's `print.glue`)
+    text, lang = _read("stack.ex")
+    symbols, _ = extract(text, lang, "stack.ex")
+    names = {s.qname: s.name for s in symbols}
+    assert names["stack.Jobs.Stack"] == "Stack"
+    assert names["stack.Jobs.Runnable"] == "Runnable"
+    ruby, _ = extract("class Rack::Lint\n  def call(env)\n  end\nend\n", "ruby", "lint.rb")
+    assert {(s.qname, s.name) for s in ruby} >= {("lint.Rack.Lint", "Lint")}
+    r, _ = extract("print.glue <- function(x, ...) {\n  cat(x)\n}\n", "r", "glue.R")
+    assert [s.name for s in r] == ["print.glue"]
+
+
 def test_attributes_belong_to_their_definition_and_their_uses_are_not_calls() -> None:
     text, lang = _read("stack.ex")
     symbols, edges = extract(text, lang, "stack.ex")

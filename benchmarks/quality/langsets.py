@@ -194,9 +194,11 @@ def draw(
     defs: list[Definition],
     sizes: tuple[int, int],
     seed: int,
+    private: str = "_",
 ) -> Corpus:
     """The `doc-`, `nl-` and `def-<lang>` sets of a package's definitions (`sizes`: doc
-    comments, names), with the copy of its files `rels` whose sampled comments are blanked."""
+    comments, names), with the copy of its files `rels` whose sampled comments are blanked.
+    `private`: the prefix of the names the package keeps to itself (not asked for)."""
     per_package, names_per_package = sizes
     rng = random.Random(f"{seed}:{slug}")
     documented = _documented(defs)
@@ -215,7 +217,7 @@ def draw(
         queries.append(_query(f"doc-{lang}", slug, d, sentences[0]))
         if len(sentences) > 1 and MIN_WORDS <= len(sentences[1].split()) <= MAX_WORDS:
             queries.append(_query(f"nl-{lang}", slug, d, sentences[1]))
-    unique = _unique(defs)
+    unique = _unique(defs, private)
     picked = rng.sample(unique, min(names_per_package, len(unique)))
     queries += [
         _query(f"def-{lang}", slug, d, f"where is {d.name} defined")
@@ -364,15 +366,16 @@ def _documented(defs: list[Definition]) -> list[Definition]:
     ]
 
 
-def _unique(defs: list[Definition]) -> list[Definition]:
-    """Definitions outside tests whose bare name is defined once in the package."""
+def _unique(defs: list[Definition], private: str) -> list[Definition]:
+    """Definitions outside tests whose bare name is defined once in the package and does
+    not start with `private`."""
     counts = Counter(d.name for d in defs)
     return [
         d
         for d in defs
         if counts[d.name] == 1
         and len(d.name) >= 3
-        and not d.name.startswith("_")
+        and not d.name.startswith(private)
         and not _TEST_PATH.search(d.path)
     ]
 

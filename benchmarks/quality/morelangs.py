@@ -75,12 +75,13 @@ Walk = Callable[[Any, Path, str], list[Definition]]  # (spec, root, file) -> its
 
 @dataclass(frozen=True, slots=True)
 class Package:
-    """A pinned package and the directories of it that are indexed."""
+    """A pinned package and the directories (or files) of it that are indexed."""
 
     spec: LangSpec
     label: str
     fetch: Callable[[], Path]
     dirs: tuple[str, ...]
+    private: str = "_"  # the prefix of its names that are its own (see `langsets.draw`)
 
     @property
     def slug(self) -> str:
@@ -295,12 +296,12 @@ def build(
     rels = sorted(
         p.relative_to(src).as_posix()
         for d in pkg.dirs
-        for p in (src / d).rglob("*")
+        for p in ((src / d).rglob("*") if (src / d).is_dir() else [src / d])
         if p.is_file() and p.suffix in pkg.spec.suffixes
     )
     defs = [d for rel in rels for d in (walk or definitions)(pkg.spec, src, rel)]
     sizes = (per_package, names_per_package)
-    return draw(pkg.slug, pkg.spec.lang, src, rels, defs, sizes, seed)
+    return draw(pkg.slug, pkg.spec.lang, src, rels, defs, sizes, seed, pkg.private)
 
 
 def definitions(spec: Spec, root: Path, rel: str) -> list[Definition]:

@@ -1,7 +1,7 @@
 """The one command: build every corpus, index it, run every query, print and save the tables.
 
     python -m benchmarks.quality.run [--sets docstring,symbol,identifier,devqs,nonpython,langs,
-        newlangs,extralangs,docs]
+        newlangs,extralangs,elixirbash,docs]
         [--modes lexical,semantic,hybrid] [--embedders all-MiniLM-L6-v2]
         [--limit N] [--reindex] [--out docs/benchmarks-quality.md]
 
@@ -26,6 +26,7 @@ from benchmarks.quality import (
     devqs,
     doccomment_queries,
     docstring_queries,
+    elixirbash,
     extralangs,
     identifier_queries,
     langsets,
@@ -51,7 +52,7 @@ NAMES_PER_LANGUAGE_PACKAGE = 30
 DOC_SECTIONS_PER_PACKAGE = 60
 SETS = (
     *("docstring", "symbol", "identifier", "devqs", "nonpython"),
-    *("langs", "newlangs", "extralangs", "docs"),
+    *("langs", "newlangs", "extralangs", "elixirbash", "docs"),
 )
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "quality.json"
 
@@ -87,6 +88,11 @@ def build_corpora(sets: Sequence[str]) -> list[Corpus]:
         corpora += [
             extralangs.build(p, DOC_COMMENTS_PER_PACKAGE, NAMES_PER_LANGUAGE_PACKAGE, SEED)
             for p in extralangs.PACKAGES
+        ]
+    if "elixirbash" in sets:  # Elixir and Bash: with them every language of semble's benchmark
+        corpora += [
+            elixirbash.build(p, DOC_COMMENTS_PER_PACKAGE, NAMES_PER_LANGUAGE_PACKAGE, SEED)
+            for p in elixirbash.PACKAGES
         ]
     if "docs" in sets:  # Markdown sections of JavaScript packages, code indexed beside them
         corpora += [

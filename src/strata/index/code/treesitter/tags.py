@@ -50,6 +50,10 @@ _Match = tuple[str, tree_sitter.Node, Captures]
 _IMPORT_WORD = re.compile(r"^(import|use|using)\s+")
 _SPACE = re.compile(r"\s+")
 _SIGNATURE_CHARS = 300
+# The kinds whose name may be written inside its namespaces, and how those are joined.
+_NAMESPACED = frozenset(["module", "class", "interface", "impl", "struct", "trait", "object"])
+_NAMESPACE_SEPARATOR = re.compile(r"\.|::")
+_PLAIN_NAME = re.compile(r"[A-Za-z_]\w*")
 _SCOPE = re.compile(r"^(?:global|script|local|private):(?=[^:])", re.IGNORECASE)
 
 
@@ -105,6 +109,17 @@ def _unquoted(name: str) -> str:
     if len(name) > 2 and name[0] + name[-1] in ('""', "``", "[]"):
         return name[1:-1]
     return _SCOPE.sub("", name)
+
+
+def _namespaced(name: str, kind: str) -> list[str]:
+    """A module's or type's name written inside its namespaces (Elixir's `defmodule
+    ExUnit.DocTest`, Ruby's `class Rack::Lint`) as the namespaces and the bare name: the
+    module is `DocTest`, and its qname keeps `ExUnit.DocTest`. A function's dots stay in
+    its name (R's `print.glue`)."""
+    if kind not in _NAMESPACED:
+        return [name]
+    parts = _NAMESPACE_SEPARATOR.split(name)
+    return parts if len(parts) > 1 and all(map(_PLAIN_NAME.fullmatch, parts)) else [name]
 
 
 def outline(text: str, lang: str) -> Outline:
@@ -202,15 +217,15 @@ class _Builder:
         node: tree_sitter.Node,
         done: list[Definition],
     ) -> Definition:
-        name = _unquoted(self.text(caps["name"][0]))
+        *outer_names, name = _namespaced(_unquoted(self.text(caps["name"][0])), kind)
         parent = self.enclosing(node)
         owner = done[parent] if parent is not None else None
         receiver = tuple(self.text(n) for n in caps.get("receiver", [])[:1])
         scope = tuple(self.text(n) for n in caps.get("scope", [])[:1])
         if owner is not None and owner.kind == "module":  # `ns { T Owner::f() }` in C++
-            path = owner.path + receiver + (name,)
+            path = owner.path + receiver + (*outer_names, name)
         else:
-            path = (owner.path if owner else receiver or scope) + (name,)
+            path = (owner.path if owner else receiver or scope) + (*outer_names, name)
         if kind == "function" and (receiver or (owner and owner.kind in METHOD_OWNERS)):
             kind = "method"
         outer = unwrap(node)
