@@ -11,6 +11,7 @@ import pytest
 from strata import Engine
 from strata import layers as L
 from strata.errors import QueryError
+from strata.query import lookup
 from strata.query.executor import execute
 from strata.query.router import Classification, IndexFacts, RetrievalPlan, route
 
@@ -525,12 +526,29 @@ def test_a_files_head_passes_over_its_licence_and_a_partial_path_finds_it(
         ("how is the codebase structured?", "overview"),
         ("where do I start", "overview"),
         ("обзор проекта", "overview"),
+        ("What is the overall architecture of the library?", "overview"),
+        ("how do the main components fit together", "overview"),
+        ("what are the main modules?", "overview"),
+        ("общая архитектура проекта", "overview"),
         ("what does the cache do", "free_text"),
         ("what is this function for", "definition"),
     ],
 )
 def test_a_question_about_the_whole_repository(query: str, intent: str) -> None:
     assert route(query).intent == intent
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "what is the architecture of the request pipeline",  # a part's, not the whole's
+        "how do the interceptors fit together",
+        "overall flow of a request",
+        "main components of the router",
+    ],
+)
+def test_a_question_about_a_part_is_no_overview(query: str) -> None:
+    assert route(query).intent != "overview"
 
 
 def test_the_overview_is_the_readme_then_the_docs_index_then_the_packages(tmp_path: Path) -> None:
@@ -553,6 +571,27 @@ def test_the_overview_is_the_readme_then_the_docs_index_then_the_packages(tmp_pa
             ("docs/index.md", 1),
             ("shop/__init__.py", 1),
         ]
+
+
+def test_the_overview_ends_with_the_files_the_others_lean_on(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("# shop\n\nA tiny shop.\n", encoding="utf-8")
+    lib = tmp_path / "lib"
+    (lib / "core").mkdir(parents=True)
+    (lib / "core" / "money.js").write_text("// Money.\nexport function cents(x) { return x }\n")
+    (lib / "util.js").write_text("// Helpers.\nexport function id(x) { return x }\n")
+    for name in ("cart", "order", "invoice"):
+        (lib / f"{name}.js").write_text(
+            f"// The {name}.\nimport {{ cents }} from './core/money.js'\n"
+            f"import events from 'events'\n\nexport function {name}(x) {{ return cents(x) }}\n"
+        )
+    (lib / "events.js").write_text("// Not the `events` package.\nexport const e = 1\n")
+    (lib / "order.test.js").write_text("import { id } from './util.js'\n")  # a test: no vote
+    with Engine.open(tmp_path, config={"embed.provider": "none"}) as eng:
+        eng.index()
+        assert lookup.central_files(eng.store, 3) == ["lib/core/money.js"]
+        result = eng.search("what is the overall architecture of this project?", k=5)
+        routed = result.hits[: result.plan["route"]["routed_hits"]]
+        assert [h.record.path for h in routed] == ["README.md", "lib/core/money.js"]
 
 
 def test_unknown_symbol_names_the_closest_and_falls_back_to_text(shop: Engine) -> None:

@@ -53,6 +53,9 @@ OVERVIEW_PHRASINGS = (
     "what is this repo about?",
     "where do I start",
     "обзор проекта",
+    "what is the overall architecture of this project?",
+    "how do the main components fit together",
+    "общая архитектура проекта",
 )
 _HEADING = re.compile(r"^#{1,6}\s")
 

@@ -83,7 +83,10 @@ _ABOUT_FILE = rx(
 # structured"): its README's first sections and its packages' heads.
 _WHOLE = r"(?:the|this|our|your)\s+(?:project|repo|repository|codebase|code\s*base|library|package)"
 _WHOLE_WORD = re.compile(
-    r"project|repo|code\s*base|library|package|start|проект|репозитор|кода", IGNORE_CASE
+    r"project|repo|code\s*base|library|package|start|architect|overall|high.level|big.picture"
+    r"|fit\s+together|main\s+(?:components|modules|parts|pieces)"
+    r"|проект|репозитор|кода|архитектур",
+    IGNORE_CASE,
 )
 _OVERVIEW = rx(
     rf"\b(?:overview|summary|tour|structure|layout)\s+of\s+{_WHOLE}\b",
@@ -91,6 +94,16 @@ _OVERVIEW = rx(
     rf"\bhow\s+is\s+{_WHOLE}\s+(?:structured|organi[sz]ed|laid\s+out)\b",
     r"^\s*(?:project|repo|repository|codebase)\s+(?:overview|structure|layout)\s*[?.!]?\s*$",
     r"\bwhere\s+(?:do|should)\s+i\s+start\b",
+    # the whole's architecture: said of the whole, or overall (not "the parser's design")
+    rf"\b(?:architecture|design|components|modules)\s+of\s+{_WHOLE}\b",
+    r"\b(?:overall|high[- ]level|general|big[- ]picture)\s+(?:architecture|design|structure)\b",
+    r"^\s*(?:what\s+is\s+the\s+)?architecture\s*[?.!]?\s*$",
+    r"\bhow\s+do\s+(?:the\s+|all\s+the\s+)?(?:main\s+|different\s+)?"
+    r"(?:components|modules|parts|pieces)\s+fit\s+together\b",
+    r"^\s*what\s+are\s+the\s+main\s+(?:components|modules|parts|pieces)"
+    rf"(?:\s+of\s+{_WHOLE})?\s*[?.!]?\s*$",
+    r"\b(?:общая\s+)?архитектура\s+(?:проекта|репозитория|кода)\b",
+    r"^\s*(?:какая\s+)?(?:общая\s+)?архитектура\s*[?.!]?\s*$",
     r"\bо\s+ч[её]м\s+(?:этот\s+)?(?:проект|репозиторий)\b",
     r"\bобзор\s+(?:проекта|репозитория|кода)\b",
     r"\bкак\s+устроен\s+(?:этот\s+)?(?:проект|репозиторий)\b",

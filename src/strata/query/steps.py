@@ -74,19 +74,23 @@ def _file_head(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str 
 _README = re.compile(r"readme(?:\.\w+)?", re.IGNORECASE)
 _DOCS_INDEX = re.compile(r"docs?/(?:index|readme)\.(?:md|rst|txt)", re.IGNORECASE)
 _PACKAGE_HEAD = re.compile(r"(?:^|/)(?:__init__\.py|lib\.rs|main\.rs|main\.go|index\.[jt]s)$")
+CENTRAL_FILES = 3  # the overview's files that the most other files call into
 
 
 def _overview(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
     """The repository's front door: the README nearest the root (its first three
-    sections), the docs' index, then the heads of the top packages (`pkg/__init__.py`,
-    `src/pkg/__init__.py`, `src/lib.rs`, `main.go`, `index.js`)."""
+    sections), the docs' index, the heads of the top packages (`pkg/__init__.py`,
+    `src/pkg/__init__.py`, `src/lib.rs`, `main.go`, `index.js`), then of the files the
+    most other files call into (the core the rest leans on)."""
     paths = indexed_paths(ctx.store)
     shallow = sorted(paths, key=lambda p: (p.count("/"), len(p), p))
     readme = [p for p in shallow if _README.fullmatch(p.rsplit("/", 1)[-1])][:1]
     index = [p for p in shallow if _DOCS_INDEX.fullmatch(p)][:1]
     heads = [p for p in shallow if _PACKAGE_HEAD.search(p) and p.count("/") <= 2][:3]
+    hubs = [p for p in lookup.central_files(ctx.store, CENTRAL_FILES + 3) if p not in heads]
+    front = index + heads + hubs[:CENTRAL_FILES]
     layers = step.layer.split("+")
-    found = file_heads(ctx.store, readme, layers, 3) + file_heads(ctx.store, index + heads, layers)
+    found = file_heads(ctx.store, readme, layers, 3) + file_heads(ctx.store, front, layers)
     hits = [
         Hit(r, 1.0 / i, {"overview": 1.0 / i}, (f"the front of {r.path}",))
         for i, r in enumerate(found, 1)

@@ -7,6 +7,7 @@ from strata.query.lookup.docs import Related, known_domains, list_docs, related
 from strata.query.lookup.entrypoints import list_entrypoints
 from strata.query.lookup.graph import Node
 from strata.query.lookup.hierarchy import Lineage, bases, subclasses
+from strata.query.lookup.hubs import central_files
 from strata.query.lookup.imports import ImportSite, importers
 from strata.query.lookup.rows import indexed_paths
 from strata.query.lookup.symbols import SymbolMatch, closest, find_symbols
@@ -23,6 +24,7 @@ __all__ = [
     "bases",
     "callees",
     "callers",
+    "central_files",
     "closest",
     "find_symbols",
     "importers",
