@@ -599,6 +599,34 @@ def test_a_c_comment_one_blank_line_above_a_function_is_its_doc() -> None:
     assert helper.start_line == 5  # Go's doc comments touch their declaration
 
 
+def test_a_doc_block_one_blank_line_above_a_definition_is_its_doc() -> None:
+    # express writes a blank line under each JSDoc block; `/**` says it is a doc anyway
+    js = (
+        "'use strict';\n\n/**\n * Set the location header to `url`.\n */\n\n"
+        "res.location = function location(url) {\n  return url;\n};\n\n"
+        "// A section of helpers.\n\nfunction helper() {}\n"
+    )
+    chunks = chunk(js, "javascript", DEFAULT)
+    location = next(c for c in chunks if c.title == "location")
+    assert location.start_line == 3 and "Set the location header" in location.text
+    helper = next(c for c in chunks if c.title == "helper")
+    assert helper.start_line == 13  # a line comment across a blank line is no doc
+    symbols, _ = extract(js, "javascript", "lib/response.js")
+    assert next(s for s in symbols if s.name == "location").summary.startswith("Set the location")
+
+
+def test_the_first_member_of_a_ruby_body_keeps_the_comment_above_it() -> None:
+    # tree-sitter-ruby parses the comment into `module`, the class into its body_statement
+    ruby = (
+        "module Shop\n  # A cart.\n  class Cart\n"
+        "    # Adds.\n    def add(x)\n      x\n    end\n  end\nend\n"
+    )
+    symbols, _ = extract(ruby, "ruby", "shop.rb")
+    found = {s.qname: (s.start_line, s.summary) for s in symbols}
+    assert found["shop.Shop.Cart"] == (2, "A cart.")
+    assert found["shop.Shop.Cart.add"] == (4, "Adds.")
+
+
 CPP_HEADER = """\
 #pragma once
 namespace shapes {

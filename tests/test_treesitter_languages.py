@@ -218,14 +218,14 @@ EXPECTED: dict[str, set[tuple[str, str, int]]] = {
         ("OrderParts", "function", 30),
     },
     "storage.tf": {  # named as Terraform refers to them
-        ("aws_s3_bucket.logs", "struct", 2),
+        ("aws_s3_bucket.logs", "struct", 1),  # the comment right above it
         ("region", "constant", 9),
         ("bucket_arn", "constant", 14),
         ("vpc", "module", 18),
         ("aws_ami.ubuntu", "struct", 22),
     },
     "Shop.ps1": {
-        ("Get-Order", "function", 5),
+        ("Get-Order", "function", 1),  # its comment-based help (`<# .SYNOPSIS #>`) above it
         ("New-Order", "function", 10),  # `function global:New-Order`: its scope is no name
         ("Cart", "class", 15),
         ("Cart.Cart", "method", 17),
@@ -363,6 +363,7 @@ def test_every_top_level_definition_of_a_schema_starts_a_chunk_of_its_name(name:
         ("shop.graphql", "Order", "A customer's order."),
         ("shop.graphql", "Query.order", "One order by its id."),
         ("Shop.ps1", "New-Order", "Places an order."),
+        ("Shop.ps1", "Get-Order", ".SYNOPSIS Gets the shop's orders."),
         ("vectors.f90", "vectors.norm", "The Euclidean norm of v."),
         ("BUILD.bazel", "core", "The core library."),
         ("BUILD.bazel", "shop_binary", "A binary with the shop's defaults."),

@@ -68,6 +68,25 @@ def test_a_message_with_a_value_after_it_still_counts() -> None:
     assert verbatim_parts(records, words, unit=1.0)["t"] == pytest.approx(2.0 * 4 / 5)
 
 
+def test_a_sentence_counts_in_the_one_comment_that_says_it() -> None:
+    words = message_words("Set the location header to the given url.")
+    doc = "/**\n * Set the location header to\n * the given url.\n */\nres.location = f"
+    records = _recs(
+        location=doc,  # across the comment's lines, its marks aside
+        redirect="/**\n * Redirect to the given url.\n */\nres.redirect = g",
+        other="// the header\nconst url = 1",
+    )
+    assert verbatim_parts(records, words, unit=1.0) == {"location": pytest.approx(2.0)}
+    # said in two places (a `.d.ts` beside its `.js`): neither is the one place
+    twins = _recs(js=doc, dts=doc.replace("res.location = f", "location(url: string): this"))
+    assert verbatim_parts(twins, words, unit=1.0) == {}
+    # one place, and another within a fifth of the words of it: not the one place either
+    near = _recs(set=doc, get=doc.replace("Set the", "Get the"))
+    assert verbatim_parts(near, words, unit=1.0) == {}
+    # four words are a phrase many places share, not a sentence to find
+    assert verbatim_parts(records, message_words("the location header to"), unit=1.0) == {}
+
+
 SOURCES = {
     "windows.py": """
 def windowed(seq, n, fillvalue=None, step=1):
@@ -117,7 +136,8 @@ def test_a_pasted_line_of_code_counts_whole_anywhere_in_a_candidate() -> None:
         near="for start in range(0, len(items), step):\n  pass",
     )
     assert set(verbatim_parts(records, words, unit=1.0)) == {"loop"}
-    # a sentence with a name or two in it is prose: its twin elsewhere is no answer
+    # a sentence with a name or two in it is prose, not a line of code: a doc comment that
+    # says it counts as the one place that does, and two that do (twins) count for nothing
     sentence = "See `std.json.Token` for documentation of `nextAlloc*()` behavior."
-    twin = _recs(twin=f"/// {sentence}")
-    assert verbatim_parts(twin, message_words(sentence), unit=1.0) == {}
+    twins = _recs(a=f"/// {sentence}\nfn a() void {{}}", b=f"/// {sentence}\nfn b() void {{}}")
+    assert verbatim_parts(twins, message_words(sentence), unit=1.0) == {}

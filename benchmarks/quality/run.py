@@ -1,7 +1,7 @@
 """The one command: build every corpus, index it, run every query, print and save the tables.
 
     python -m benchmarks.quality.run [--sets docstring,symbol,identifier,devqs,nonpython,langs,
-        newlangs,extralangs,elixirbash,docs]
+        newlangs,extralangs,elixirbash,withdocs,docs]
         [--modes lexical,semantic,hybrid] [--embedders all-MiniLM-L6-v2]
         [--limit N] [--reindex] [--out docs/benchmarks-quality.md]
 
@@ -26,16 +26,14 @@ from benchmarks.quality import (
     devqs,
     doccomment_queries,
     docstring_queries,
-    elixirbash,
-    extralangs,
     identifier_queries,
-    langsets,
     mdsections,
-    morelangs,
     symbol_queries,
+    withdocs,
 )
 from benchmarks.quality.baseline import Bm25Baseline
 from benchmarks.quality.evaluate import Outcome, run, strata_searcher
+from benchmarks.quality.families import LANGUAGE_FAMILIES
 from benchmarks.quality.indexes import open_index, strata_build
 from benchmarks.quality.model import Corpus, Query
 from benchmarks.quality.report import markdown, query_rows, summary_rows
@@ -52,7 +50,7 @@ NAMES_PER_LANGUAGE_PACKAGE = 30
 DOC_SECTIONS_PER_PACKAGE = 60
 SETS = (
     *("docstring", "symbol", "identifier", "devqs", "nonpython"),
-    *("langs", "newlangs", "extralangs", "elixirbash", "docs"),
+    *("langs", "newlangs", "extralangs", "elixirbash", "withdocs", "docs"),
 )
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "quality.json"
 
@@ -74,26 +72,14 @@ def build_corpora(sets: Sequence[str]) -> list[Corpus]:
             doccomment_queries.build(p, DOC_COMMENTS_PER_PACKAGE, SEED)
             for p in doccomment_queries.PACKAGES
         ]
-    if "langs" in sets:  # Go, Rust, Java, JavaScript: doc-, nl- and def-<lang>
-        corpora += [
-            langsets.build(p, DOC_COMMENTS_PER_PACKAGE, NAMES_PER_LANGUAGE_PACKAGE, SEED)
-            for p in langsets.PACKAGES
-        ]
-    if "newlangs" in sets:  # Lua, Solidity, Zig, Haskell: grammars from semble-grammars
-        corpora += [
-            morelangs.build(p, DOC_COMMENTS_PER_PACKAGE, NAMES_PER_LANGUAGE_PACKAGE, SEED)
-            for p in morelangs.PACKAGES
-        ]
-    if "extralangs" in sets:  # Ruby, PHP, C#, Kotlin, Scala, Swift
-        corpora += [
-            extralangs.build(p, DOC_COMMENTS_PER_PACKAGE, NAMES_PER_LANGUAGE_PACKAGE, SEED)
-            for p in extralangs.PACKAGES
-        ]
-    if "elixirbash" in sets:  # Elixir and Bash: with them every language of semble's benchmark
-        corpora += [
-            elixirbash.build(p, DOC_COMMENTS_PER_PACKAGE, NAMES_PER_LANGUAGE_PACKAGE, SEED)
-            for p in elixirbash.PACKAGES
-        ]
+    for group, (family, packages) in LANGUAGE_FAMILIES.items():  # doc-, nl- and def-<lang>
+        if group in sets:
+            corpora += [
+                family(p, DOC_COMMENTS_PER_PACKAGE, NAMES_PER_LANGUAGE_PACKAGE, SEED)
+                for p in packages
+            ]
+    if "withdocs" in sets:  # the doc- questions of every language, the comments left in place
+        corpora += withdocs.corpora(DOC_COMMENTS_PER_PACKAGE, SEED)
     if "docs" in sets:  # Markdown sections of JavaScript packages, code indexed beside them
         corpora += [
             mdsections.build(p, DOC_SECTIONS_PER_PACKAGE, SEED) for p in mdsections.PACKAGES

@@ -8,9 +8,12 @@ finds the candidate whose string literals hold the longest run of the query's wo
 written (case and spacing aside): a run covering `MIN_SHARE` of the query and at least
 `MIN_WORDS` words (or the whole of a three-word one) gets `VERBATIM_BOOST` rank-1 units
 times the share it covers. A pasted line of code (two code marks, no full stop at the end)
-counts whole anywhere in a candidate's text. Only literals for prose: a doc comment's
-sentence stands verbatim in its twin (a `.d.ts` beside the `.js`), which is no answer. A
-question ("how do I ...") or a name is never a message.
+counts whole anywhere in a candidate's text. A sentence of prose (five words or more) also
+counts in a candidate's comments and text, marks aside, when that candidate is the one
+place that says it: no other holds a run within `1 - MIN_SHARE` of the query of its run (a
+doc comment's sentence standing also in its twin, a `.d.ts` beside the `.js`, tells the
+two apart no better than the rest does). A question ("how do I ...") or a name is never a
+message.
 """
 
 from __future__ import annotations
@@ -26,7 +29,10 @@ VERBATIM_BOOST: Final = 2.0  # rank-1 units for a candidate that holds the whole
 MIN_WORDS: Final = 4  # a shorter run is a common phrase, not a message
 MIN_SHARE: Final = 0.8  # a run of a long query under this share of it is a phrase it shares
 MAX_WORDS: Final = 40  # a longer query is a paste of code or prose; its start is enough
+TEXT_MIN_WORDS: Final = 5  # a sentence found in a comment or a document: no shorter
 _SPACE = re.compile(r"\s+")
+# A comment's line marks (` * `, `//`, `#`, `--`, `;`, `%`) where a sentence runs on.
+_LINE_MARK = re.compile(r"\n[ \t]*(?:\*(?!/)|//+!?|#+|--+\|?|;+|%+)?[ \t]?")
 # A string literal on one line: "...", '...' or `...`, with escapes.
 _LITERAL = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\\n]|\\.)*`")
 _QUESTION = re.compile(
@@ -74,6 +80,7 @@ def verbatim_parts(
     # every run long enough holds the words between the last start and the first end
     must = max(words[n - least : least] or words, key=len)
     out: dict[str, float] = {}
+    in_text: list[tuple[int, str]] = []  # (run, id) of a sentence in the text
     for rid, rec in records.items():
         low = rec.content.lower()
         if must not in low:
@@ -85,7 +92,24 @@ def verbatim_parts(
         run = _longest_run(words, _SPACE.sub(" ", literals.lower()), least)
         if run >= least:
             out[rid] = VERBATIM_BOOST * unit * run / n
+        if not code and n >= TEXT_MIN_WORDS:
+            text = _SPACE.sub(" ", _LINE_MARK.sub(" ", "\n" + low))
+            in_text.append((_longest_run(words, text, least), rid))
+    the_one = _the_one_place(in_text, n, least)
+    if the_one:
+        run, rid = the_one
+        out[rid] = max(out.get(rid, 0.0), VERBATIM_BOOST * unit * run / n)
     return out
+
+
+def _the_one_place(runs: list[tuple[int, str]], n: int, least: int) -> tuple[int, str] | None:
+    """The longest run of `n` words, when it is long enough and no other comes within
+    `1 - MIN_SHARE` of the words of it."""
+    ranked = sorted((r for r in runs if r[0] >= least), reverse=True)
+    if not ranked:
+        return None
+    second = ranked[1][0] if len(ranked) > 1 else 0
+    return ranked[0] if ranked[0][0] - second >= (1 - MIN_SHARE) * n else None
 
 
 def _longest_run(words: tuple[str, ...], text: str, least: int) -> int:

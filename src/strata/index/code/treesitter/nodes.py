@@ -69,7 +69,10 @@ def wrapped_decorators(node: tree_sitter.Node) -> list[tree_sitter.Node]:
 
 def trailing_doc(node: tree_sitter.Node) -> tree_sitter.Node | None:
     """A doc comment that parsed into the node before `node`'s parent (Haskell's first
-    declaration: its `-- |` is the last child of the imports)."""
+    declaration: its `-- |` is the last child of the imports), or that is that node (Ruby's
+    first member: `module M`, `# doc`, then a `body_statement` holding `class C`)."""
     before = node.parent.prev_named_sibling if node.parent is not None else None
+    if before is not None and is_comment(before):
+        return before
     last = before.named_children[-1] if before is not None and before.named_children else None
     return last if last is not None and last.type in COMMENT_TYPES else None

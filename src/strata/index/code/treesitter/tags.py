@@ -302,10 +302,12 @@ class _Builder:
     def _gap(self, comment: tree_sitter.Node, below: tree_sitter.Node) -> int:
         """How far above `below` a comment may end and still be glued to it: the next line,
         or one blank line more where the language's style puts one (`; docs: across a
-        blank line`, C's), for the comment right above a definition that is not the
-        file's opening comment (a licence)."""
-        loose = self.loose_docs and is_comment(comment) and not is_comment(below)
-        return 2 if loose and comment.start_point.row > 0 else 1
+        blank line`, C's) or the comment says it is a doc (`/** ... */`: JSDoc, Javadoc,
+        Doxygen; express writes a blank line under each), for the comment right above a
+        definition that is not the file's opening comment (a licence)."""
+        if not is_comment(comment) or is_comment(below) or comment.start_point.row == 0:
+            return 1
+        return 2 if self.loose_docs or self.text(comment).startswith("/**") else 1
 
     def docs_between(
         self, first: tree_sitter.Node, outer: tree_sitter.Node
