@@ -551,6 +551,20 @@ def test_a_question_about_a_part_is_no_overview(query: str) -> None:
     assert route(query).intent != "overview"
 
 
+@pytest.mark.parametrize(
+    ("query", "intent"),
+    [
+        # a doc comment's sentence pasted as a search describes code: no listing asked for
+        ("Delete parent, subcommand and help command from c.", "free_text"),
+        ("This macro is used to generate ExUnit test cases for doctests.", "free_text"),
+        ("list all subcommands.", "entrypoints"),  # a request, full stop or not
+        ("Find usages of parse_header in the tests.", "callers"),
+    ],
+)
+def test_a_described_behaviour_is_no_listing(query: str, intent: str) -> None:
+    assert route(query).intent == intent
+
+
 def test_the_overview_is_the_readme_then_the_docs_index_then_the_packages(tmp_path: Path) -> None:
     (tmp_path / "README.md").write_text(
         "# shop\n\nA tiny shop.\n\n## Install\n\npip install shop\n", encoding="utf-8"

@@ -83,6 +83,16 @@ def test_a_sentence_counts_in_the_one_comment_that_says_it() -> None:
     # one place, and another within a fifth of the words of it: not the one place either
     near = _recs(set=doc, get=doc.replace("Set the", "Get the"))
     assert verbatim_parts(near, words, unit=1.0) == {}
+    # a doc's markup reads as its rendered text does: `<see cref=".."/>`, `{@link ..}`
+    xml = _recs(
+        cs='/// <summary>\n/// Converts a <see cref="T:System.DateTime"/> to and from JSON.\n'
+        "/// </summary>\npublic class IsoDateTimeConverter {}",
+        java="/**\n * Converts a {@link DateTime} to and from XML.\n */\nclass Xml {}",
+    )
+    words = message_words("Converts a System.DateTime to and from JSON.")
+    assert verbatim_parts(xml, words, unit=1.0) == {"cs": pytest.approx(2.0)}
+    words = message_words("Converts a DateTime to and from XML.")
+    assert verbatim_parts(xml, words, unit=1.0) == {"java": pytest.approx(2.0)}
     # four words are a phrase many places share, not a sentence to find
     assert verbatim_parts(records, message_words("the location header to"), unit=1.0) == {}
 

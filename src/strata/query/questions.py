@@ -21,6 +21,7 @@ from strata.query.phrases import OPERATOR as _OPERATOR
 from strata.query.phrases import THE as _THE
 from strata.query.phrases import WORD as _WORD
 from strata.query.question_filters import ROUTE, matches_any, no_urls, rx
+from strata.query.verbatim import message_words
 from strata.text.tokens import STOP_WORDS, is_identifier_like
 
 __all__ = [
@@ -154,7 +155,8 @@ class Classification:
 
 def classify(query: str) -> Classification:
     """The rule-based classification of one question (English and some Russian)."""
-    groups = [(i, ps) for i, (word,), ps in GRAPH_INTENTS if word.search(query)]
+    described = is_description(query)
+    groups = [(i, ps) for i, (word,), ps in GRAPH_INTENTS if not described and word.search(query)]
     for intent, patterns in (*groups, ("symbol", _SYMBOL)):
         for p in patterns:
             m = p.search(query)
@@ -168,7 +170,7 @@ def classify(query: str) -> Classification:
     if name and (code_shaped(query, name) or names_a_kind(said, name)):
         why = f"symbol: asks about the code name in {said!r}"
         return Classification("symbol", (_quoted(query) or name,), reason=why)
-    entry = _entrypoint(query)
+    entry = None if described else _entrypoint(query)
     if entry is not None:
         return entry
     linked = _linked(query)
@@ -338,6 +340,15 @@ def code_shaped(query: str, name: str) -> bool:
 def _quoted(query: str) -> str:
     m = _QUOTED.search(query)
     return next((g for g in m.groups() if g), "").strip() if m else ""
+
+
+def is_description(query: str) -> bool:
+    """Whether the query is a sentence that describes code rather than asks for a listing:
+    six words or more ending with a full stop, not a question or a request ("Delete the
+    parent and help command from c.", a doc comment's sentence pasted as a search): its
+    "subcommand" or "test cases for" asks for no entry points and no tests."""
+    text = query.strip()
+    return text.endswith(".") and len(text.split()) >= 6 and bool(message_words(text))
 
 
 def _has_question_word(query: str) -> bool:

@@ -33,6 +33,14 @@ TEXT_MIN_WORDS: Final = 5  # a sentence found in a comment or a document: no sho
 _SPACE = re.compile(r"\s+")
 # A comment's line marks (` * `, `//`, `#`, `--`, `;`, `%`) where a sentence runs on.
 _LINE_MARK = re.compile(r"\n[ \t]*(?:\*(?!/)|//+!?|#+|--+\|?|;+|%+)?[ \t]?")
+# A doc comment's markup around a name, read as the name (as its rendered doc shows it):
+# `<see cref="T:App.Row"/>`, `<paramref name="n"/>`, `{@link Row}`, `[text](url)`.
+_MARKUP_NAME = re.compile(
+    r"<(?:see|seealso)\s+(?:cref|langword)=\"(?:\w:)?([^\"]+)\"\s*/>"
+    r"|<paramref\s+name=\"([^\"]+)\"\s*/>|\{@(?:link|linkplain|code)\s+([^}]+)\}"
+    r"|\[([^\]]+)\]\([^)]*\)"
+)
+_MARKUP_TAG = re.compile(r"</?(?:summary|remarks|returns|para|value|c|b|i|em|code)>")
 # A string literal on one line: "...", '...' or `...`, with escapes.
 _LITERAL = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\\n]|\\.)*`")
 _QUESTION = re.compile(
@@ -93,13 +101,18 @@ def verbatim_parts(
         if run >= least:
             out[rid] = VERBATIM_BOOST * unit * run / n
         if not code and n >= TEXT_MIN_WORDS:
-            text = _SPACE.sub(" ", _LINE_MARK.sub(" ", "\n" + low))
-            in_text.append((_longest_run(words, text, least), rid))
+            in_text.append((_longest_run(words, _prose(low), least), rid))
     the_one = _the_one_place(in_text, n, least)
     if the_one:
         run, rid = the_one
         out[rid] = max(out.get(rid, 0.0), VERBATIM_BOOST * unit * run / n)
     return out
+
+
+def _prose(text: str) -> str:
+    """A candidate's text as its comments read: line marks and doc markup out."""
+    text = _MARKUP_TAG.sub(" ", _MARKUP_NAME.sub(lambda m: next(g for g in m.groups() if g), text))
+    return _SPACE.sub(" ", _LINE_MARK.sub(" ", "\n" + text))
 
 
 def _the_one_place(runs: list[tuple[int, str]], n: int, least: int) -> tuple[int, str] | None:
