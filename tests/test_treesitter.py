@@ -627,6 +627,21 @@ def test_the_first_member_of_a_ruby_body_keeps_the_comment_above_it() -> None:
     assert found["shop.Shop.Cart.add"] == (4, "Adds.")
 
 
+def test_a_doc_parsed_into_the_body_above_belongs_to_the_next_definition() -> None:
+    # Scala 3's indented body after `=` runs on over the next definition's `/** */`
+    scala = (
+        "object TreeSet {\n"
+        "  override def newBuilder[A]: Builder[A] =\n"
+        "    new SetBuilder(empty[A])\n\n"
+        "  /** The empty set of this type\n   */\n"
+        "  def empty[A] = new TreeSet[A]\n}\n"
+    )
+    symbols, _ = extract(scala, "scala", "t.scala")
+    found = {s.name: (s.start_line, s.end_line, s.summary) for s in symbols}
+    assert found["empty"] == (5, 7, "The empty set of this type")
+    assert found["newBuilder"][:2] == (2, 3)  # its body ends where the doc starts
+
+
 CPP_HEADER = """\
 #pragma once
 namespace shapes {

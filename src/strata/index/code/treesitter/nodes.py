@@ -67,6 +67,18 @@ def wrapped_decorators(node: tree_sitter.Node) -> list[tree_sitter.Node]:
     return out
 
 
+def swallowed_doc(before: tree_sitter.Node, node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """A doc comment that parsed into the end of the definition before `node` (Scala 3's
+    indented body runs on over the next definition's `/** */`): the last descendant of
+    `before`, a comment at `node`'s indentation, when it is one."""
+    last = before
+    while last.named_children:
+        last = last.named_children[-1]
+    if last is before or not is_comment(last):
+        return None
+    return last if last.start_point.column == node.start_point.column else None
+
+
 def trailing_doc(node: tree_sitter.Node) -> tree_sitter.Node | None:
     """A doc comment that parsed into the node before `node`'s parent (Haskell's first
     declaration: its `-- |` is the last child of the imports), or that is that node (Ruby's

@@ -31,6 +31,7 @@ from strata.index.code.treesitter.nodes import (
     ATTRIBUTE_TYPES,
     body_of,
     is_comment,
+    swallowed_doc,
     trailing_doc,
     unwrap,
     wrapped_decorators,
@@ -232,6 +233,10 @@ class _Builder:
         first, decorators = self.leading(outer)
         body = caps["body"][0] if "body" in caps else body_of(node)
         last = body if body is not None and body.start_byte >= outer.end_byte else outer
+        after = outer.next_named_sibling
+        swallowed = swallowed_doc(outer, after) if after is not None else None
+        if swallowed is not None and swallowed.prev_named_sibling is not None:
+            last = swallowed.prev_named_sibling  # the next definition's doc is not this body
         below = last.next_named_sibling
         while below is not None and below.id in self.trailers:
             if below.start_point.row > last.end_point.row + 1:
@@ -288,6 +293,8 @@ class _Builder:
         doc (decorators, Elixir's `@spec`; not `@doc`)."""
         first, attrs = node, []
         prev = node.prev_named_sibling or trailing_doc(node)
+        if prev is not None and not is_comment(prev):
+            prev = swallowed_doc(prev, node) or prev
         while prev is not None and self.starts_line(prev):
             captured = prev.id in self.attributes
             if not (captured or is_comment(prev) or prev.type in ATTRIBUTE_TYPES):
