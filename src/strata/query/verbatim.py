@@ -86,7 +86,8 @@ def verbatim_parts(
     code = is_code(words)
     least = max(min(MIN_WORDS, n), math.ceil(MIN_SHARE * n))
     # every run long enough holds the words between the last start and the first end
-    must = max(words[n - least : least] or words, key=len)
+    middle = words[n - least : least] or words
+    must = max(middle, key=len)
     out: dict[str, float] = {}
     in_text: list[tuple[int, str]] = []  # (run, id) of a sentence in the text
     for rid, rec in records.items():
@@ -100,7 +101,7 @@ def verbatim_parts(
         run = _longest_run(words, _SPACE.sub(" ", literals.lower()), least)
         if run >= least:
             out[rid] = VERBATIM_BOOST * unit * run / n
-        if not code and n >= TEXT_MIN_WORDS:
+        if not code and n >= TEXT_MIN_WORDS and all(w in low for w in middle):
             in_text.append((_longest_run(words, _prose(low), least), rid))
     the_one = _the_one_place(in_text, n, least)
     if the_one:
