@@ -72,14 +72,7 @@ def build_corpora(sets: Sequence[str]) -> list[Corpus]:
             doccomment_queries.build(p, DOC_COMMENTS_PER_PACKAGE, SEED)
             for p in doccomment_queries.PACKAGES
         ]
-    for group, (family, packages) in LANGUAGE_FAMILIES.items():  # doc-, nl- and def-<lang>
-        if group in sets:
-            corpora += [
-                family(p, DOC_COMMENTS_PER_PACKAGE, NAMES_PER_LANGUAGE_PACKAGE, SEED)
-                for p in packages
-            ]
-    if "withdocs" in sets:  # the doc- questions of every language, the comments left in place
-        corpora += withdocs.corpora(DOC_COMMENTS_PER_PACKAGE, SEED)
+    corpora += _language_corpora(sets)
     if "docs" in sets:  # Markdown sections of JavaScript packages, code indexed beside them
         corpora += [
             mdsections.build(p, DOC_SECTIONS_PER_PACKAGE, SEED) for p in mdsections.PACKAGES
@@ -87,6 +80,23 @@ def build_corpora(sets: Sequence[str]) -> list[Corpus]:
     if "devqs" in sets:
         corpora += [devqs.build(devqs.load(f)) for f in devqs.question_files()]
     return corpora
+
+
+def _language_corpora(sets: Sequence[str]) -> list[Corpus]:
+    """The language groups' corpora (`doc-`, `nl-` and `def-<lang>`), then with `withdocs`
+    the same packages unblanked: each package drawn once for both."""
+    drawn: list[Corpus] = []
+    unblanked: list[Corpus] = []
+    for group, (family, packages) in LANGUAGE_FAMILIES.items():
+        if group not in sets and "withdocs" not in sets:
+            continue
+        for pkg in packages:
+            blanked = family(pkg, DOC_COMMENTS_PER_PACKAGE, NAMES_PER_LANGUAGE_PACKAGE, SEED)
+            if group in sets:
+                drawn.append(blanked)
+            if "withdocs" in sets:  # the doc- questions, every comment left in place
+                unblanked.append(withdocs.unblanked(blanked, pkg.fetch()))
+    return drawn + unblanked
 
 
 def limited(queries: Sequence[Query], limit: int | None) -> tuple[Query, ...]:

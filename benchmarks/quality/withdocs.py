@@ -14,28 +14,18 @@ Same packages, seed, sampling and sentence rules as the `doc-` sets (`langsets.d
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from pathlib import Path
 
-from benchmarks.quality.families import LANGUAGE_FAMILIES, Build
 from benchmarks.quality.model import Corpus, copy_files, corpus_dir
 
 
-def corpora(per_package: int, seed: int) -> list[Corpus]:
-    """Every package's unblanked corpus with its `withdoc-<lang>` questions."""
-    return [
-        build(family, pkg, per_package, seed)
-        for family, packages in LANGUAGE_FAMILIES.values()
-        for pkg in packages
-    ]
-
-
-def build(family: Build, pkg: Any, per_package: int, seed: int) -> Corpus:
-    """`pkg`'s `doc-` questions (drawn by its family's `build`), asked of a copy of the
-    same files with every comment in place."""
-    blanked = family(pkg, per_package, 0, seed)
+def unblanked(blanked: Corpus, src: Path) -> Corpus:
+    """The `doc-` questions of a language package's corpus (`blanked`, drawn by its
+    family's `build` from the sources at `src`), asked of a copy of the same files with
+    every comment in place."""
     rels = sorted(p.relative_to(blanked.root).as_posix() for p in blanked.root.rglob("*"))
     root = corpus_dir(f"withdocs-{blanked.name}")
-    copy_files(pkg.fetch(), [r for r in rels if (blanked.root / r).is_file()], root)
+    copy_files(src, [r for r in rels if (blanked.root / r).is_file()], root)
     queries = tuple(
         replace(q, id="with" + q.id, set="with" + q.set, repo=f"withdocs-{q.repo}")
         for q in blanked.queries

@@ -16,7 +16,8 @@ import re
 from collections.abc import Iterable
 
 from strata.query.lookup.graph import call_graph
-from strata.query.lookup.rows import indexed_paths
+from strata.query.lookup.imports import PACKAGE_FILE
+from strata.query.lookup.rows import derived, indexed_paths
 from strata.store import Store
 from strata.text.langs import is_test_path
 
@@ -29,14 +30,18 @@ _FILE_NAME = re.compile(r"\.(?:h|hh|hpp|hxx|inc|inl|js|mjs|cjs|jsx|ts|tsx|sol|zi
 # JavaScript bare specifier (`events`), any Go import (a package is a folder).
 _RELATIVE_ONLY = re.compile(r"\.(?:[cm]?js|jsx|tsx?|vue|svelte|astro)$")
 _PACKAGES_ONLY = re.compile(r"\.go$")
-_PACKAGE_FILE = frozenset({"__init__", "index", "mod"})
 _ROOTS = frozenset({"crate", "self", "super"})  # Rust's paths from the crate or module
 _GROUP = re.compile(r"\.?\{[^}]*\}$")  # Scala's `scala.collection.{Seq, Map}`
 
 
 def central_files(store: Store, n: int) -> list[str]:
     """The `n` source files (not tests) that the most other files import or call into,
-    most first (ties: the shallower path). A file nothing else uses is not central."""
+    most first (ties: the shallower path). A file nothing else uses is not central.
+    Ranked once per store version."""
+    return list(derived(store, "central_files", _ranked)[:n])
+
+
+def _ranked(store: Store) -> tuple[str, ...]:
     files = [p for p in indexed_paths(store) if not is_test_path(p)]
     finder = _Finder(files)
     users: dict[str, set[str]] = {}
@@ -52,17 +57,14 @@ def central_files(store: Store, n: int) -> list[str]:
         for e in edges:
             if e.path != path and not is_test_path(e.path) and not is_test_path(path):
                 users.setdefault(path, set()).add(e.path)
-    ranked = sorted(users, key=lambda p: (-len(users[p]), p.count("/"), p))
-    return ranked[:n]
+    return tuple(sorted(users, key=lambda p: (-len(users[p]), p.count("/"), p)))
 
 
 def _key(path: str) -> str:
     """A module path as compared: no extension, lower case, no `_` or `-`, a package file
     standing for its folder (`src/ex_unit/doc_test.ex` -> `src/exunit/doctest`)."""
-    parts = _EXTENSION.sub("", path).lower().replace("_", "").replace("-", "").split("/")
-    if len(parts) > 1 and parts[-1] in {p.replace("_", "") for p in _PACKAGE_FILE}:
-        parts.pop()
-    return "/".join(parts)
+    module = PACKAGE_FILE.sub("", _EXTENSION.sub("", path).lower())
+    return module.replace("_", "").replace("-", "")
 
 
 class _Finder:

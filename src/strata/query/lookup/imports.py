@@ -13,6 +13,8 @@ from strata.types import Record
 
 __all__ = ["ImportSite", "importers"]
 
+# A package's own file stands for the package: `pkg/__init__`, `lib/index`, `src/ast/mod`.
+PACKAGE_FILE = re.compile(r"/(?:__init__|index|mod)$")
 _SOURCE = re.compile(r"\.(?:py|pyi|js|jsx|mjs|ts|tsx|go|rs|java|kt|rb|php|cs|scala|swift)$")
 
 
@@ -53,6 +55,6 @@ def importers(store: Store, name: str) -> list[ImportSite]:
 def _dotted(name: str) -> str:
     """A module or name as the edges write it: `pkg/utils.py` -> `pkg.utils`."""
     bare = _SOURCE.sub("", name.strip().strip("`'\""))
-    if "/" in bare:  # a package's own file is the package: `pkg/__init__.py`, `lib/index.js`
-        bare = re.sub(r"/(?:__init__|index|mod)$", "", bare)
+    if "/" in bare:
+        bare = PACKAGE_FILE.sub("", bare)
     return bare.replace("/", ".").replace("::", ".").strip(".")
