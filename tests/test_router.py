@@ -591,7 +591,9 @@ def test_the_overview_ends_with_the_files_the_others_lean_on(tmp_path: Path) -> 
     (tmp_path / "README.md").write_text("# shop\n\nA tiny shop.\n", encoding="utf-8")
     lib = tmp_path / "lib"
     (lib / "core").mkdir(parents=True)
-    (lib / "core" / "money.js").write_text("// Money.\nexport function cents(x) { return x }\n")
+    (lib / "core" / "money.js").write_text(  # the question's words in a core file too
+        "// Money: the overall architecture of cents.\nexport function cents(x) { return x }\n"
+    )
     (lib / "util.js").write_text("// Helpers.\nexport function id(x) { return x }\n")
     for name in ("cart", "order", "invoice"):
         (lib / f"{name}.js").write_text(
@@ -606,6 +608,7 @@ def test_the_overview_ends_with_the_files_the_others_lean_on(tmp_path: Path) -> 
         result = eng.search("what is the overall architecture of this project?", k=5)
         routed = result.hits[: result.plan["route"]["routed_hits"]]
         assert [h.record.path for h in routed] == ["README.md", "lib/core/money.js"]
+        assert result.hits[0].record.path == "README.md"  # the front door stays first
 
 
 def test_unknown_symbol_names_the_closest_and_falls_back_to_text(shop: Engine) -> None:

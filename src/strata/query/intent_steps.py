@@ -95,8 +95,10 @@ def _import_steps(query: str, c: Classification, k: int) -> list[Step]:
 
 
 def _overview_steps(query: str, c: Classification, k: int) -> list[Step]:
-    """The repository's front door: its README, docs index and packages' heads."""
-    return [Step("passages", "overview", {}, k, 2.0), search_step("passages", query, k, 0.5)]
+    """The repository's front door, in its order: its README, docs index, packages' heads
+    and core files (the plain search tops a short one up after them; fused with it, a
+    core file the words also find went above the README)."""
+    return [Step("passages", "overview", {}, k, 2.0)]
 
 
 def _entry_steps(query: str, c: Classification, k: int) -> list[Step]:
