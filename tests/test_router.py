@@ -565,6 +565,50 @@ def test_a_described_behaviour_is_no_listing(query: str, intent: str) -> None:
     assert route(query).intent == intent
 
 
+@pytest.mark.parametrize(
+    ("query", "intent", "names"),
+    [
+        ("explain Context.invoke and its callers", "symbol", ("Context.invoke",)),
+        ("describe RetryPolicy in detail", "symbol", ("RetryPolicy",)),
+        ("Explain parse_header.", "symbol", ("parse_header",)),
+        # a topic whose first word is a name is no question about the name
+        ("Explain XMLHttpRequest adapter for browsers", "free_text", ()),
+        ("where can I find XMLHttpRequest adapter code", "free_text", ()),
+    ],
+)
+def test_explain_asks_about_a_name_only_when_the_name_is_the_object(
+    query: str, intent: str, names: tuple[str, ...]
+) -> None:
+    plan = route(query)
+    assert (plan.intent, plan.names[: len(names)]) == (intent, names)
+
+
+@pytest.mark.parametrize(
+    ("query", "listing"),
+    [
+        # how something works, or a topic, that only mentions commands or routes
+        ("how the root command traverses the tree to find the active subcommand", False),
+        ("how does a command group invoke its subcommands", False),
+        ("what happens when a subcommand is not found", False),
+        ("route matching and parameter extraction", False),
+        ("Can you show me the code responsible for command line argument parsing?", False),
+        ("command-line flag parsing", False),
+        ("как работает маршрутизация", False),
+        # the listing, asked for in so many words or as the bare phrase
+        ("how do I list all subcommands", True),
+        ("how many endpoints are there", True),
+        ("show me the routes", True),
+        ("billing api endpoints", True),
+        ("cli commands", True),
+        ("какие эндпоинты есть у сервиса", True),
+    ],
+)
+def test_entry_points_are_listed_when_asked_for_not_when_mentioned(
+    query: str, listing: bool
+) -> None:
+    assert (route(query).intent == "entrypoints") is listing
+
+
 def test_the_overview_is_the_readme_then_the_docs_index_then_the_packages(tmp_path: Path) -> None:
     (tmp_path / "README.md").write_text(
         "# shop\n\nA tiny shop.\n\n## Install\n\npip install shop\n", encoding="utf-8"

@@ -15,7 +15,7 @@ from strata.config import Config
 from strata.embedding import Embedder
 from strata.errors import EmbedderError, EmbedderMismatchError, QueryError
 from strata.layers import EMBEDDED_LAYERS, PASSAGE_LAYERS, embedded_count
-from strata.query import feedback, frames, lookup, ranking, titles, verbatim
+from strata.query import feedback, frames, framing, lookup, ranking, titles, verbatim
 from strata.query.definitions import definition_chunks
 from strata.query.filters import NO_FILTERS, WIDEN, SearchFilters
 from strata.query.focus import at_frame, focused
@@ -105,7 +105,7 @@ class Searcher:
         mode = mode or self._cfg.search.mode
         notes: list[str] = []
         trace = frames.parse(query)  # the whole query: a traceback's last frame is innermost
-        query, terms = self._validate(query, notes)
+        query, terms = self._validate(framing.core(query), notes)
         where = where or Filter()
         if where.layers is None:
             where = dataclasses.replace(where, layers=PASSAGE_LAYERS)

@@ -10,6 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from strata.query.entry_questions import CLI as _ENTRY_CLI
+from strata.query.entry_questions import FRAMEWORKS as _FRAMEWORKS
+from strata.query.entry_questions import HTTP as _ENTRY_HTTP
+from strata.query.entry_questions import asks_for_entrypoints
 from strata.query.graph_questions import GRAPH_INTENTS, WALKS_OF_CODE
 from strata.query.phrases import END as _END
 from strata.query.phrases import KIND as _KIND
@@ -44,15 +48,22 @@ _SYMBOL = rx(
     rf"\b(?:find|show|locate|open)\s+(?:me\s+)?{_THE}(?:class|function|method|symbol|type)\s+{_NAME}{_END}",
     rf"\bгде\s+(?:определ\w*|объявлен\w*|реализован\w*)\s+{_NAME}{_END}",
 )
+# After "explain X" or "where can I find X" the name ends the question or is followed by a
+# kind or a small word ("explain Context.invoke and its callers"); "explain XMLHttpRequest
+# adapter for browsers" asks about a topic whose first word is a name.
+_NAME_ENDS = (
+    r"(?=\s*(?:[?!,;]|\.(?:\s|$)|$)"
+    rf"|\s+(?:{_KINDS}|and|or|in|of|from|for|to|with|please|works?|does|do)\b)"
+)
 # A question about what a code-shaped name is or does ("what does parseArgs do", "how is
 # `retry` implemented"): its definition answers first, as for "where is X defined". A
 # plain word here ("how does routing work") is a topic, not a name, and is left alone.
 _ABOUT_NAME = rx(
     rf"\bwhat\s+(?:does|do|did)\s+{_THE}{_NAME}\s+(?:do|does|return|returns|mean|take|accept|raise|throw)\b",
     rf"\bhow\s+(?:does|do|is|are)\s+{_THE}{_NAME}\s+(?:work|works|implemented|written|computed)\b",
-    rf"\bwhere\s+(?:can|do|could|would|should)\s+(?:i|we|you)\s+find\s+{_THE}{_NAME}{_END}",
+    rf"\bwhere\s+(?:can|do|could|would|should)\s+(?:i|we|you)\s+find\s+{_THE}{_NAME}{_NAME_ENDS}",
     rf"^\s*(?:what|who)\s+(?:is|are)\s+{_THE}{_NAME}\s*\??\s*$",
-    rf"\b(?:explain|describe)\s+{_THE}{_NAME}{_END}",
+    rf"\b(?:explain|describe)\s+{_THE}{_NAME}{_NAME_ENDS}",
     rf"^\s*(?:show|open|find)\s+(?:me\s+)?{_THE}{_NAME}\s*[.?!]?\s*$",
     rf"\b(?:show|open|find)\s+(?:me\s+)?{_THE}{_NAME}\s+{_KINDS}\b",
     rf"^\s*where\s+(?:is|are)\s+{_THE}{_KIND}{_NAME}{_KIND_AFTER}\s*[.?!]?\s*$",
@@ -64,22 +75,6 @@ _ABOUT_NAME = rx(
     rf"^\s*{_NAME}\s+(?:implementation|source|definition|code)\s*[.?!]?\s*$",
     rf"\bчто\s+делает\s+{_NAME}{_END}",
 )
-_ENTRY_HTTP = rx(
-    r"\b(?:http|rest|web|api)\s+(?:endpoints?|routes?|handlers?)\b",
-    r"\bendpoints?\b",
-    r"\broutes?\b",
-    r"\burls?\b.*\b(?:served|handled|exposed)\b",
-    r"\bэндпоинт\w*|\bмаршрут\w*",
-)
-_ENTRY_CLI = rx(
-    r"\bcli\b",
-    r"\bcommand[- ]line\b",
-    r"\bsub-?commands?\b",
-    r"\b(?:which|what|list|all)\s+(?:\w+\s+)?commands\b",
-    r"\bкоманд\w*\s+(?:cli|консол\w*)|\bконсольн\w+\s+команд\w*",
-)
-_ENTRY_ANY = rx(r"\bentry[- ]?points?\b", r"\bточ\w+\s+вход\w*")
-_FRAMEWORKS = ("fastapi", "flask", "django", "click", "typer", "argparse", "express")
 _WORKFLOW = rx(
     r"\bhow\s+(?:does|do|is|are)\s+.+?\s+(?:work|works|happen|handled|processed|done|performed|flow)\b",
     r"\bwhat\s+happens\s+(?:when|if|after|during|to)\b",
@@ -240,7 +235,7 @@ def _entrypoint(query: str) -> Classification | None:
     http, cli = matches_any(_ENTRY_HTTP, query), matches_any(_ENTRY_CLI, query)
     routes = ROUTE.findall(no_urls(query))
     routes = [r for r in routes if "." not in r.rsplit("/", 1)[-1]]  # /src/x.py is a file
-    if not (http or cli or routes or matches_any(_ENTRY_ANY, query)):
+    if not asks_for_entrypoints(query, route=bool(routes)):
         return None
     kind = "http" if (http or routes) and not cli else "cli" if cli and not http else None
     framework = next((f for f in _FRAMEWORKS if re.search(rf"\b{f}\b", query, _F)), None)
