@@ -684,3 +684,24 @@ def test_an_operator_is_found_where_it_is_defined(tmp_path: Path) -> None:
         eng.index()
         hits = eng.search("where is (<|>) defined", k=3).hits  # no words of its own to search
         assert (hits[0].record.path, hits[0].record.title) == ("Parser.hs", "<|>")
+
+
+@pytest.mark.parametrize(
+    ("query", "intent", "names"),
+    [
+        ("classes that extend AbstractHandler", "subclasses", ("AbstractHandler",)),
+        ("all classes implementing HandlerInterface", "subclasses", ("HandlerInterface",)),
+        ("structs that implement Display", "subclasses", ("Display",)),
+        ("who calls checkout in the tests", "callers", ("checkout",)),
+        ("who imports the config module", "importers", ("config",)),
+        # a plain word the phrase goes on after is a topic, not a name
+        ("implementations of the retry logic", "free_text", ()),
+        ("what extends the base handler", "free_text", ()),
+        ("who calls the payment service", "free_text", ()),
+    ],
+)
+def test_a_lineage_or_call_question_names_a_type_or_a_function_not_a_topic(
+    query: str, intent: str, names: tuple[str, ...]
+) -> None:
+    plan = route(query)
+    assert (plan.intent, plan.names[: len(names)]) == (intent, names)

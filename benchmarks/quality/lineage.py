@@ -35,6 +35,8 @@ SUBCLASS_PHRASINGS = (
     "implementations of {}",
     "who inherits from {}",
     "наследники {}",
+    "classes that extend {}",
+    "all classes implementing {}",
 )
 BASE_PHRASINGS = (
     "what does {} extend",

@@ -68,6 +68,11 @@ SUBCLASSES = rx(
     rf"\bкакие\s+классы\s+(?:наследуют(?:ся)?|реализуют)\s+(?:от\s+)?{NAME}{END}",
     rf"\b(?:which|what)\s+(?:classes|types)\s+(?:are\s+)?(?:derived|inherited)\s+from\s+"
     rf"{THE}{KIND}{NAME}{END}",
+    # "classes that extend X", "all types implementing X", "structs conforming to X"
+    rf"\b(?:classes|types|structs|interfaces|objects)\s+(?:that|which)\s+(?:inherit|derive|"
+    rf"extend|subclass|implement|conform)s?\s+(?:from\s+|to\s+)?{THE}{KIND}{NAME}{END}",
+    rf"\b(?:classes|types|structs|interfaces|objects)\s+(?:inheriting\s+from|deriving\s+from|"
+    rf"extending|subclassing|implementing|conforming\s+to)\s+{THE}{KIND}{NAME}{END}",
 )
 BASES = rx(
     rf"\bwhat\s+(?:does|do)\s+{THE}{KIND}{NAME}\s+(?:inherit|derive|extend|implement|subclass)"

@@ -155,7 +155,7 @@ def classify(query: str) -> Classification:
     for intent, patterns in (*groups, ("symbol", _SYMBOL)):
         for p in patterns:
             m = p.search(query)
-            if m and _is_name(m.group(1)):
+            if m and _is_name(m.group(1)) and not _goes_on(query, m):
                 name = _quoted(query) or _asked(m, query)
                 return Classification(intent, (name,), reason=f"{intent}: matched {m.group(0)!r}")
     walk = _walk_of_code(query)
@@ -192,6 +192,25 @@ def classify(query: str) -> Classification:
             "symbol", names, reason=f"symbol: the query is a code name {names[0]!r}"
         )
     return Classification("free_text", names, reason="free text: no structural intent recognised")
+
+
+# After a plain word that ends the matched question, the words that leave it a name:
+# "who calls checkout in the tests", not "implementations of the retry logic".
+_GOES_ON = re.compile(
+    rf"\s+(?!(?:{_KINDS}|and|or|in|of|from|for|to|with|at|on|by|please|directly|here)\b)[^\W\d_]",
+    re.IGNORECASE,
+)
+
+
+def _goes_on(query: str, m: re.Match[str]) -> bool:
+    """A plain word (not written as code) that the question's phrase goes on after: a
+    topic ("the base handler"), not a name."""
+    name = m.group(1)
+    return (
+        m.end(1) == m.end()
+        and not code_shaped(query, name)
+        and bool(_GOES_ON.match(query, m.end()))
+    )
 
 
 def _walk_of_code(query: str) -> Classification | None:
