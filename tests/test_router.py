@@ -684,6 +684,10 @@ def test_an_operator_is_found_where_it_is_defined(tmp_path: Path) -> None:
         eng.index()
         hits = eng.search("where is (<|>) defined", k=3).hits  # no words of its own to search
         assert (hits[0].record.path, hits[0].record.title) == ("Parser.hs", "<|>")
+        alone = eng.search("(<|>)", k=3).hits  # the operator alone, as an agent may ask
+        assert (alone[0].record.path, alone[0].record.title) == ("Parser.hs", "<|>")
+        missing = eng.search("`(<*>)`", k=3)  # no such operator: nothing, and no error
+        assert not missing.hits and any("no symbol named '<*>'" in n for n in missing.notes)
 
 
 @pytest.mark.parametrize(

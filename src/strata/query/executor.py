@@ -18,7 +18,7 @@ from strata.query.hybrid import QueryContext, SearchResult
 from strata.query.ranking import fused_order, rrf
 from strata.query.router import RetrievalPlan, Step
 from strata.query.steps import Outcome, run
-from strata.text.tokens import is_identifier_like
+from strata.text.tokens import is_identifier_like, query_terms
 from strata.types import Hit
 
 __all__ = ["execute"]
@@ -51,7 +51,7 @@ def execute(
     else:
         result, searched = _routed(ctx, plan, k, mode)
     hits, notes = list(result.hits), list(result.notes)
-    if len(hits) < k and not searched:  # the plain search without the guessed filters
+    if len(hits) < k and not searched and query_terms(plan.query):  # without guessed filters
         plain = hybrid.search(ctx, plan.query, k, filters=fallback.caller_filters(plan), mode=mode)
         more = fallback.top_up(hits, plain.hits, k)
         if len(more) > len(hits):
@@ -84,7 +84,11 @@ def _routed(
         uses = run(ctx, walk, plan.filters, mode).hits
         if is_identifier_like(name):  # a code-shaped name's own occurrences, in any mode
             occurs = hybrid.search(ctx, name, k, filters=plan.filters, mode="lexical").hits
-    text = hybrid.search(ctx, plan.query, k, filters=plan.filters, mode=mode)
+    text = (
+        hybrid.search(ctx, plan.query, k, filters=plan.filters, mode=mode)
+        if query_terms(plan.query)
+        else SearchResult((), used_mode)  # an operator's name: no words to search
+    )
     tiers = [
         (f"a use of {name!r}", uses),
         (f"the name {name!r} in the text", occurs),

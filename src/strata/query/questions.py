@@ -186,12 +186,34 @@ def classify(query: str) -> Classification:
                 subject=term,
                 reason=f"definition: asks what {term!r} is",
             )
+    alone = _name_alone(query)
+    if alone is not None:
+        return alone
+    names = _identifiers(query)
+    return Classification("free_text", names, reason="free text: no structural intent recognised")
+
+
+_OPERATOR_ALONE = re.compile(rf"\s*`?({_OPERATOR})`?\s*")
+
+
+def is_operator(query: str) -> bool:
+    """The query is an operator's name and nothing else (`(<?>)`, Haskell's `(>>=)`): no
+    words to search, found by name in the symbol catalogue."""
+    return bool(_OPERATOR_ALONE.fullmatch(query))
+
+
+def _name_alone(query: str) -> Classification | None:
+    """The query is a name and nothing else: an identifier, or an operator."""
+    operator = _OPERATOR_ALONE.fullmatch(query)
+    if operator:
+        name = operator.group(1)[1:-1]  # the catalogue names `(<?>)` by its operator
+        return Classification("symbol", (name,), reason="symbol: an operator")
     names = _identifiers(query)
     if names and is_identifier_like(query) and not _has_question_word(query):
         return Classification(
             "symbol", names, reason=f"symbol: the query is a code name {names[0]!r}"
         )
-    return Classification("free_text", names, reason="free text: no structural intent recognised")
+    return None
 
 
 # After a plain word that ends the matched question, the words that leave it a name:

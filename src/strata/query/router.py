@@ -38,7 +38,7 @@ from strata.query.graph_questions import imported_path
 from strata.query.intent_steps import BUILDERS, NEEDS, Step
 from strata.query.plain_names import named
 from strata.query.question_filters import asks_overview, file_asked, file_glob, filters_of
-from strata.query.questions import Classification, classify
+from strata.query.questions import Classification, classify, is_operator
 from strata.text.globs import select
 from strata.text.tokens import STOP_WORDS, query_terms
 
@@ -215,7 +215,8 @@ def route(
     head = query.strip()[:MAX_ROUTED_CHARS]
     if not head:
         return RetrievalPlan(query, "empty", (), reasons=("the query is empty",))
-    if not any(t not in STOP_WORDS for t in query_terms(head, drop_stop_words=False)):
+    words = query_terms(head, drop_stop_words=False)
+    if not any(t not in STOP_WORDS for t in words) and not is_operator(head):
         why = "only stop words or punctuation: nothing to route on; plain search"
         return _free_text(query, NO_FILTERS, k, (why,))
     if facts.points_into(head):

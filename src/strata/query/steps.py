@@ -23,7 +23,7 @@ from strata.query.router import Step
 from strata.store import Filter
 from strata.text.globs import select
 from strata.text.names import normalise_name
-from strata.text.tokens import is_identifier_like
+from strata.text.tokens import is_identifier_like, query_terms
 from strata.types import Hit, Record
 
 __all__ = ["Outcome", "run"]
@@ -53,6 +53,8 @@ def run(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None)
 
 def _search(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
     args = step.args
+    if not query_terms(str(args["query"])):  # an operator's name (`(<?>)`): found by name only
+        return Outcome([], [])
     result = hybrid.search(
         ctx, args["query"], step.limit, layers=args.get("layers"), filters=filters, mode=mode
     )
