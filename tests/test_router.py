@@ -593,6 +593,7 @@ def test_explain_asks_about_a_name_only_when_the_name_is_the_object(
         ("route matching and parameter extraction", False),
         ("Can you show me the code responsible for command line argument parsing?", False),
         ("command-line flag parsing", False),
+        ("how the list of subcommands is sorted", False),
         ("как работает маршрутизация", False),
         # the listing, asked for in so many words or as the bare phrase
         ("how do I list all subcommands", True),

@@ -39,13 +39,16 @@ _MECHANISM = rx(
     r"\bwhat\s+happens\b",
     r"^\W*(?:как|почему|зачем)\b",
 )
-# A listing said in so many words, even inside a how-question ("how do I list the commands").
-_LIST_VERB = rx(
-    r"\b(?:list|enumerate)\b", r"\bhow\s+many\b", r"\bперечисл\w*|\bсписок\b|\bсколько\b"
-)
 # A listing cue said of the entry noun itself ("which HTTP endpoints", "show me the routes"),
 # not of something else ("show me the code responsible for command line parsing").
 _NOUN = r"(?:end-?points?|routes?|commands?|sub-?commands?|handlers?|urls?|apis?)"
+# A listing said in so many words, even inside a how-question ("how do I list the commands";
+# not "how the list of commands is sorted").
+_LIST_VERB = rx(
+    rf"\b(?:list|enumerate)\s+(?!of\b)(?:[\w-]+\s+){{0,3}}?{_NOUN}\b",
+    rf"\bhow\s+many\s+(?:[\w-]+\s+){{0,2}}?{_NOUN}\b",
+    r"\bперечисл\w*|\bсписок\b|\bсколько\b",
+)
 _LISTING = rx(
     rf"\b(?:which|what|show|all|every|available|any)\s+(?:[\w-]+\s+){{0,3}}?{_NOUN}\b",
     rf"\b{_NOUN}\s+(?:are|is)\s+there\b",
