@@ -54,3 +54,5 @@ def test_a_framed_question_finds_what_its_topic_finds(minirepo: Path) -> None:
         )
     assert bare.hits
     assert [h.record.id for h in framed] == [h.record.id for h in bare]
+    assert framed.plan["core"] == "case-insensitive header lookup"  # shown by --explain
+    assert "core" not in bare.plan

@@ -105,7 +105,7 @@ class Searcher:
         mode = mode or self._cfg.search.mode
         notes: list[str] = []
         trace = frames.parse(query)  # the whole query: a traceback's last frame is innermost
-        query, terms = self._validate(framing.core(query), notes)
+        asked, (query, terms) = query, self._validate(framing.core(query), notes)
         where = where or Filter()
         if where.layers is None:
             where = dataclasses.replace(where, layers=PASSAGE_LAYERS)
@@ -127,6 +127,8 @@ class Searcher:
         plan = {"mode": mode, "layers": list(where.layers or ()), "candidates": n, "terms": terms}
         if extra:
             plan["feedback_terms"] = extra
+        if query != asked.strip():  # the request around the topic, left out (query/framing)
+            plan["core"] = query
         return SearchResult(tuple(hits), mode, tuple(notes), plan)
 
     def _retrieve(
