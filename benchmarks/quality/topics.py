@@ -18,9 +18,8 @@ quality run's cached ones (run `benchmarks.quality.run` first for the current bu
 from __future__ import annotations
 
 import itertools
-import math
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,8 @@ import yaml
 from benchmarks.quality.askforms import main_with
 from benchmarks.quality.baseline import Bm25Baseline
 from benchmarks.quality.indexes import open_index
-from benchmarks.quality.metrics import K
+from benchmarks.quality.metrics import K, Retrieved, file_ndcg
+from benchmarks.quality.model import Target
 from benchmarks.quality.run import build_corpora
 from strata import Engine
 from strata.layers import PASSAGE_LAYERS
@@ -60,20 +60,27 @@ def files_of(paths: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(paths))
 
 
-def matches(path: str, suffix: str) -> bool:
-    """A corpus path answers a question's file (written as a path suffix)."""
-    return path == suffix or path.endswith("/" + suffix)
+def resolved(suffixes: Sequence[str], files: Sequence[str]) -> list[str]:
+    """The corpus files a question's files (written as path suffixes) name."""
+    return [f for f in files if any(f == s or f.endswith("/" + s) for s in suffixes)]
 
 
-def scores(files: Sequence[str], wanted: Sequence[str], partly: Sequence[str]) -> dict[str, float]:
-    """File NDCG@10, Recall@1 and MRR@10 of one ranked file list."""
-    relevant = [*wanted, *partly]
-    gains = [1 if any(matches(f, r) for r in relevant) else 0 for f in files[:K]]
-    dcg = sum(g / math.log2(i + 2) for i, g in enumerate(gains))
-    ideal = sum(1 / math.log2(i + 2) for i in range(min(K, len(relevant))))
-    first = next((i for i, g in enumerate(gains, 1) if g), None)
-    top = bool(files) and any(matches(files[0], w) for w in wanted)
-    return {"ndcg_10": dcg / ideal, "r_at_1": float(top), "mrr": 1 / first if first else 0.0}
+def scores(paths: Sequence[str], wanted: Sequence[str], partly: Sequence[str]) -> dict[str, float]:
+    """File NDCG@10 (the quality run's `file_ndcg`), Recall@1 and MRR@10 of ranked hit paths;
+    `wanted` and `partly` are corpus files."""
+    relevant = {*wanted, *partly}
+    files = files_of(paths)[:K]
+    first = next((i for i, f in enumerate(files, 1) if f in relevant), None)
+    return {
+        "ndcg_10": file_ndcg([Retrieved(p, None, None) for p in paths], _files(relevant)),
+        "r_at_1": float(bool(files) and files[0] in wanted),
+        "mrr": 1 / first if first else 0.0,
+    }
+
+
+def _files(paths: Iterable[str]) -> list[Target]:
+    """Whole-file targets: `file_ndcg` reads their paths only."""
+    return [Target(p, 1, 1) for p in sorted(paths)]
 
 
 def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
@@ -86,13 +93,18 @@ def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
         eng, _ = open_index(corpus, EMBEDDER, reindex=False)
         bm25 = Bm25Baseline.code_aware(eng.records(layers=PASSAGE_LAYERS))
         searchers = _searchers(eng, bm25, mode)
+        in_corpus = sorted(
+            str(p.relative_to(corpus.root)) for p in corpus.root.rglob("*") if p.is_file()
+        )
         for q in questions[corpus.name]:
+            wanted = resolved(q["files"], in_corpus)
+            partly = resolved(q.get("also", ()), in_corpus)
             for form, (system, search) in itertools.product(FORMS, searchers.items()):
                 text = form.format(q["q"])
-                files = files_of(search(text))
+                paths = search(text)
                 row = {"corpus": corpus.name, "kind": q["kind"], "form": form, "system": system}
-                found = scores(files, q["files"], q.get("also", ()))
-                rows.append({**row, "query": text, **found, "top": files[:3]})
+                found = scores(paths, wanted, partly)
+                rows.append({**row, "query": text, **found, "top": files_of(paths)[:3]})
         eng.close()
     return {"summary": summary(rows), "rows": rows}
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from strata import layers as L
 from strata.errors import QueryError
 from strata.query import fallback, hybrid
+from strata.query.filters import SearchFilters
 from strata.query.hybrid import QueryContext, SearchResult
 from strata.query.ranking import fused_order, rrf
 from strata.query.router import RetrievalPlan, Step
@@ -51,8 +52,8 @@ def execute(
     else:
         result, searched = _routed(ctx, plan, k, mode)
     hits, notes = list(result.hits), list(result.notes)
-    if len(hits) < k and not searched and query_terms(plan.query):  # without guessed filters
-        plain = hybrid.search(ctx, plan.query, k, filters=fallback.caller_filters(plan), mode=mode)
+    if len(hits) < k and not searched:  # the plain search without the guessed filters
+        plain = _text(ctx, plan.query, k, fallback.caller_filters(plan), mode)
         more = fallback.top_up(hits, plain.hits, k)
         if len(more) > len(hits):
             notes.append(fallback.narrowed_note(plan, len(hits), len(more)))
@@ -84,19 +85,27 @@ def _routed(
         uses = run(ctx, walk, plan.filters, mode).hits
         if is_identifier_like(name):  # a code-shaped name's own occurrences, in any mode
             occurs = hybrid.search(ctx, name, k, filters=plan.filters, mode="lexical").hits
-    text = (
-        hybrid.search(ctx, plan.query, k, filters=plan.filters, mode=mode)
-        if query_terms(plan.query)
-        else SearchResult((), used_mode)  # an operator's name: no words to search
-    )
+    text = _text(ctx, plan.query, k, plan.filters, mode)
     tiers = [
         (f"a use of {name!r}", uses),
         (f"the name {name!r} in the text", occurs),
         (f"text matching {plan.query!r}", text.hits),
     ]
     notes.append(f"falling back to where {name!r} occurs: {len(uses)} use(s), then text")
-    result = SearchResult(tuple(fallback.tiered(tiers, k)), text.mode, (*notes, *text.notes))
+    result = SearchResult(
+        tuple(fallback.tiered(tiers, k)), text.mode or used_mode, (*notes, *text.notes)
+    )
     return result, not plan.guessed
+
+
+def _text(
+    ctx: QueryContext, query: str, k: int, filters: SearchFilters, mode: str | None
+) -> SearchResult:
+    """The plain search of a routed question's text: nothing when it has no words to search
+    (an operator's name, `(<|>)`, is found by name only)."""
+    if not query_terms(query):
+        return SearchResult((), "")
+    return hybrid.search(ctx, query, k, filters=filters, mode=mode)
 
 
 def _run_all(ctx: QueryContext, plan: RetrievalPlan, k: int, mode: str | None) -> list[Outcome]:

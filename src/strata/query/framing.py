@@ -54,7 +54,7 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 
 def core(query: str) -> str:
     """`query` without the request around its topic (the query itself when nothing is)."""
-    text = _END.sub("", query.strip())
+    whole = text = _END.sub("", query.strip())
     changed = True
     while changed:
         changed = False
@@ -62,4 +62,4 @@ def core(query: str) -> str:
             cut = p.sub(r"\1" if p.groups else "", text, count=1)
             if cut != text and len(_WORD.findall(cut)) >= 2:
                 text, changed = _END.sub("", cut.strip()), True
-    return query if text == _END.sub("", query.strip()) else text
+    return query if text == whole else text

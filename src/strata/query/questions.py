@@ -48,13 +48,12 @@ _SYMBOL = rx(
     rf"\b(?:find|show|locate|open)\s+(?:me\s+)?{_THE}(?:class|function|method|symbol|type)\s+{_NAME}{_END}",
     rf"\bгде\s+(?:определ\w*|объявлен\w*|реализован\w*)\s+{_NAME}{_END}",
 )
+# The small words that may follow a name in a question without making it a phrase.
+_AFTER_A_NAME = rf"{_KINDS}|and|or|in|of|from|for|to|with|please"
 # After "explain X" or "where can I find X" the name ends the question or is followed by a
 # kind or a small word ("explain Context.invoke and its callers"); "explain XMLHttpRequest
 # adapter for browsers" asks about a topic whose first word is a name.
-_NAME_ENDS = (
-    r"(?=\s*(?:[?!,;]|\.(?:\s|$)|$)"
-    rf"|\s+(?:{_KINDS}|and|or|in|of|from|for|to|with|please|works?|does|do)\b)"
-)
+_NAME_ENDS = rf"(?=\s*(?:[?!,;]|\.(?:\s|$)|$)|\s+(?:{_AFTER_A_NAME}|works?|does|do)\b)"
 # A question about what a code-shaped name is or does ("what does parseArgs do", "how is
 # `retry` implemented"): its definition answers first, as for "where is X defined". A
 # plain word here ("how does routing work") is a topic, not a name, and is left alone.
@@ -219,8 +218,7 @@ def _name_alone(query: str) -> Classification | None:
 # After a plain word that ends the matched question, the words that leave it a name:
 # "who calls checkout in the tests", not "implementations of the retry logic".
 _GOES_ON = re.compile(
-    rf"\s+(?!(?:{_KINDS}|and|or|in|of|from|for|to|with|at|on|by|please|directly|here)\b)[^\W\d_]",
-    re.IGNORECASE,
+    rf"\s+(?!(?:{_AFTER_A_NAME}|at|on|by|directly|here)\b)[^\W\d_]", re.IGNORECASE
 )
 
 
