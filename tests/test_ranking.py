@@ -302,3 +302,41 @@ def test_a_doc_section_far_ahead_of_the_other_sections_stands_out_under_code() -
             assert hits[0].record.id == guide.id
         else:
             assert guide.id not in stood and hits[0].record.layer == "C0_SOURCE_CHUNKS"
+
+
+def test_example_and_legacy_code_rank_below_the_library_unless_asked_for() -> None:
+    lib = _rec("fastapi/datastructures.py", "UploadFile")
+    examples = [
+        _rec(p, "create_upload_file")
+        for p in ("docs_src/request_files/tutorial001.py", "_examples/upload/main.go")
+    ]
+    legacy = _rec("pydantic/deprecated/decorator.py", "validate_arguments")
+    records = {r.id: r for r in (lib, legacy, *examples)}
+    base = {r: {"lexical": 0.02} for r in records}
+    q = ranking.shape("file upload handling", ["file", "upload", "handling"])
+    out = ranking.adjust(records, base, q, rrf_k=60, include_tests=False)
+    assert "example_x" not in out[lib.id]
+    for rec in (legacy, *examples):
+        assert out[rec.id]["example_x"] == ranking.EXAMPLE_FACTOR, rec.path
+    asked = ranking.shape("example of a file upload", ["example", "file", "upload"])
+    out = ranking.adjust(records, base, asked, rrf_k=60, include_tests=False)
+    assert not any("example_x" in p for p in out.values())
+
+
+def test_a_question_about_what_the_code_does_leans_to_code() -> None:
+    code = _rec("aiohttp/http_parser.py", "HttpPayloadParser")
+    doc = _rec("docs/streams.rst", "Reading chunks", kind="section", layer="D0_DOC_CHUNKS")
+    records = {code.id: code, doc.id: doc}
+    base = {r: {"lexical": 0.02} for r in records}
+    for question in (
+        "how chunked transfer encoding is parsed",
+        "How does the parser read chunks?",
+        "where is the chunk size read",
+    ):
+        q = ranking.shape(question, ["chunked", "parsed"])
+        out = ranking.adjust(records, base, q, rrf_k=60, include_tests=False)
+        assert out[code.id]["code_lean"] > 0 and "code_lean" not in out[doc.id], question
+    for question in ("How do I read chunks?", "how to read chunks", "How can we stream chunks"):
+        q = ranking.shape(question, ["read", "chunks"])
+        out = ranking.adjust(records, base, q, rrf_k=60, include_tests=False)
+        assert "code_lean" not in out[code.id], question

@@ -42,9 +42,35 @@ def search_step(layer: str, query: str, limit: int, weight: float = 1.0) -> Step
     return Step(layer, "search", {"query": query, "layers": layers}, limit, weight)
 
 
+# A name's phrase that opens with one of these is a question or a request about the name
+# ("where is X defined", "show me X"); words that only say what kind of name it is.
+_ASKING = frozenset(
+    {"how", "what", "why", "where", "who", "which", "when", "is", "does", "can", "show", "find"}
+    | {"explain", "describe", "definition", "jump", "go", "open", "locate", "list", "get"}
+)
+_KIND_WORDS = frozenset(
+    {"implementation", "implemented", "definition", "defined", "declaration", "declared"}
+    | {"source", "code", "class", "function", "method", "struct", "type", "interface"}
+    | {"trait", "enum", "module", "def", "fn", "func", "constant", "variable", "macro"}
+)
+
+
+def symbol_text(query: str, name: str) -> str:
+    """What a name's search step searches: the name, or the whole query when it is the
+    name and a topic ("OpenAPI schema generation", "HTTPException handling": the name's
+    definition first, then the topic's code, not only the name's mentions)."""
+    if not query_terms(name):
+        return query  # an operator (`<?>`) has no words of its own
+    words = query.split()
+    if not words or words[0].lower().strip("`'\"") in _ASKING:
+        return name
+    rest = set(query_terms(query)) - set(query_terms(name)) - _KIND_WORDS
+    return query if rest else name
+
+
 def _symbol_steps(query: str, c: Classification, k: int) -> list[Step]:
     name = c.names[0]
-    text = name if query_terms(name) else query  # an operator (`<?>`) has no words of its own
+    text = symbol_text(query, name)
     return [
         Step(L.C1_SYMBOL_CATALOG, "symbol", {"name": name, "exact": True}, k, 2.0, required=True),
         search_step(L.C0_SOURCE_CHUNKS, text, k, 1.0),

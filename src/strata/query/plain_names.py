@@ -28,12 +28,15 @@ _NAMED_STOP_WORDS = STOP_WORDS - {
 }
 
 
+_WORD_ALONE = re.compile(r"\s*`?([A-Za-z_][A-Za-z0-9_]*)`?\s*")
+
+
 def named(
     found: Classification, query: str, defines: Callable[[str], bool] | None
 ) -> Classification:
-    """A question about a plain word ("what does json do", "how is recurse used") is about
-    a name when the index `defines` one so named; otherwise the rules' classification
-    `found` stands."""
+    """A question about a plain word ("what does json do", "how is recurse used"), or the
+    word alone ("Engine", "Semaphore"), is about a name when the index `defines` one
+    spelt so; otherwise the rules' classification `found` stands."""
     if found.intent not in ("free_text", "workflow", "definition", "relations") or not defines:
         return found
     walk, used = walk_of(query)
@@ -41,7 +44,7 @@ def named(
         return Classification(walk, (used,), reason=f"{walk}: the index defines {used!r}")
     if found.intent == "relations":
         return found
-    name = plain_name_asked(query)
+    name = plain_name_asked(query) or _word_alone(query)
     if not name or not defines(name):
         return found
     return Classification("symbol", (name,), reason=f"symbol: the index defines {name!r}")
@@ -57,6 +60,13 @@ def plain_name_asked(query: str) -> str:
     if code_shaped(query, name) or names_a_kind(said, name):
         return ""  # the rules take it for a name already
     return "" if re.search(r"\b(?:the|a|an)\s", said, re.IGNORECASE) else name
+
+
+def _word_alone(query: str) -> str:
+    """A query of one plain word, as written ("Engine", "Semaphore", "formatter"): a name
+    if the index defines one spelled so, a topic otherwise ("routing")."""
+    word = _WORD_ALONE.fullmatch(query)
+    return word.group(1) if word else ""
 
 
 def _stop_word_named(query: str) -> str:

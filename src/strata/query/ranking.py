@@ -31,7 +31,9 @@ def rrf(
 ) -> dict[K, dict[str, float]]:
     """Weighted reciprocal rank fusion.
 
-    Each list contributes `weight / (k + rank)` (rank 1-based) to every key it holds.
+    Each list contributes `weight / (k + rank)` (rank 1-based) to every key it holds; a
+    key a list holds twice (two definitions shown at one chunk) counts at its first place,
+    and the keys after it move up.
 
     Args:
         rankings: name of the retriever -> its keys, best first.
@@ -44,7 +46,7 @@ def rrf(
     out: dict[K, dict[str, float]] = {}
     for name, keys in rankings.items():
         w = 1.0 if weights is None else weights.get(name, 1.0)
-        for rank, key in enumerate(keys, 1):
+        for rank, key in enumerate(dict.fromkeys(keys), 1):
             out.setdefault(key, {})[name] = w / (k + rank)
     return out
 
@@ -107,11 +109,27 @@ SENTENCE_WEIGHTS: Mapping[str, float] = {
 }
 
 DEFINITION_BOOST = 1.0  # in units of "rank 1 of one retriever"
+# A question about what the code does or where ("where is the level padded", "how does X
+# skip its frames", "how chunked encoding is parsed"), not about how to use it ("how do I",
+# "how can we", "how to"): code leads the docs by this many rank-1 units.
+CODE_LEAN = 0.5
+_ABOUT_CODE = re.compile(
+    r"^\s*(?:where\s+(?:is|are|does|do)\b|how\s+(?!(?:(?:do|does|can|could|should|would"
+    r"|may|might|must)\s+(?:i|we|you|one)|to)\b))",
+    re.IGNORECASE,
+)
 # A definition of the right bare name under another qualifier than the query's
 # (`BaseCommand.invoke` for `Context.invoke`) gets this share of the boost.
 OTHER_QUALIFIER = 0.5
-TEST_FACTOR = 0.75
+TEST_FACTOR = 0.5
 VENDORED_FACTOR = 0.5
+# Example and tutorial code (`examples/`, `_examples/`, FastAPI's `docs_src/`) and code kept
+# for old versions (`legacy/`, `deprecated/`): it uses or repeats the library's names without
+# being the code a question is about (semble's path priors), unless examples are asked for.
+EXAMPLE_FACTOR = 0.5
+_EXAMPLE = re.compile(
+    r"(^|/)(_?examples?|samples?|demos?|docs?_src|legacy|deprecated)/", re.IGNORECASE
+)
 CHANGELOG_FACTOR = 0.6  # release notes mention everything; they rarely answer "how" or "where"
 # A document chunk this short is a heading or a stub more often than an answer (the
 # FSS-Mini-RAG guide's "very short chunks, likely incomplete"); code stays exempt, where a
@@ -163,6 +181,10 @@ _CHANGE_WORDS = frozenset(
         *("since", "new"),
     )
 )
+_EXAMPLE_WORDS = frozenset(
+    {"example", "examples", "sample", "samples", "demo", "demos", "tutorial", "tutorials"}
+    | {"legacy", "deprecated", "usage", "snippet", "snippets"}
+)
 _TEST_WORDS = frozenset(
     {"test", "tests", "testing", "pytest", "fixture", "fixtures", "spec", "mock"}
 )
@@ -176,6 +198,8 @@ class QueryShape:
     names: frozenset[str]
     wants_tests: bool
     wants_changes: bool = False
+    wants_examples: bool = False
+    about_code: bool = False  # `_ABOUT_CODE`: code leads the docs by `CODE_LEAN`
     asked: tuple[str, ...] = ()  # the names as written (`Context.invoke`), in query order
     # A name or two rather than a sentence: their definitions are searched for as well
     # (in a sentence a name is more often mentioned than asked for: measured).
@@ -203,6 +227,8 @@ def shape(query: str, terms: Sequence[str]) -> QueryShape:
         frozenset(names),
         bool(_TEST_WORDS & words),
         bool(_CHANGE_WORDS & words),
+        bool(_EXAMPLE_WORDS & words),
+        bool(_ABOUT_CODE.match(query)),
         tuple(dict.fromkeys(asked)),
         lookup=not sentence,
         words=_content_words(query) if sentence else frozenset(),
@@ -271,6 +297,8 @@ def adjust(
         if strength:
             scale = 1.0 if q.identifier_like else 0.5
             new["definition"] = DEFINITION_BOOST * unit * scale * strength
+        if q.about_code and rec.layer.startswith("C"):
+            new["code_lean"] = CODE_LEAN * unit
         others = per_file[rec.path] - base[rid]
         if COHERENCE_WEIGHT > 0 and others > 1e-12:
             new["coherence"] = COHERENCE_WEIGHT * unit * math.log1p(others / unit)
@@ -290,6 +318,8 @@ def _penalties(rec: Record, q: QueryShape, include_tests: bool) -> dict[str, flo
         out["test_x"] = TEST_FACTOR
     if is_vendored(rec.path) or is_cut_from_one_line(rec):
         out["vendored_x"] = VENDORED_FACTOR
+    if not q.wants_examples and _EXAMPLE.search(rec.path):
+        out["example_x"] = EXAMPLE_FACTOR
     if _STUB.search(rec.path):
         out["stub_x"] = STUB_FACTOR
     if not q.wants_changes and is_changelog(rec):

@@ -17,7 +17,7 @@ from strata.query.filters import SearchFilters
 from strata.query.hybrid import QueryContext
 from strata.query.lookup import SymbolMatch, closest
 from strata.query.lookup.rows import file_heads, indexed_paths, meta_str
-from strata.query.lookup.symbols import without_implementations
+from strata.query.lookup.symbols import as_spelt, without_implementations
 from strata.query.question_filters import file_glob
 from strata.query.router import Step
 from strata.store import Filter
@@ -150,7 +150,7 @@ def _symbol(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | N
     if _spelt_otherwise(ctx, name, exact, filters):
         others = ", ".join(dict.fromkeys(m.name for m in exact))
         return Outcome([], [f"no symbol spelt {name!r} (defined: {others}); where it occurs"])
-    exact = without_implementations(exact)
+    exact = without_implementations(as_spelt(exact))
     headers = header_chunks(ctx.store, exact)
     hits = [
         Hit(_at_header(m, headers.get(m.symbol_id)), m.score, {"symbol": m.score}, (_why(m),))

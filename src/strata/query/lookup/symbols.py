@@ -184,7 +184,12 @@ class SymbolIndex:
                 if key not in best or best[key][2] < score:
                     best[key] = found
         top = heapq.nsmallest(limit, best.values(), key=_rank)
-        return [SymbolMatch(e.record, match, score, e.qname) for e, match, score in top]
+        matches = [SymbolMatch(e.record, match, score, e.qname) for e, match, score in top]
+        # of equals, the one in the file named after it first (`sync/semaphore.rs`: the
+        # `Semaphore` users mean, not the channels' private ones), then the shorter qname
+        pairs = zip(top, matches, strict=True)
+        order = {id(m): (_rank(f)[:5], not _in_own_file(m)) for f, m in pairs}
+        return sorted(matches, key=lambda m: order[id(m)])
 
     def closest(self, name: str, n: int = 3) -> list[str]:
         """Bare names that look like `name`, for "no symbol named X; closest: ..."."""
@@ -349,6 +354,21 @@ def _rank(found: _Found) -> tuple[float, int, bool, bool, bool, int, str]:
     e, match, score = found
     first = (-round(score, 6), MATCHES.index(match), e.is_test, e.declared, e.implementation)
     return (*first, len(e.qname), e.qname)
+
+
+def as_spelt(matches: Sequence[SymbolMatch]) -> list[SymbolMatch]:
+    """`matches` without the bare names spelt otherwise (`deserialize` functions for
+    `Deserialize`) when a name is spelt exactly as asked; all of them when none is (a name
+    written loosely: `retrypolicy` for `RetryPolicy`)."""
+    if not any(m.match == "exact" and m.score == 1.0 for m in matches):
+        return list(matches)
+    return [m for m in matches if m.match != "exact" or m.score == 1.0]
+
+
+def _in_own_file(m: SymbolMatch) -> bool:
+    """The definition is in a file named after it (`semaphore.rs`, `Engine.java`)."""
+    stem = m.record.path.rsplit("/", 1)[-1].split(".", 1)[0]
+    return fold(stem) == fold(m.name)
 
 
 def without_implementations(matches: Sequence[SymbolMatch]) -> list[SymbolMatch]:

@@ -1,0 +1,105 @@
+"""Which definition a name means: a word alone that the index defines, the name spelt as
+asked, the one in the file named after it, and a name followed by a topic."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+import pytest
+
+from strata import Engine
+from strata.query.intent_steps import symbol_text
+from strata.query.lookup import find_symbols
+
+FILES = {
+    "pool/chan.py": '''
+        """Channels."""
+
+
+        class Semaphore:
+            """The channel's own permit counter."""
+
+            def acquire(self) -> None:
+                pass
+    ''',
+    "pool/semaphore.py": '''
+        """Permits shared between tasks."""
+
+
+        class Semaphore:
+            """A counting semaphore: tasks wait for a permit and give it back."""
+
+            def __init__(self, permits: int) -> None:
+                self.permits = permits
+    ''',
+    "pool/helpers.py": '''
+        """Helpers."""
+
+
+        def semaphore(permits: int) -> object:
+            """Build a semaphore with this many permits."""
+            from pool.semaphore import Semaphore
+
+            return Semaphore(permits)
+
+
+        def drain(queue: list[int]) -> list[int]:
+            """Empty the queue; billing is settled elsewhere."""
+            return [queue.pop() for _ in list(queue)]
+    ''',
+}
+
+
+@pytest.fixture(scope="module")
+def pool(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    root = tmp_path_factory.mktemp("pool")
+    for rel, text in FILES.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dedent(text).lstrip(), encoding="utf-8")
+    idx = tmp_path_factory.mktemp("idx")
+    eng = Engine.open(root, index_dir=idx, config={"embed.provider": "none"})
+    eng.index()
+    return eng
+
+
+def test_of_equal_definitions_the_one_in_its_own_file_comes_first(pool: Engine) -> None:
+    found = find_symbols(pool.store, "Semaphore", exact=True)
+    # `pool.chan.Semaphore` has the shorter qname; `semaphore.py` is named after the class
+    assert [m.record.path for m in found[:2]] == ["pool/semaphore.py", "pool/chan.py"]
+
+
+def test_a_word_alone_that_the_index_defines_is_looked_up(pool: Engine) -> None:
+    plan = pool.plan("Semaphore")
+    assert (plan.intent, plan.names) == ("symbol", ("Semaphore",)), plan.reasons
+    hits = pool.search("Semaphore", mode="lexical")
+    assert (hits[0].record.path, hits[0].record.title) == ("pool/semaphore.py", "Semaphore")
+    routed = hits[: hits.plan["route"]["routed_hits"]]
+    # the `semaphore` function is another name: the catalogue step leaves it out
+    assert not any("1.symbol.C1" in h.parts and h.record.title == "semaphore" for h in routed)
+    assert pool.plan("semaphore").names == ("semaphore",)  # spelt so, it is the function
+
+
+@pytest.mark.parametrize("query", ["billing", "permits", "SEMAPHORE"])
+def test_a_word_the_index_does_not_define_as_written_stays_a_topic(
+    pool: Engine, query: str
+) -> None:
+    assert pool.plan(query).intent == "free_text"
+
+
+def test_a_name_followed_by_a_topic_searches_the_topic_too(pool: Engine) -> None:
+    plan = pool.plan("PermitPool permit handling")  # a code-shaped name, then a topic
+    assert (plan.intent, plan.names) == ("symbol", ("PermitPool",))
+    assert plan.steps[1].args["query"] == "PermitPool permit handling"
+    for query in ("where is Semaphore defined", "Semaphore class", "Semaphore implementation"):
+        assert symbol_text(query, "Semaphore") == "Semaphore", query
+    assert symbol_text("(<|>)", "<|>") == "(<|>)"  # an operator has no words of its own
+
+
+def test_a_list_holding_a_key_twice_counts_it_once_at_its_first_place() -> None:
+    from strata.query.ranking import rrf
+
+    parts = rrf({"symbol": ["trait", "fn", "trait", "other"]}, k=0)
+    assert parts["trait"] == {"symbol": 1.0}
+    assert parts["fn"] == {"symbol": 1 / 2}
+    assert parts["other"] == {"symbol": 1 / 3}  # the repeat does not push it down
