@@ -97,6 +97,10 @@ def test_penalties_multiply_and_tests_are_spared_when_asked_for() -> None:
     assert ranking.final_score(out[v.id]) < 0.02
     asked = ranking.shape("tests of parsing", ["tests", "parsing"])
     assert "test_x" not in ranking.adjust(records, base, asked, rrf_k=60, include_tests=False)[t.id]
+    # a test holding the pasted text verbatim is where it was seen: the milder factor
+    seen = {**base, t.id: {"lexical": 0.02, "verbatim": 0.01}}
+    out = ranking.adjust(records, seen, q, rrf_k=60, include_tests=False)
+    assert out[t.id]["test_x"] == ranking.VERBATIM_TEST_FACTOR > ranking.TEST_FACTOR
 
 
 def test_globs() -> None:
