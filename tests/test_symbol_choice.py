@@ -43,6 +43,12 @@ FILES = {
             return Semaphore(permits)
 
 
+        class Limits:
+            """How many permits a pool hands out."""
+
+            burst: int = 3
+
+
         def drain(queue: list[int]) -> list[int]:
             """Empty the queue; billing is settled elsewhere."""
             return [queue.pop() for _ in list(queue)]
@@ -78,9 +84,11 @@ def test_a_word_alone_that_the_index_defines_is_looked_up(pool: Engine) -> None:
     # the `semaphore` function is another name: the catalogue step leaves it out
     assert not any("1.symbol.C1" in h.parts and h.record.title == "semaphore" for h in routed)
     assert pool.plan("semaphore").names == ("semaphore",)  # spelt so, it is the function
+    assert pool.plan("what does burst do").names == ("burst",)  # asked about: the field
 
 
-@pytest.mark.parametrize("query", ["billing", "permits", "SEMAPHORE"])
+# `burst`: only a class's field is so named; a word alone is more often the topic
+@pytest.mark.parametrize("query", ["billing", "permits", "SEMAPHORE", "burst"])
 def test_a_word_the_index_does_not_define_as_written_stays_a_topic(
     pool: Engine, query: str
 ) -> None:

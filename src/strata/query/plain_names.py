@@ -6,7 +6,7 @@ the index (`IndexFacts.defines`)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from strata.query.questions import (
     Classification,
@@ -28,11 +28,14 @@ _NAMED_STOP_WORDS = STOP_WORDS - {
 }
 
 
+# A word alone that only a member so named answers (cobra's `Command.Args` for "Args") is
+# more often the topic than that member.
+_MEMBER_KINDS = frozenset({"field", "property"})
 _WORD_ALONE = re.compile(r"\s*`?([A-Za-z_][A-Za-z0-9_]*)`?\s*")
 
 
 def named(
-    found: Classification, query: str, defines: Callable[[str], bool] | None
+    found: Classification, query: str, defines: Callable[[str], Collection[str]] | None
 ) -> Classification:
     """A question about a plain word ("what does json do", "how is recurse used"), or the
     word alone ("Engine", "Semaphore"), is about a name when the index `defines` one
@@ -45,8 +48,9 @@ def named(
     if found.intent == "relations":
         return found
     name = plain_name_asked(query) or _word_alone(query)
-    if not name or not defines(name):
-        return found
+    kinds = set(defines(name)) if name else set()
+    if not kinds or (name == query.strip(" `") and not kinds - _MEMBER_KINDS):
+        return found  # the word alone names only a member ("Args": a struct's field)
     return Classification("symbol", (name,), reason=f"symbol: the index defines {name!r}")
 
 

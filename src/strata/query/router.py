@@ -27,7 +27,7 @@ LLM) may replace the rules' classification; the plan is still built from its ans
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -91,9 +91,9 @@ class IndexFacts:
     # The indexed paths, asked for only when a question holds something path-shaped
     # (None: not known, and every path-shaped word is taken as a filter).
     paths: Callable[[], Iterable[str]] | None = field(default=None, compare=False)
-    # Whether the index defines a symbol of exactly this name (None: not known, and a plain
-    # word a question asks about is taken for a topic).
-    defines: Callable[[str], bool] | None = field(default=None, compare=False)
+    # The kinds of the symbols the index defines of exactly this name, none when it defines
+    # none (None: not known, and a plain word a question asks about is taken for a topic).
+    defines: Callable[[str], Collection[str]] | None = field(default=None, compare=False)
 
     @classmethod
     def from_counts(
@@ -102,7 +102,7 @@ class IndexFacts:
         repos: Iterable[str] = (),
         domains: Iterable[str] = (),
         paths: Callable[[], Iterable[str]] | None = None,
-        defines: Callable[[str], bool] | None = None,
+        defines: Callable[[str], Collection[str]] | None = None,
     ) -> IndexFacts:
         """Facts from `Store.counts()` (layer -> {"rows": n, ...})."""
         have = frozenset(layer for layer, c in counts.items() if c.get("rows", 0) > 0)
