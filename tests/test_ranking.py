@@ -95,6 +95,9 @@ def test_penalties_multiply_and_tests_are_spared_when_asked_for() -> None:
     assert out[t.id]["test_x"] == ranking.TEST_FACTOR
     assert out[v.id]["vendored_x"] == ranking.VENDORED_FACTOR
     assert ranking.final_score(out[v.id]) < 0.02
+    for generated in ("uv.lock", "web/package-lock.json", "PKG-INFO", "x.egg-info/SOURCES.txt"):
+        assert ranking.is_vendored(generated), generated
+    assert not ranking.is_vendored("src/lock.py")
     asked = ranking.shape("tests of parsing", ["tests", "parsing"])
     assert "test_x" not in ranking.adjust(records, base, asked, rrf_k=60, include_tests=False)[t.id]
     # a test holding the pasted text verbatim is where it was seen: the milder factor

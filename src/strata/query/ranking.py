@@ -153,7 +153,11 @@ _STUB = re.compile(r"\.d\.[cm]?ts$")
 
 _VENDORED = re.compile(
     r"(^|/)(vendor|vendored|_vendor|third_party|thirdparty|external|extern|node_modules)/"
-    r"|\.min\.(js|css)$|_pb2(_grpc)?\.py$|\.pb\.go$|(^|/)generated/|\.generated\.|_generated\.",
+    r"|\.min\.(js|css)$|_pb2(_grpc)?\.py$|\.pb\.go$|(^|/)generated/|\.generated\.|_generated\."
+    # lock files and packaging metadata: written by tools, they repeat every name
+    r"|(^|/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock"
+    r"|poetry\.lock|uv\.lock|Pipfile\.lock|Gemfile\.lock|composer\.lock|go\.sum|mix\.lock"
+    r"|pubspec\.lock|Podfile\.lock|flake\.lock|PKG-INFO)$|\.egg-info/",
 )
 # The kinds of record that define a name (C0 chunks and C1 rows alike).
 DEFINITION_KINDS = frozenset(
