@@ -183,11 +183,7 @@ class Engine:
             repos=[r.name for r in repos],
             domains=lookup.known_domains(store),
             paths=lambda: lookup.indexed_paths(store),
-            defines=lambda name: {
-                m.record.kind
-                for m in lookup.find_symbols(store, name, limit=10, exact=True)
-                if m.score == 1.0
-            },
+            defines=lambda name: lookup.defined_kinds(store, name),
         )
         return route(query, facts, k=k or self.config.search.k)
 
