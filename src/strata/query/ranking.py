@@ -7,6 +7,7 @@ chosen on the whole benchmark (docs/benchmarks.md), never per query.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import defaultdict
@@ -260,7 +261,14 @@ def frame_part(position: int, unit: float) -> float:
 
 def is_vendored(path: str) -> bool:
     """Vendored, minified or generated code."""
-    return bool(_VENDORED.search(path))
+    return _path_kinds(path)[0]
+
+
+@functools.lru_cache(maxsize=65536)
+def _path_kinds(path: str) -> tuple[bool, bool, bool]:
+    """Whether a path is vendored or generated, example or legacy code, a declaration stub:
+    read once per path (a query ranks a hundred candidates, most from files seen before)."""
+    return bool(_VENDORED.search(path)), bool(_EXAMPLE.search(path)), bool(_STUB.search(path))
 
 
 def is_cut_from_one_line(rec: Record) -> bool:
@@ -325,11 +333,12 @@ def _penalties(
     out: dict[str, float] = {}
     if rec.is_test and not include_tests and not q.wants_tests:
         out["test_x"] = VERBATIM_TEST_FACTOR if verbatim else TEST_FACTOR
-    if is_vendored(rec.path) or is_cut_from_one_line(rec):
+    vendored, example, stub = _path_kinds(rec.path)
+    if vendored or is_cut_from_one_line(rec):
         out["vendored_x"] = VENDORED_FACTOR
-    if not q.wants_examples and _EXAMPLE.search(rec.path):
+    if example and not q.wants_examples:
         out["example_x"] = EXAMPLE_FACTOR
-    if _STUB.search(rec.path):
+    if stub:
         out["stub_x"] = STUB_FACTOR
     if not q.wants_changes and is_changelog(rec):
         out["changelog_x"] = CHANGELOG_FACTOR
