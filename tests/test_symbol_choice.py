@@ -12,6 +12,13 @@ from strata.query.intent_steps import symbol_text
 from strata.query.lookup import find_symbols
 
 FILES = {
+    "docs/permits.md": """
+        # Permits
+
+        ## Semaphore
+
+        A semaphore hands out permits to tasks; give each permit back when done.
+    """,
     "pool/chan.py": '''
         """Channels."""
 
@@ -83,6 +90,11 @@ def test_a_word_alone_that_the_index_defines_is_looked_up(pool: Engine) -> None:
     routed = hits[: hits.plan["route"]["routed_hits"]]
     # the `semaphore` function is another name: the catalogue step leaves it out
     assert not any("1.symbol.C1" in h.parts and h.record.title == "semaphore" for h in routed)
+    # a plain word is a topic of the docs too: the docs' section after the definitions
+    assert pool.plan("Semaphore").steps[1].args["layers"] is None  # code and docs
+    assert pool.plan("PermitPool").steps[1].args["layers"] == ["C0_SOURCE_CHUNKS"]
+    few = pool.search("Semaphore", k=4, mode="lexical")  # no top-up: the routed steps fill it
+    assert any(h.record.layer == "D0_DOC_CHUNKS" for h in few), [h.record.path for h in few]
     assert pool.plan("semaphore").names == ("semaphore",)  # spelt so, it is the function
     assert pool.plan("what does burst do").names == ("burst",)  # asked about: the field
 

@@ -55,6 +55,9 @@ _KIND_WORDS = frozenset(
 )
 
 
+_PLAIN_WORD = re.compile(r"[A-Z]?[a-z]+")
+
+
 def symbol_text(query: str, name: str) -> str:
     """What a name's search step searches: the name, or the whole query when it is the
     name and a topic ("OpenAPI schema generation", "HTTPException handling": the name's
@@ -71,9 +74,12 @@ def symbol_text(query: str, name: str) -> str:
 def _symbol_steps(query: str, c: Classification, k: int) -> list[Step]:
     name = c.names[0]
     text = symbol_text(query, name)
+    # a plain word the index defines ("Authentication", "formatter") is a topic of the docs
+    # too: its definition first, then code and docs; a code-shaped name's are code
+    where = "passages" if text == query and _PLAIN_WORD.fullmatch(query.strip()) else None
     return [
         Step(L.C1_SYMBOL_CATALOG, "symbol", {"name": name, "exact": True}, k, 2.0, required=True),
-        search_step(L.C0_SOURCE_CHUNKS, text, k, 1.0),
+        search_step(where or L.C0_SOURCE_CHUNKS, text, k, 1.0),
     ]
 
 
