@@ -347,3 +347,19 @@ def test_a_question_about_what_the_code_does_leans_to_code() -> None:
         q = ranking.shape(question, ["read", "chunks"])
         out = ranking.adjust(records, base, q, rrf_k=60, include_tests=False)
         assert "code_lean" not in out[code.id], question
+
+
+def test_the_code_lean_reorders_the_first_candidates_and_brings_in_none_from_below() -> None:
+    docs = [
+        _rec(f"docs/page{i}.md", f"Section {i}", kind="section", layer="D0_DOC_CHUNKS")
+        for i in range(ranking.LEAN_DEPTH)
+    ]
+    low = _rec("src/parser.py", "parse_chunk")
+    records = {r.id: r for r in (*docs, low)}
+    base = {r.id: {"lexical": 0.05} for r in docs} | {low.id: {"lexical": 0.01}}
+    q = ranking.shape("how does the parser read chunks", ["parser", "read", "chunks"])
+    out = ranking.adjust(records, base, q, rrf_k=60, include_tests=False)
+    assert "code_lean" not in out[low.id]  # below the first ten: a docs answer keeps its place
+    records[docs[-1].id] = _rec("src/reader.py", "read_chunks")  # now code among the ten
+    out = ranking.adjust(records, base, q, rrf_k=60, include_tests=False)
+    assert out[docs[-1].id]["code_lean"] > 0 and "code_lean" not in out[low.id]

@@ -112,8 +112,11 @@ SENTENCE_WEIGHTS: Mapping[str, float] = {
 DEFINITION_BOOST = 1.0  # in units of "rank 1 of one retriever"
 # A question about what the code does or where ("where is the level padded", "how does X
 # skip its frames", "how chunked encoding is parsed"), not about how to use it ("how do I",
-# "how can we", "how to"): code leads the docs by this many rank-1 units.
+# "how can we", "how to"): the code among the first `LEAN_DEPTH` candidates leads the docs
+# among them by this many rank-1 units. Lifting all code instead pushed a docs answer out of
+# developer questions' top 10 (Recall@10 .904 -> .885; docs/benchmarks.md).
 CODE_LEAN = 0.5
+LEAN_DEPTH = 10
 _ABOUT_CODE = re.compile(
     r"^\s*(?:where\s+(?:is|are|does|do)\b|how\s+(?!(?:(?:do|does|can|could|should|would"
     r"|may|might|must)\s+(?:i|we|you|one)|to)\b))",
@@ -312,8 +315,6 @@ def adjust(
         if strength:
             scale = 1.0 if q.identifier_like else 0.5
             new["definition"] = DEFINITION_BOOST * unit * scale * strength
-        if q.about_code and rec.layer.startswith("C"):
-            new["code_lean"] = CODE_LEAN * unit
         others = per_file[rec.path] - base[rid]
         if COHERENCE_WEIGHT > 0 and others > 1e-12:
             new["coherence"] = COHERENCE_WEIGHT * unit * math.log1p(others / unit)
@@ -323,6 +324,10 @@ def adjust(
                 new["path"] = path_boost * unit * share
         new.update(_penalties(rec, q, include_tests, verbatim="verbatim" in p))
         out[rid] = new
+    if q.about_code:  # among the first LEAN_DEPTH only: no code comes in from below them
+        for rid in sorted(out, key=lambda r: -final_score(out[r]))[:LEAN_DEPTH]:
+            if records[rid].layer.startswith("C"):
+                out[rid]["code_lean"] = CODE_LEAN * unit
     return out
 
 
