@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from strata import layers as L
-from strata.query.questions import Classification
+from strata.query.questions import QUESTION_WORDS, Classification
 from strata.text.tokens import query_terms
 from strata.types import fields_json
 
@@ -44,17 +44,16 @@ def search_step(layer: str, query: str, limit: int, weight: float = 1.0) -> Step
 
 # A name's phrase that opens with one of these is a question or a request about the name
 # ("where is X defined", "show me X"); words that only say what kind of name it is.
-_ASKING = frozenset(
-    {"how", "what", "why", "where", "who", "which", "when", "is", "does", "can", "show", "find"}
-    | {"explain", "describe", "definition", "jump", "go", "open", "locate", "list", "get"}
+_ASKING = QUESTION_WORDS | frozenset(
+    {"show", "find", "explain", "describe", "definition", "jump", "go", "open", "locate"}
+    | {"list", "get"}
 )
 _KIND_WORDS = frozenset(
     {"implementation", "implemented", "definition", "defined", "declaration", "declared"}
     | {"source", "code", "class", "function", "method", "struct", "type", "interface"}
     | {"trait", "enum", "module", "def", "fn", "func", "constant", "variable", "macro"}
 )
-
-
+# A plain word alone ("Engine", "formatter"), not a code-shaped name
 _PLAIN_WORD = re.compile(r"[A-Z]?[a-z]+")
 
 
@@ -76,10 +75,10 @@ def _symbol_steps(query: str, c: Classification, k: int) -> list[Step]:
     text = symbol_text(query, name)
     # a plain word the index defines ("Authentication", "formatter") is a topic of the docs
     # too: its definition first, then code and docs; a code-shaped name's are code
-    where = "passages" if text == query and _PLAIN_WORD.fullmatch(query.strip()) else None
+    plain = text == query and _PLAIN_WORD.fullmatch(query.strip())
     return [
         Step(L.C1_SYMBOL_CATALOG, "symbol", {"name": name, "exact": True}, k, 2.0, required=True),
-        search_step(where or L.C0_SOURCE_CHUNKS, text, k, 1.0),
+        search_step("passages" if plain else L.C0_SOURCE_CHUNKS, text, k, 1.0),
     ]
 
 

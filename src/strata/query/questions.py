@@ -29,6 +29,7 @@ from strata.query.verbatim import message_words
 from strata.text.tokens import STOP_WORDS, is_identifier_like
 
 __all__ = [
+    "QUESTION_WORDS",
     "Classification",
     "about_name",
     "classify",
@@ -385,6 +386,12 @@ def is_description(query: str) -> bool:
     return text.endswith(".") and len(text.split()) >= 6 and bool(message_words(text))
 
 
+# The words a question opens with ("where is X", "does X …"), not a name's phrase.
+QUESTION_WORDS = frozenset(
+    {"how", "what", "why", "where", "who", "which", "when", "is", "does", "can"}
+)
+
+
 def _has_question_word(query: str) -> bool:
     first = query.strip().split()[0].lower()
-    return first in {"how", "what", "why", "where", "who", "which", "when", "is", "does", "can"}
+    return first in QUESTION_WORDS

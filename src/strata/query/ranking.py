@@ -8,6 +8,7 @@ chosen on the whole benchmark (docs/benchmarks.md), never per query.
 from __future__ import annotations
 
 import functools
+import heapq
 import math
 import re
 from collections import defaultdict
@@ -325,7 +326,7 @@ def adjust(
         new.update(_penalties(rec, q, include_tests, verbatim="verbatim" in p))
         out[rid] = new
     if q.about_code:  # among the first LEAN_DEPTH only: no code comes in from below them
-        for rid in sorted(out, key=lambda r: -final_score(out[r]))[:LEAN_DEPTH]:
+        for rid in heapq.nlargest(LEAN_DEPTH, out, key=lambda r: final_score(out[r])):
             if records[rid].layer.startswith("C"):
                 out[rid]["code_lean"] = CODE_LEAN * unit
     return out
