@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from strata.layers import C0_SOURCE_CHUNKS
+from strata.query.lookup.matches import without_implementations
 from strata.query.lookup.rows import chunks_at, meta_str
-from strata.query.lookup.symbols import SymbolMatch, find_symbols, without_implementations
+from strata.query.lookup.symbols import SymbolMatch, find_symbols
 from strata.store import Filter, Store
 from strata.types import Record
 

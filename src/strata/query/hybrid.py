@@ -120,7 +120,7 @@ class Searcher:
         if trace and (found := frames.frame_chunks(self._store, trace, where)):
             lists["frames"] = found
         extra = self._feedback(q, terms, lists, n, where)
-        hits = self._rank(q, lists, k, include_tests)
+        hits = self._rank(q, lists, k, include_tests, lookup.compiled_paths(self._store))
         if not q.lookup:  # a name's definition is shown at its header
             hits = [dataclasses.replace(h, record=focused(h.record, terms)) for h in hits]
         hits = [dataclasses.replace(h, record=at_frame(h.record)) for h in hits]
@@ -241,7 +241,10 @@ class Searcher:
         lists: dict[str, list[tuple[Record, float]]],
         k: int,
         include_tests: bool | None,
+        compiled: frozenset[str] = frozenset(),
     ) -> list[Hit]:
+        """The fused, adjusted top `k` (`compiled`: the build output paths, ranked as
+        generated code)."""
         records: dict[str, Record] = {}
         raw: dict[str, dict[str, float]] = {}
         for name, pairs in lists.items():
@@ -277,6 +280,7 @@ class Searcher:
             rrf_k=self._cfg.search.rrf_k,
             include_tests=tests,
             path_boost=self._cfg.search.path_boost,
+            compiled=compiled,
         )
         scored = {rid: ranking.final_score(p) for rid, p in parts.items()}
         order = sorted(ranking.fused_order(parts), key=lambda rid: -scored[rid])[:k]

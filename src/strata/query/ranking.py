@@ -297,10 +297,12 @@ def adjust(
     rrf_k: int,
     include_tests: bool,
     path_boost: float = 0.0,
+    compiled: frozenset[str] = frozenset(),
 ) -> dict[str, dict[str, float]]:
     """Add boost and penalty parts to each candidate's fused parts (returns new dicts).
 
-    Parts ending in `_x` are multiplicative factors; the rest are added.
+    Parts ending in `_x` are multiplicative factors; the rest are added. `compiled`: the
+    paths that are build output of an indexed source (strata.query.compiled).
     """
     unit = 1.0 / (rrf_k + 1)
     base = {rid: sum(p.values()) for rid, p in parts.items()}
@@ -324,6 +326,8 @@ def adjust(
             if share >= PATH_MIN_SHARE:
                 new["path"] = path_boost * unit * share
         new.update(_penalties(rec, q, include_tests, verbatim="verbatim" in p))
+        if rec.path in compiled:
+            new["vendored_x"] = VENDORED_FACTOR
         out[rid] = new
     if q.about_code:  # among the first LEAN_DEPTH only: no code comes in from below them
         for rid in heapq.nlargest(LEAN_DEPTH, out, key=lambda r: final_score(out[r])):

@@ -16,8 +16,8 @@ from strata.query.definitions import header_chunks
 from strata.query.filters import SearchFilters
 from strata.query.hybrid import QueryContext
 from strata.query.lookup import SymbolMatch, closest
+from strata.query.lookup.matches import as_spelt, without_implementations
 from strata.query.lookup.rows import file_heads, indexed_paths, meta_str
-from strata.query.lookup.symbols import as_spelt, without_implementations
 from strata.query.question_filters import file_glob
 from strata.query.router import Step
 from strata.store import Filter

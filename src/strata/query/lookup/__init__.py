@@ -9,7 +9,7 @@ from strata.query.lookup.graph import Node
 from strata.query.lookup.hierarchy import Lineage, bases, subclasses
 from strata.query.lookup.hubs import central_files
 from strata.query.lookup.imports import ImportSite, importers
-from strata.query.lookup.rows import indexed_paths
+from strata.query.lookup.rows import compiled_paths, indexed_paths
 from strata.query.lookup.symbols import SymbolMatch, closest, defined_kinds, find_symbols
 from strata.query.lookup.walks import CallLink, CallWalk, callees, callers
 
@@ -26,6 +26,7 @@ __all__ = [
     "callers",
     "central_files",
     "closest",
+    "compiled_paths",
     "defined_kinds",
     "find_symbols",
     "importers",

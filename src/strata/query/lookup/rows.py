@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from strata.layers import C0_SOURCE_CHUNKS
+from strata.query.compiled import compiled_outputs
 from strata.store import Filter, Store, capabilities
 from strata.types import JSON, Record, fields_json
 from strata.workspace import memory
@@ -23,6 +24,7 @@ __all__ = [
     "MADE_RECORDS",
     "KeptRows",
     "chunks_at",
+    "compiled_paths",
     "derived",
     "indexed_paths",
     "link_json",
@@ -125,6 +127,12 @@ def indexed_paths(store: Store) -> tuple[str, ...]:
     """Every indexed path, sorted (memoised per store version: path filters match globs
     against it, and reading it means a look at every row)."""
     return derived(store, "paths", lambda st: tuple(sorted(st.sources())))
+
+
+def compiled_paths(store: Store) -> frozenset[str]:
+    """The indexed paths that are build output of an indexed source (a TypeScript file's
+    `.js`, `.cjs`, `.d.ts`: strata.query.compiled), memoised per store version."""
+    return derived(store, "compiled", lambda st: compiled_outputs(indexed_paths(st)))
 
 
 def meta_str(record: Record, key: str) -> str:

@@ -7,13 +7,13 @@ import dataclasses
 import functools
 import heapq
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from strata.layers import C1_SYMBOL_CATALOG
 from strata.query.lookup.names import NameIndex, fold, max_typos
-from strata.query.lookup.rows import KeptRows, derived, meta_str, record_json
+from strata.query.lookup.rows import KeptRows, compiled_paths, derived, meta_str, record_json
+from strata.query.ranking import is_vendored
 from strata.store import Filter, Store, capabilities
 from strata.text.tokens import split_identifier
 from strata.types import JSON, Record
@@ -28,7 +28,6 @@ __all__ = [
     "closest",
     "find_symbols",
     "symbol_index",
-    "without_implementations",
 ]
 
 MATCHES = ("exact", "qualified", "prefix", "fuzzy")
@@ -164,9 +163,16 @@ class SymbolIndex:
         return None
 
     def find(
-        self, name: str, kind: str | None = None, limit: int = 20, *, exact: bool = False
+        self,
+        name: str,
+        kind: str | None = None,
+        limit: int = 20,
+        *,
+        exact: bool = False,
+        compiled: frozenset[str] = frozenset(),
     ) -> list[SymbolMatch]:
-        """Matches for `name` (bare or dotted), best first; see `find_symbols`."""
+        """Matches for `name` (bare or dotted), best first; see `find_symbols` (`compiled`:
+        build output paths, after the sources they were built from)."""
         query = name.strip().replace("::", ".").replace("->", ".")  # C++, Rust, R, PHP
         if not query or limit <= 0:
             return []
@@ -185,10 +191,11 @@ class SymbolIndex:
                     best[key] = found
         top = heapq.nsmallest(limit, best.values(), key=_rank)
         matches = [SymbolMatch(e.record, match, score, e.qname) for e, match, score in top]
-        # of equals, the one in the file named after it first (`sync/semaphore.rs`: the
-        # `Semaphore` users mean, not the channels' private ones), then the shorter qname
+        # of equals, a source before build output and vendored copies, then the one in the
+        # file named after it (`sync/semaphore.rs`: the `Semaphore` users mean, not the
+        # channels' private ones), then the shorter qname
         pairs = zip(top, matches, strict=True)
-        order = {id(m): (_rank(f)[:5], not _in_own_file(m)) for f, m in pairs}
+        order = {id(m): (_rank(f)[:5], _copied(m, compiled), not _in_own_file(m)) for f, m in pairs}
         return sorted(matches, key=lambda m: order[id(m)])
 
     def closest(self, name: str, n: int = 3) -> list[str]:
@@ -291,7 +298,8 @@ def find_symbols(
         limit: at most this many matches.
         exact: only the `exact` and `qualified` tiers (they always rank above the others).
     """
-    return symbol_index(store).find(name, kind=kind, limit=limit, exact=exact)
+    built = compiled_paths(store)
+    return symbol_index(store).find(name, kind=kind, limit=limit, exact=exact, compiled=built)
 
 
 def defined_kinds(store: Store, name: str) -> set[str]:
@@ -362,35 +370,12 @@ def _rank(found: _Found) -> tuple[float, int, bool, bool, bool, int, str]:
     return (*first, len(e.qname), e.qname)
 
 
-def as_spelt(matches: Sequence[SymbolMatch]) -> list[SymbolMatch]:
-    """`matches` without the bare names spelt otherwise (`deserialize` functions for
-    `Deserialize`) when a name is spelt exactly as asked; all of them when none is (a name
-    written loosely: `retrypolicy` for `RetryPolicy`)."""
-    if not any(m.match == "exact" and m.score == 1.0 for m in matches):
-        return list(matches)
-    return [m for m in matches if m.match != "exact" or m.score == 1.0]
+def _copied(m: SymbolMatch, compiled: frozenset[str]) -> bool:
+    """The definition is a build's output or a vendored copy (strata.query.ranking)."""
+    return m.record.path in compiled or is_vendored(m.record.path)
 
 
 def _in_own_file(m: SymbolMatch) -> bool:
     """The definition is in a file named after it (`semaphore.rs`, `Engine.java`)."""
     stem = m.record.path.rsplit("/", 1)[-1].split(".", 1)[0]
     return fold(stem) == fold(m.name)
-
-
-def without_implementations(matches: Sequence[SymbolMatch]) -> list[SymbolMatch]:
-    """`matches` without the implementations (members of an impl block: a Haskell
-    instance's equations) of a member that a class or trait among them declares, in any
-    module: "where is lookAhead defined" asks for `MonadParsec.lookAhead` in the class, not
-    each instance's. A member that only impl blocks define (a Rust type's methods) keeps
-    them all."""
-    declared = {_owned(m) for m in matches if not m.record.metadata.get("implementation")}
-    return [
-        m
-        for m in matches
-        if not (m.record.metadata.get("implementation") and _owned(m) in declared)
-    ]
-
-
-def _owned(m: SymbolMatch) -> str:
-    """A member's owner and name (`MonadParsec.lookAhead`), without the module."""
-    return ".".join(m.qname.rsplit(".", 2)[-2:])
