@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from strata import Engine
-from strata.query.framing import core
+from strata.query.framing import core, is_topic
 
 
 @pytest.mark.parametrize(
@@ -56,3 +56,46 @@ def test_a_framed_question_finds_what_its_topic_finds(minirepo: Path) -> None:
     assert [h.record.id for h in framed] == [h.record.id for h in bare]
     assert framed.plan["core"] == "case-insensitive header lookup"  # shown by --explain
     assert "core" not in bare.plan
+
+
+@pytest.mark.parametrize(
+    ("query", "topic"),
+    [
+        ("request API helpers and header access", True),
+        ("multipart form data extraction", True),
+        ("how chunked transfer encoding is parsed", False),  # a question (leans by _ABOUT_CODE)
+        ("How do I extract multipart form data?", False),
+        ("Options are defined with the .option() method.", False),  # a sentence from the docs
+        ("show me multipart form parsing", True),  # a request around a topic
+        ("Can you show me the code responsible for multipart form data parsing?", True),
+        ("show me parsing", False),
+        ("Please use Promise.all to replace the functions below.", False),
+        ("when you add several response interceptors", False),  # the docs, to the reader
+        ("bound logger", False),  # a name or two: looked up
+        ("one two three four five six seven eight nine ten eleven twelve thirteen", False),
+    ],
+)
+def test_a_topic_is_named_in_a_phrase_not_asked(query: str, topic: bool) -> None:
+    assert is_topic(query) is topic
+
+
+def test_a_topic_phrase_leans_to_code_a_usage_question_does_not(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text(
+        "# Uploads\n\n## Multipart form data\n\nMultipart form data extraction reads each part "
+        "of an upload and its headers, so a handler gets the fields and the files.\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "multipart.py").write_text(
+        '"""Multipart form data extraction."""\n\n\ndef extract_parts(body: bytes, boundary: bytes)'
+        ' -> list[bytes]:\n    """Split a multipart form data body into its parts."""\n'
+        "    return body.split(boundary)\n",
+        encoding="utf-8",
+    )
+    with Engine.open(tmp_path, config={"embed.provider": "none"}) as eng:
+        eng.index()
+        topic = eng.search("multipart form data extraction", k=5)
+        usage = eng.search("How do I extract multipart form data?", k=5)
+    leaned = {h.record.layer[:1] for h in topic if "code_lean" in h.parts}
+    assert leaned == {"C"}, [(h.record.path, h.parts) for h in topic]
+    assert topic[0].record.path == "multipart.py"
+    assert not any("code_lean" in h.parts for h in usage)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["core"]
+__all__ = ["core", "is_topic"]
 
 _F = re.IGNORECASE
 _CODE = (
@@ -49,6 +49,15 @@ _WRAPS = tuple(
     )
 )
 _END = re.compile(r"[\s?.!]+$")
+# A sentence or a question opens so: "how ...", "what ...", "can I ...", "show me ...".
+_ASKING = re.compile(
+    r"^\s*(?:how|what|why|when|where|which|who|whose|is|are|was|were|do|does|did|can|could"
+    r"|should|would|will|may|might|must|i|we|my|our|please|show|find|list|give|tell|explain"
+    r"|describe)\b",
+    _F,
+)
+TOPIC_WORDS = 12  # a topic is named in at most this many words
+_PERSONS = frozenset({"i", "me", "my", "we", "us", "our", "you", "your"})
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
@@ -63,3 +72,19 @@ def core(query: str) -> str:
             if cut != text and len(_WORD.findall(cut)) >= 2:
                 text, changed = _END.sub("", cut.strip()), True
     return query if text == whole else text
+
+
+def is_topic(query: str) -> bool:
+    """A topic named in a phrase rather than said in a sentence or asked ("request API
+    helpers and header access", "multipart form data extraction"), or wrapped in a request
+    for the code ("show me the code for ...?"): three to `TOPIC_WORDS` words, no closing
+    full stop (nor other closing mark unless a request was around it), no question or
+    request word first, no one addressed ("you", "we": the docs speak to the reader)."""
+    text = query.strip()
+    topic = core(text)
+    if text.endswith(".") or (topic == text and text[-1:] in ("?", "!", ":", ";")):
+        return False
+    words = topic.split()
+    if _ASKING.match(topic) or _PERSONS.intersection(w.lower() for w in words):
+        return False
+    return 3 <= len(words) <= TOPIC_WORDS

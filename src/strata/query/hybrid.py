@@ -111,7 +111,7 @@ class Searcher:
             where = dataclasses.replace(where, layers=PASSAGE_LAYERS)
         mode = self._effective_mode(mode, where, notes)
         n = max(self._cfg.search.candidates, 3 * k)
-        q = ranking.shape(query, terms)
+        q = ranking.shape(query, terms, topic=framing.is_topic(asked))
         mixed = self._both_kinds(q, mode, where)
         depth = KIND_DEPTH * n if mixed else n
         lists, mode = self._retrieve(query, terms, q, (depth, k), mode, where, notes)

@@ -113,7 +113,8 @@ SENTENCE_WEIGHTS: Mapping[str, float] = {
 DEFINITION_BOOST = 1.0  # in units of "rank 1 of one retriever"
 # A question about what the code does or where ("where is the level padded", "how does X
 # skip its frames", "how chunked encoding is parsed"), not about how to use it ("how do I",
-# "how can we", "how to"): the code among the first `LEAN_DEPTH` candidates leads the docs
+# "how can we", "how to"), or a topic named in a phrase ("multipart form data extraction",
+# semble's questions): the code among the first `LEAN_DEPTH` candidates leads the docs
 # among them by this many rank-1 units. Lifting all code instead pushed a docs answer out of
 # developer questions' top 10 (Recall@10 .904 -> .885; docs/benchmarks.md).
 CODE_LEAN = 0.5
@@ -220,8 +221,9 @@ class QueryShape:
     message: tuple[str, ...] = ()  # a pasted message's words as written (`verbatim`)
 
 
-def shape(query: str, terms: Sequence[str]) -> QueryShape:
-    """Classify a query: identifier-like or sentence; the names it may be asking for."""
+def shape(query: str, terms: Sequence[str], *, topic: bool = False) -> QueryShape:
+    """Classify a query: identifier-like or sentence; the names it may be asking for.
+    `topic`: the query names a topic in a phrase (framing.is_topic): it is about code."""
     ident = is_identifier_like(query)
     raw = re.findall(r"[A-Za-z_][\w.:]*", query)
     sentence = not ident and len(query.split()) > 2
@@ -240,7 +242,7 @@ def shape(query: str, terms: Sequence[str]) -> QueryShape:
         bool(_TEST_WORDS & words),
         bool(_CHANGE_WORDS & words),
         bool(_EXAMPLE_WORDS & words),
-        bool(_ABOUT_CODE.match(query)),
+        bool(_ABOUT_CODE.match(query)) or (topic and sentence),
         tuple(dict.fromkeys(asked)),
         lookup=not sentence,
         words=_content_words(query) if sentence else frozenset(),
