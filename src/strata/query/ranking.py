@@ -115,9 +115,10 @@ DEFINITION_BOOST = 1.0  # in units of "rank 1 of one retriever"
 # skip its frames", "how chunked encoding is parsed"), not about how to use it ("how do I",
 # "how can we", "how to"), or a topic named in a phrase ("multipart form data extraction",
 # semble's questions): the code among the first `LEAN_DEPTH` candidates leads the docs
-# among them by this many rank-1 units. Lifting all code instead pushed a docs answer out of
-# developer questions' top 10 (Recall@10 .904 -> .885; docs/benchmarks.md).
-CODE_LEAN = 0.5
+# among them by this many rank-1 units (1.0: 0.5 left docs first for semble's topics, 2.0
+# cost docs questions). Lifting all code instead pushed a docs answer out of developer
+# questions' top 10 (Recall@10 .904 -> .885; docs/benchmarks.md).
+CODE_LEAN = 1.0
 LEAN_DEPTH = 10
 _ABOUT_CODE = re.compile(
     r"^\s*(?:where\s+(?:is|are|does|do)\b|how\s+(?!(?:(?:do|does|can|could|should|would"
