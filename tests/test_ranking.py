@@ -95,9 +95,14 @@ def test_penalties_multiply_and_tests_are_spared_when_asked_for() -> None:
     assert out[t.id]["test_x"] == ranking.TEST_FACTOR
     assert out[v.id]["vendored_x"] == ranking.VENDORED_FACTOR
     assert ranking.final_score(out[v.id]) < 0.02
-    for generated in ("uv.lock", "web/package-lock.json", "PKG-INFO", "x.egg-info/SOURCES.txt"):
-        assert ranking.is_vendored(generated), generated
+    generated = ("uv.lock", "web/package-lock.json", "PKG-INFO", "x.egg-info/SOURCES.txt")
+    for path in (*generated, "debian/control", "debian/patches/fix-build.patch"):
+        assert ranking.is_vendored(path), path
     assert not ranking.is_vendored("src/lock.py")
+    assert not ranking.is_vendored("python_debian/debian/deb822.py")  # a package so named
+    notes = _rec("RELEASE-NOTES-3.8.txt", "Changes", kind="section", layer="D0_DOC_CHUNKS")
+    feed = _rec("docs/news_feed.md", "Feeds", kind="section", layer="D0_DOC_CHUNKS")
+    assert ranking.is_changelog(notes) and not ranking.is_changelog(feed)
     asked = ranking.shape("tests of parsing", ["tests", "parsing"])
     assert "test_x" not in ranking.adjust(records, base, asked, rrf_k=60, include_tests=False)[t.id]
     # a test holding the pasted text verbatim is where it was seen: the milder factor

@@ -164,7 +164,9 @@ _VENDORED = re.compile(
     # lock files and packaging metadata: written by tools, they repeat every name
     r"|(^|/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock"
     r"|poetry\.lock|uv\.lock|Pipfile\.lock|Gemfile\.lock|composer\.lock|go\.sum|mix\.lock"
-    r"|pubspec\.lock|Podfile\.lock|flake\.lock|PKG-INFO)$|\.egg-info/",
+    r"|pubspec\.lock|Podfile\.lock|flake\.lock|PKG-INFO)$|\.egg-info/"
+    # a distribution's packaging of the project at its root (Debian's control, rules, patches)
+    r"|^debian/",
 )
 # The kinds of record that define a name (C0 chunks and C1 rows alike).
 DEFINITION_KINDS = frozenset(
@@ -186,7 +188,9 @@ DEFINITION_KINDS = frozenset(
     ]
 )
 _CHANGELOG = re.compile(
-    r"(^|/)(changelog|changes|history|news|releases|release[-_]?notes)(\.[a-z]+)?$", re.I
+    r"(^|/)(changelog|changes|history|news|releases|release[-_]?notes)([-_]v?\d[\w.]*)?"
+    r"(\.[a-z]+)?$",
+    re.I,
 )
 _CHANGE_WORDS = frozenset(
     (
