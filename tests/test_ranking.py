@@ -22,9 +22,12 @@ def test_identifiers_match_whole_and_by_parts() -> None:
 
 
 def test_identifier_like_queries() -> None:
-    for q in ("parse_header", "Client.send", "RetryPolicy", "getValue", "run()"):
+    for q in ("parse_header", "Client.send", "RetryPolicy", "getValue", "run()", "x-getValue"):
         assert is_identifier_like(q), q
     for q in ("how are retries configured", "reset", "Where is it"):
+        assert not is_identifier_like(q), q
+    # a hyphenated word is an adjective, not a name: a topic, searched as words
+    for q in ("JSON-specific mapper builder", "Type-safe routing", "X-Forwarded-For"):
         assert not is_identifier_like(q), q
 
 

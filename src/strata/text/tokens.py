@@ -155,13 +155,18 @@ def is_identifier_like(query: str) -> bool:
     if not words or len(words) > 3:
         return False
     return any(
-        "_" in w
-        or "." in w.strip(".")
-        or "::" in w
-        or (w[:1].islower() and any(c.isupper() for c in w))
-        or (w[:1].isupper() and any(c.isupper() for c in w[1:]) and any(c.islower() for c in w))
-        or w.endswith("()")
+        "_" in w or "." in w.strip(".") or "::" in w or w.endswith("()") or _mixed_case(w)
         for w in words
+    )
+
+
+def _mixed_case(word: str) -> bool:
+    """camelCase or PascalCase (`getUser`, `HTTPServer`) in a part of `word` between
+    hyphens: "JSON-specific" and "Type-safe" are words, not names."""
+    return any(
+        (w[:1].islower() and any(c.isupper() for c in w))
+        or (w[:1].isupper() and any(c.isupper() for c in w[1:]) and any(c.islower() for c in w))
+        for w in word.split("-")
     )
 
 
