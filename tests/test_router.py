@@ -262,6 +262,10 @@ def ask(
         ("which external systems do we call", "integrations", ()),
         ("which documents depend on the ledger", "relations", ()),
         ("от чего зависит payments", "relations", ()),
+        ("which pages reference payments", "relations", ()),
+        # a topic that has the word is no question about links
+        ("signal handling integration with event loop", "free_text", ()),
+        ("handle reference counting and close", "free_text", ()),
         ("what is a ledger entry", "definition", ()),
         ("что такое проводка", "definition", ()),
         ("retry backoff with jitter", "free_text", ()),

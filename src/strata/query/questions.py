@@ -14,6 +14,7 @@ from strata.query.entry_questions import CLI as _ENTRY_CLI
 from strata.query.entry_questions import FRAMEWORKS as _FRAMEWORKS
 from strata.query.entry_questions import HTTP as _ENTRY_HTTP
 from strata.query.entry_questions import asks_for_entrypoints
+from strata.query.framing import is_topic
 from strata.query.graph_questions import GRAPH_INTENTS, WALKS_OF_CODE
 from strata.query.phrases import END as _END
 from strata.query.phrases import KIND as _KIND
@@ -95,7 +96,7 @@ _RELATIONS = rx(
     r"\bdependencies\s+of\b",
     r"\brelated\s+to\b",
     r"\b(?:refer|link|point)\w*\s+to\b",
-    r"\breferenc\w+\b",
+    r"\breferenc(?:es|ed|ing|e(?!\s+(?:count\w*|types?|manual|guide|docs?)\b))\b",
     r"\bзавис\w+\s+от\b",
     r"\bот\s+чего\s+завис\w*",
     r"\bсвязан\w*\s+с\b",
@@ -119,7 +120,7 @@ _TARGET_SUBJECT = rx(
     rf"\b(?:integrates?|integrated|talks?|connects?)\s+(?:with|to)\s+{_THE}{_WORD}{_END}",
     rf"\b(?:depends?|rely|relies)\s+on\s+{_THE}{_WORD}{_END}",
     rf"\b(?:related|refers?|links?|points?)\s+to\s+{_THE}{_WORD}{_END}",
-    rf"\breferenc\w+\s+{_THE}{_WORD}{_END}",
+    rf"\breferenc(?:es|ed|ing|e)\s+{_THE}{_WORD}{_END}",
     rf"\bзавис\w+\s+от\s+{_WORD}{_END}",
     rf"\bсвязан\w*\s+с\s+{_WORD}{_END}",
 )
@@ -265,6 +266,8 @@ def _linked(query: str) -> Classification | None:
     ):
         if matches_any(patterns, query):
             src, tgt = _subject(query, _SOURCE_SUBJECT), _subject(query, _TARGET_SUBJECT)
+            if not (src or tgt) and is_topic(query):  # "signal handling integration with X"
+                continue  # a topic that has the word, not a question about links
             return Classification(
                 intent, subject=src, target="" if src else tgt, reason=f"{intent}: {why}"
             )
