@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from textwrap import dedent
 
 import pytest
 
@@ -79,18 +80,29 @@ def test_a_topic_is_named_in_a_phrase_not_asked(query: str, topic: bool) -> None
     assert is_topic(query) is topic
 
 
+UPLOADS = {
+    "README.md": """
+        # Uploads
+
+        ## Multipart form data
+
+        Multipart form data extraction reads each part of an upload and its headers, so a
+        handler gets the fields and the files.
+    """,
+    "multipart.py": '''
+        """Multipart form data extraction."""
+
+
+        def extract_parts(body: bytes, boundary: bytes) -> list[bytes]:
+            """Split a multipart form data body into its parts."""
+            return body.split(boundary)
+    ''',
+}
+
+
 def test_a_topic_phrase_leans_to_code_a_usage_question_does_not(tmp_path: Path) -> None:
-    (tmp_path / "README.md").write_text(
-        "# Uploads\n\n## Multipart form data\n\nMultipart form data extraction reads each part "
-        "of an upload and its headers, so a handler gets the fields and the files.\n",
-        encoding="utf-8",
-    )
-    (tmp_path / "multipart.py").write_text(
-        '"""Multipart form data extraction."""\n\n\ndef extract_parts(body: bytes, boundary: bytes)'
-        ' -> list[bytes]:\n    """Split a multipart form data body into its parts."""\n'
-        "    return body.split(boundary)\n",
-        encoding="utf-8",
-    )
+    for rel, text in UPLOADS.items():
+        (tmp_path / rel).write_text(dedent(text).lstrip(), encoding="utf-8")
     with Engine.open(tmp_path, config={"embed.provider": "none"}) as eng:
         eng.index()
         topic = eng.search("multipart form data extraction", k=5)
