@@ -6,7 +6,7 @@ from pathlib import Path
 
 from strata.index.plan import make_plan
 from strata.index.records import make_record
-from strata.query import ranking
+from strata.query import path_priors, ranking
 from strata.query.ranking import fused_order, rrf
 from strata.text.globs import matches
 from strata.text.tokens import is_identifier_like, query_terms, tokens
@@ -100,18 +100,34 @@ def test_penalties_multiply_and_tests_are_spared_when_asked_for() -> None:
     assert ranking.final_score(out[v.id]) < 0.02
     generated = ("uv.lock", "web/package-lock.json", "PKG-INFO", "x.egg-info/SOURCES.txt")
     for path in (*generated, "debian/control", "debian/patches/fix-build.patch"):
-        assert ranking.is_vendored(path), path
-    assert not ranking.is_vendored("src/lock.py")
-    assert not ranking.is_vendored("python_debian/debian/deb822.py")  # a package so named
+        assert path_priors.is_vendored(path), path
+    assert not path_priors.is_vendored("src/lock.py")
+    assert not path_priors.is_vendored("python_debian/debian/deb822.py")  # a package so named
     notes = _rec("RELEASE-NOTES-3.8.txt", "Changes", kind="section", layer="D0_DOC_CHUNKS")
     feed = _rec("docs/news_feed.md", "Feeds", kind="section", layer="D0_DOC_CHUNKS")
-    assert ranking.is_changelog(notes) and not ranking.is_changelog(feed)
+    assert path_priors.is_changelog(notes) and not path_priors.is_changelog(feed)
     asked = ranking.shape("tests of parsing", ["tests", "parsing"])
     assert "test_x" not in ranking.adjust(records, base, asked, rrf_k=60, include_tests=False)[t.id]
     # a test holding the pasted text verbatim is where it was seen: the milder factor
     seen = {**base, t.id: {"lexical": 0.02, "verbatim": 0.01}}
     out = ranking.adjust(records, seen, q, rrf_k=60, include_tests=False)
     assert out[t.id]["test_x"] == ranking.VERBATIM_TEST_FACTOR > ranking.TEST_FACTOR
+
+
+def test_a_manifest_ranks_low_unless_the_build_is_asked_about() -> None:
+    manifest = _rec("go.mod", "go.mod", kind="module")
+    alone = {manifest.id: manifest}
+    topic = ranking.shape("route grouping with sub-routers", ["route", "grouping", "routers"])
+    out = ranking.adjust(
+        alone, {manifest.id: {"lexical": 0.02}}, topic, rrf_k=60, include_tests=False
+    )
+    assert out[manifest.id]["manifest_x"] == ranking.MANIFEST_FACTOR
+    deps = ranking.shape("which dependencies does it need", ["dependencies", "need"])
+    out = ranking.adjust(
+        alone, {manifest.id: {"lexical": 0.02}}, deps, rrf_k=60, include_tests=False
+    )
+    assert "manifest_x" not in out[manifest.id]
+    assert not path_priors.path_kinds("src/package_json.py").manifest
 
 
 def test_globs() -> None:

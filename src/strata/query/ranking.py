@@ -7,7 +7,6 @@ chosen on the whole benchmark (docs/benchmarks.md), never per query.
 
 from __future__ import annotations
 
-import functools
 import heapq
 import math
 import re
@@ -17,6 +16,14 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from strata.layers import C0_SOURCE_CHUNKS
+from strata.query.path_priors import (
+    BUILD_WORDS,
+    CHANGE_WORDS,
+    EXAMPLE_WORDS,
+    TEST_WORDS,
+    is_changelog,
+    path_kinds,
+)
 from strata.query.path_words import common_words, path_share
 from strata.query.verbatim import message_words
 from strata.text.tokens import STOP_WORDS, is_identifier_like, split_identifier
@@ -138,9 +145,10 @@ VENDORED_FACTOR = 0.5
 # for old versions (`legacy/`, `deprecated/`): it uses or repeats the library's names without
 # being the code a question is about (semble's path priors), unless examples are asked for.
 EXAMPLE_FACTOR = 0.5
-_EXAMPLE = re.compile(
-    r"(^|/)(_?examples?|samples?|demos?|docs?_src|legacy|deprecated)/", re.IGNORECASE
-)
+# A package manifest (`go.mod`, `package.json`, `Cargo.toml`, `pyproject.toml`, `pom.xml`):
+# it names the project and its dependencies, and so matches many topics' words without
+# answering them, unless the question is about dependencies, versions or the build.
+MANIFEST_FACTOR = 0.5
 CHANGELOG_FACTOR = 0.6  # release notes mention everything; they rarely answer "how" or "where"
 # A document chunk this short is a heading or a stub more often than an answer (the
 # FSS-Mini-RAG guide's "very short chunks, likely incomplete"); code stays exempt, where a
@@ -156,18 +164,6 @@ PATH_MIN_SHARE = 0.1
 # TypeScript declaration stubs (`.d.ts`, semble's prior): signatures without the doc or the
 # body a question is about (measured: docs-md MRR .500 -> .518).
 STUB_FACTOR = 0.7
-_STUB = re.compile(r"\.d\.[cm]?ts$")
-
-_VENDORED = re.compile(
-    r"(^|/)(vendor|vendored|_vendor|third_party|thirdparty|external|extern|node_modules)/"
-    r"|\.min\.(js|css)$|_pb2(_grpc)?\.py$|\.pb\.go$|(^|/)generated/|\.generated\.|_generated\."
-    # lock files and packaging metadata: written by tools, they repeat every name
-    r"|(^|/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock"
-    r"|poetry\.lock|uv\.lock|Pipfile\.lock|Gemfile\.lock|composer\.lock|go\.sum|mix\.lock"
-    r"|pubspec\.lock|Podfile\.lock|flake\.lock|PKG-INFO)$|\.egg-info/"
-    # a distribution's packaging of the project at its root (Debian's control, rules, patches)
-    r"|^debian/",
-)
 # The kinds of record that define a name (C0 chunks and C1 rows alike).
 DEFINITION_KINDS = frozenset(
     [
@@ -187,25 +183,6 @@ DEFINITION_KINDS = frozenset(
         "module",
     ]
 )
-_CHANGELOG = re.compile(
-    r"(^|/)(changelog|changes|history|news|releases|release[-_]?notes)([-_]v?\d[\w.]*)?"
-    r"(\.[a-z]+)?$",
-    re.I,
-)
-_CHANGE_WORDS = frozenset(
-    (
-        *("changelog", "changed", "change", "changes", "release", "released", "releases"),
-        *("version", "versions", "history", "deprecated", "deprecation", "added", "removed"),
-        *("since", "new"),
-    )
-)
-_EXAMPLE_WORDS = frozenset(
-    {"example", "examples", "sample", "samples", "demo", "demos", "tutorial", "tutorials"}
-    | {"legacy", "deprecated", "usage", "snippet", "snippets"}
-)
-_TEST_WORDS = frozenset(
-    {"test", "tests", "testing", "pytest", "fixture", "fixtures", "spec", "mock"}
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +201,7 @@ class QueryShape:
     lookup: bool = False
     words: frozenset[str] = frozenset()  # the sentence's content words, lower-case
     message: tuple[str, ...] = ()  # a pasted message's words as written (`verbatim`)
+    wants_build: bool = False  # dependencies, versions, the build: manifests answer
 
 
 def shape(query: str, terms: Sequence[str], *, topic: bool = False) -> QueryShape:
@@ -244,14 +222,15 @@ def shape(query: str, terms: Sequence[str], *, topic: bool = False) -> QueryShap
     return QueryShape(
         ident,
         frozenset(names),
-        bool(_TEST_WORDS & words),
-        bool(_CHANGE_WORDS & words),
-        bool(_EXAMPLE_WORDS & words),
+        bool(TEST_WORDS & words),
+        bool(CHANGE_WORDS & words),
+        bool(EXAMPLE_WORDS & words),
         bool(_ABOUT_CODE.match(query)) or (topic and sentence),
         tuple(dict.fromkeys(asked)),
         lookup=not sentence,
         words=_content_words(query) if sentence else frozenset(),
         message=message_words(query) if sentence else (),
+        wants_build=bool(BUILD_WORDS & words),
     )
 
 
@@ -270,30 +249,11 @@ def frame_part(position: int, unit: float) -> float:
     return FRAME_UNITS * unit * FRAME_DECAY**position
 
 
-def is_vendored(path: str) -> bool:
-    """Vendored, minified or generated code."""
-    return _path_kinds(path)[0]
-
-
-@functools.lru_cache(maxsize=65536)
-def _path_kinds(path: str) -> tuple[bool, bool, bool]:
-    """Whether a path is vendored or generated, example or legacy code, a declaration stub:
-    read once per path (a query ranks a hundred candidates, most from files seen before)."""
-    return bool(_VENDORED.search(path)), bool(_EXAMPLE.search(path)), bool(_STUB.search(path))
-
-
 def is_cut_from_one_line(rec: Record) -> bool:
     """Code cut from inside one overlong line (past `chunk.max_chars`): a bundle, a
     minified file or a data blob (Sphinx's `searchindex.js`) whatever its name says. A
     document's long line is a paragraph and stays as it is."""
     return rec.layer == C0_SOURCE_CHUNKS and "col_start" in rec.metadata
-
-
-def is_changelog(rec: Record) -> bool:
-    """Release notes: by the docs classifier's `doc_kind`, or by the file name."""
-    if not rec.layer.startswith("D"):
-        return False  # code named history.py is code
-    return rec.metadata.get("doc_kind") == "changelog" or bool(_CHANGELOG.search(rec.path))
 
 
 def adjust(
@@ -350,13 +310,15 @@ def _penalties(
     out: dict[str, float] = {}
     if rec.is_test and not include_tests and not q.wants_tests:
         out["test_x"] = VERBATIM_TEST_FACTOR if verbatim else TEST_FACTOR
-    vendored, example, stub = _path_kinds(rec.path)
-    if vendored or is_cut_from_one_line(rec):
+    kinds = path_kinds(rec.path)
+    if kinds.vendored or is_cut_from_one_line(rec):
         out["vendored_x"] = VENDORED_FACTOR
-    if example and not q.wants_examples:
+    if kinds.example and not q.wants_examples:
         out["example_x"] = EXAMPLE_FACTOR
-    if stub:
+    if kinds.stub:
         out["stub_x"] = STUB_FACTOR
+    if kinds.manifest and not q.wants_build:
+        out["manifest_x"] = MANIFEST_FACTOR
     if not q.wants_changes and is_changelog(rec):
         out["changelog_x"] = CHANGELOG_FACTOR
     if rec.layer == "D0_DOC_CHUNKS" and len(rec.content.strip()) < SHORT_CHARS:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from strata.layers import C1_SYMBOL_CATALOG
 from strata.query.lookup.names import NameIndex, fold, max_typos
 from strata.query.lookup.rows import KeptRows, compiled_paths, derived, meta_str, record_json
-from strata.query.ranking import is_vendored
+from strata.query.path_priors import is_vendored
 from strata.store import Filter, Store, capabilities
 from strata.text.tokens import split_identifier
 from strata.types import JSON, Record
