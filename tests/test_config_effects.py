@@ -247,9 +247,9 @@ def test_kind_floor_reads_deeper_for_the_kind_crowded_out_of_the_pool(
     seen: dict[bool, dict[str, list[str]]] = {}
 
     class Kept(Searcher):
-        def _rank(self, q: Any, lists: Any, k: int, include_tests: bool | None) -> Any:
+        def _rank(self, q: Any, lists: Any, k: int, *rest: Any) -> Any:
             seen[floor] = {name: [r.layer[:1] for r, _ in pairs] for name, pairs in lists.items()}
-            return super()._rank(q, lists, k, include_tests)
+            return super()._rank(q, lists, k, *rest)
 
     for floor in (True, False):
         eng = Engine.open(root, config={**cfg, "search.candidates": 4, "search.kind_floor": floor})
