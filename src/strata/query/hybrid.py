@@ -15,7 +15,7 @@ from strata.config import Config
 from strata.embedding import Embedder
 from strata.errors import EmbedderError, EmbedderMismatchError, QueryError
 from strata.layers import EMBEDDED_LAYERS, PASSAGE_LAYERS, embedded_count
-from strata.query import feedback, frames, framing, lookup, ranking, titles, verbatim
+from strata.query import feedback, frames, framing, lookup, quoted, ranking, titles, verbatim
 from strata.query.definitions import definition_chunks
 from strata.query.filters import NO_FILTERS, WIDEN, SearchFilters
 from strata.query.focus import at_frame, focused
@@ -272,6 +272,8 @@ class Searcher:
                 fused[rid]["title"] = part
         for rid, part in verbatim.verbatim_parts(records, q.message, unit=unit).items():
             fused[rid]["verbatim"] = part
+        for rid, part in quoted.quoted_parts(records, q.quoted, unit=unit).items():
+            fused[rid]["quoted"] = part
         tests = self._cfg.search.include_tests if include_tests is None else include_tests
         parts = ranking.adjust(
             records,

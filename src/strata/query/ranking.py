@@ -25,6 +25,7 @@ from strata.query.path_priors import (
     path_kinds,
 )
 from strata.query.path_words import common_words, path_share
+from strata.query.quoted import quoted_names
 from strata.query.verbatim import message_words
 from strata.text.tokens import STOP_WORDS, is_identifier_like, split_identifier
 from strata.types import Record
@@ -201,6 +202,7 @@ class QueryShape:
     lookup: bool = False
     words: frozenset[str] = frozenset()  # the sentence's content words, lower-case
     message: tuple[str, ...] = ()  # a pasted message's words as written (`verbatim`)
+    quoted: tuple[str, ...] = ()  # the code names a sentence quotes (strata.query.quoted)
     wants_build: bool = False  # dependencies, versions, the build: manifests answer
 
 
@@ -230,6 +232,7 @@ def shape(query: str, terms: Sequence[str], *, topic: bool = False) -> QueryShap
         lookup=not sentence,
         words=_content_words(query) if sentence else frozenset(),
         message=message_words(query) if sentence else (),
+        quoted=quoted_names(query) if sentence else (),
         wants_build=bool(BUILD_WORDS & words),
     )
 

@@ -1,0 +1,67 @@
+"""Code names a sentence quotes, found where they are used (pure).
+
+A doc comment or a question marks the names it means: `max_depth`, ``Output``, 'oldpc'
+(Lua's C comments), +host+ (RDoc). "'psize' is filled with option's size, 'notoalign'
+with its alignment requirements" is about the function that uses `psize` and `notoalign`;
+BM25 weighs those two among the sentence's other words, and the vectors hardly see them.
+This part gives a candidate `QUOTED_BOOST` rank-1 units times the share of the quoted
+names its text holds as whole words, each name weighed by how few of the candidates hold
+it (`(1 - share of the others) ** RARITY`: full for a name one candidate holds; none for
+one that every candidate holds): a name that most candidates hold (`Observable`
+in rxjs, `next` in a scheduler) tells none of them apart. Literals (`True`, `null`) are
+no names, and neither is a name the sentence points away to ("See `WriteStream`", "Like
+`stringify`", "an alternative to calling `write`"): the code it means is elsewhere.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Final
+
+from strata.types import Record
+
+__all__ = ["QUOTED_BOOST", "quoted_names", "quoted_parts"]
+
+QUOTED_BOOST: Final = 1.0  # rank-1 units for a candidate that holds every quoted name
+RARITY: Final = 4  # how sharply a name held by many candidates loses its weight
+_QUOTED = re.compile(r"``?([A-Za-z_$][\w$]*)``?|'([A-Za-z_$][\w$]*)'|\+([A-Za-z_]\w*)\+")
+# The words before a name that point away to it: "see X", "like X", "instead of X".
+_ELSEWHERE = re.compile(
+    r"\b(?:see(?:\s+also)?|like|unlike|instead\s+of|alternative\s+to(?:\s+calling)?|cf\.?"
+    r"|equivalent\s+to|same\s+as)\s*$",
+    re.IGNORECASE,
+)
+_LITERALS = frozenset(
+    {"true", "false", "none", "null", "nil", "undefined", "nan", "void", "self", "this"}
+    | {"default", "new", "return", "it"}
+)
+
+
+def quoted_names(query: str) -> tuple[str, ...]:
+    """The names `query` quotes, in order, once each (no literals, none of one letter)."""
+    names = (
+        next(g for g in m.groups() if g)
+        for m in _QUOTED.finditer(query)
+        if not _ELSEWHERE.search(query[: m.start()])
+    )
+    return tuple(dict.fromkeys(n for n in names if len(n) > 1 and n.lower() not in _LITERALS))
+
+
+def quoted_parts(
+    records: Mapping[str, Record], names: tuple[str, ...], *, unit: float
+) -> dict[str, float]:
+    """The `quoted` part of each candidate that holds a quoted name (see the module)."""
+    if not names or not records:
+        return {}
+    words = [re.compile(rf"(?<![\w$]){re.escape(n)}(?![\w$])") for n in names]
+    holds = {rid: [bool(w.search(rec.content)) for w in words] for rid, rec in records.items()}
+    n = len(records)
+    held = [sum(h[i] for h in holds.values()) for i in range(len(words))]
+    weight = [(1.0 - (k - 1) / n) ** RARITY if k else 0.0 for k in held]
+    out: dict[str, float] = {}
+    for rid, has in holds.items():
+        share = sum(w for w, h in zip(weight, has, strict=True) if h) / len(words)
+        if share > 0:
+            out[rid] = QUOTED_BOOST * unit * share
+    return out

@@ -1,0 +1,97 @@
+"""Code names a sentence quotes lead to the code that uses them (real files, real index)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from textwrap import dedent
+
+import pytest
+
+from strata import Engine
+from strata.index.records import make_record
+from strata.query.quoted import QUOTED_BOOST, RARITY, quoted_names, quoted_parts
+from strata.types import Record
+
+
+@pytest.mark.parametrize(
+    ("query", "names"),
+    [
+        (
+            "'psize' is filled with option's size, 'notoalign' with its alignment",
+            ("psize", "notoalign"),
+        ),
+        ("Returns ``True`` when `max_depth` is reached", ("max_depth",)),  # a literal is no name
+        ("Returns +host+ with its port", ("host",)),  # RDoc's mark
+        ("See `WriteStream` for how the value is written", ()),  # pointed away to
+        ("Like `stringify` with configurable nesting depth, using `std.fmt`", ()),
+        ("don't stop the user's 'x'", ()),  # apostrophes, one letter
+    ],
+)
+def test_the_names_a_sentence_quotes(query: str, names: tuple[str, ...]) -> None:
+    assert quoted_names(query) == names
+
+
+def _rec(path: str, content: str) -> Record:
+    return make_record(
+        id=path,
+        path=path,
+        layer="C0_SOURCE_CHUNKS",
+        title=path,
+        content=content,
+        lang="c",
+        file_hash="h",
+        kind="function",
+    )
+
+
+def test_a_name_most_candidates_hold_tells_none_apart() -> None:
+    records = {
+        "a.c": _rec("a.c", "int f(lua_State *L, size_t psize) { return psize; }"),
+        **{f"b{i}.c": _rec(f"b{i}.c", f"int g{i}(lua_State *L) {{ return 0; }}") for i in range(4)},
+    }
+    # every candidate uses lua_State: it tells none apart and adds next to nothing
+    assert quoted_parts(records, ("lua_State",), unit=1.0)["a.c"] == pytest.approx(
+        QUOTED_BOOST * (1 / 5) ** RARITY
+    )
+    alone = quoted_parts(records, ("psize",), unit=1.0)
+    assert alone == {"a.c": pytest.approx(QUOTED_BOOST)}  # only one candidate holds it
+    both = quoted_parts(records, ("psize", "lua_State"), unit=1.0)
+    assert both["a.c"] == pytest.approx(QUOTED_BOOST * (1 + (1 / 5) ** RARITY) / 2)
+    assert quoted_parts(records, (), unit=1.0) == {}
+
+
+FILES = {
+    "lstrlib.c": """
+        /* Read an integer numeral from string 'fmt' or return 'df' if there is none. */
+        static int getnum (const char **fmt, int df) {
+          if (!digit(**fmt)) return df;
+          return readnum(fmt);
+        }
+
+        /* Read the size and the alignment of the next option in a format string. */
+        static int getdetails (Header *h, size_t totalsize, const char **fmt, int *psize,
+                               int *notoalign) {
+          int align = 1;
+          *psize = optsize(h, fmt);
+          *notoalign = align;
+          return align;
+        }
+
+        /* The size of an option and its alignment requirements: an option's size is
+           filled from the format, its alignment requirements from the option's size. */
+        static int optsize (Header *h, const char **fmt) {
+          return getnum(fmt, 1);
+        }
+    """,
+}
+
+
+def test_a_sentence_that_quotes_names_finds_the_code_that_uses_them(tmp_path: Path) -> None:
+    for rel, text in FILES.items():
+        (tmp_path / rel).write_text(dedent(text).lstrip(), encoding="utf-8")
+    query = "'psize' is filled with option's size, 'notoalign' with its alignment requirements."
+    with Engine.open(tmp_path, config={"embed.provider": "none"}) as eng:
+        eng.index()
+        hits = eng.search(query, k=3, mode="lexical")
+    assert hits[0].record.title == "getdetails", [(h.record.title, h.parts) for h in hits]
+    assert hits[0].parts.get("quoted", 0) > 0
