@@ -31,17 +31,11 @@ def test_the_names_a_sentence_quotes(query: str, names: tuple[str, ...]) -> None
     assert quoted_names(query) == names
 
 
+_C_CHUNK = {"layer": "C0_SOURCE_CHUNKS", "lang": "c", "file_hash": "h", "kind": "function"}
+
+
 def _rec(path: str, content: str) -> Record:
-    return make_record(
-        id=path,
-        path=path,
-        layer="C0_SOURCE_CHUNKS",
-        title=path,
-        content=content,
-        lang="c",
-        file_hash="h",
-        kind="function",
-    )
+    return make_record(id=path, path=path, title=path, content=content, **_C_CHUNK)
 
 
 def test_a_name_most_candidates_hold_tells_none_apart() -> None:
