@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-__all__ = ["compiled_outputs"]
+__all__ = ["compiled_outputs", "may_be_output"]
 
 _SOURCE = re.compile(r"(?<!\.d)\.(?:tsx?|mts|cts)$")
 _OUTPUT = re.compile(r"(?:\.d)?\.(?:[cm]?js|jsx|[cm]?ts)(?:\.map)?$")
@@ -39,6 +39,12 @@ def compiled_outputs(paths: Iterable[str]) -> frozenset[str]:
         if stem in sources or not sources.isdisjoint(_output_modules(stem)):
             out.add(path)
     return frozenset(out)
+
+
+def may_be_output(path: str) -> bool:
+    """Whether `path` is named as build output may be (a `.js`, a declaration, a source
+    map): only then is the index's list of them worth a look."""
+    return not _SOURCE.search(path) and bool(_OUTPUT.search(path))
 
 
 def _source_module(stem: str) -> str:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from strata.query.verbatim import QUESTION_OPENERS
+
 __all__ = ["core", "is_topic"]
 
 _F = re.IGNORECASE
@@ -50,12 +52,8 @@ _WRAPS = tuple(
 )
 _END = re.compile(r"[\s?.!]+$")
 # A sentence or a question opens so: "how ...", "what ...", "can I ...", "show me ...".
-_ASKING = re.compile(
-    r"^\s*(?:how|what|why|when|where|which|who|whose|is|are|was|were|do|does|did|can|could"
-    r"|should|would|will|may|might|must|i|we|my|our|please|show|find|list|give|tell|explain"
-    r"|describe)\b",
-    _F,
-)
+_OPENERS = ("may", "might", "must", "i", "we", "my", "our", "please")
+_ASKING = re.compile(rf"^\s*(?:{'|'.join((*QUESTION_OPENERS, *_OPENERS))})\b", _F)
 TOPIC_WORDS = 12  # a topic is named in at most this many words
 _PERSONS = frozenset({"i", "me", "my", "we", "us", "our", "you", "your"})
 _WORD = re.compile(r"[^\W\d_]{2,}")

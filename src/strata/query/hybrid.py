@@ -16,6 +16,7 @@ from strata.embedding import Embedder
 from strata.errors import EmbedderError, EmbedderMismatchError, QueryError
 from strata.layers import EMBEDDED_LAYERS, PASSAGE_LAYERS, embedded_count
 from strata.query import feedback, frames, framing, lookup, quoted, ranking, titles, verbatim
+from strata.query.compiled import may_be_output
 from strata.query.definitions import definition_chunks
 from strata.query.filters import NO_FILTERS, WIDEN, SearchFilters
 from strata.query.focus import at_frame, focused
@@ -120,7 +121,7 @@ class Searcher:
         if trace and (found := frames.frame_chunks(self._store, trace, where)):
             lists["frames"] = found
         extra = self._feedback(q, terms, lists, n, where)
-        hits = self._rank(q, lists, k, include_tests, lookup.compiled_paths(self._store))
+        hits = self._rank(q, lists, k, include_tests, self._compiled(lists))
         if not q.lookup:  # a name's definition is shown at its header
             hits = [dataclasses.replace(h, record=focused(h.record, terms)) for h in hits]
         hits = [dataclasses.replace(h, record=at_frame(h.record)) for h in hits]
@@ -189,6 +190,14 @@ class Searcher:
         if extra:
             lists["feedback"] = self._store.lexical_search([*terms, *extra], n, where)
         return extra
+
+    def _compiled(self, lists: Mapping[str, Sequence[tuple[Record, float]]]) -> frozenset[str]:
+        """The index's build output paths (query/compiled), read only when a candidate's
+        name says it may be one: no store version to check for a tree without JavaScript."""
+        paths = (rec.path for pairs in lists.values() for rec, _ in pairs)
+        if any(may_be_output(p) for p in paths):
+            return lookup.compiled_paths(self._store)
+        return frozenset()
 
     def _semantic(self, query: str, n: int, where: Filter) -> list[tuple[Record, float]]:
         vec = self._get_embedder().embed_query(query)

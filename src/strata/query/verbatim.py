@@ -43,11 +43,13 @@ _MARKUP_NAME = re.compile(
 _MARKUP_TAG = re.compile(r"</?(?:summary|remarks|returns|para|value|c|b|i|em|code)>")
 # A string literal on one line: "...", '...' or `...`, with escapes.
 _LITERAL = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\\n]|\\.)*`")
-_QUESTION = re.compile(
-    r"^(?:how|what|where|why|which|who|whom|whose|when|does|do|did|can|could|should|would|"
-    r"is|are|was|were|will|find|show|list|explain|describe|tell|give)\b",
-    re.IGNORECASE,
+# The words a question or a request opens with (also query/framing's topic test).
+QUESTION_OPENERS: Final = (
+    *("how", "what", "where", "why", "which", "who", "whom", "whose", "when", "does", "do"),
+    *("did", "can", "could", "should", "would", "is", "are", "was", "were", "will", "find"),
+    *("show", "list", "explain", "describe", "tell", "give"),
 )
+_QUESTION = re.compile(rf"^(?:{'|'.join(QUESTION_OPENERS)})\b", re.IGNORECASE)
 _QUOTES = "\"'`"
 # A pasted line of code: two or more of its marks (`f(x)`, `a = b`, `obj.attr`, `->`).
 _CODE_MARKS = re.compile(r"[(){}\[\];=]|->|=>|::|\w\.\w")

@@ -106,8 +106,9 @@ class SymbolIndex:
     ~40 MB instead of ~200 MB for 38k symbols); records are made for the matches only.
     """
 
-    def __init__(self, table: pa.Table) -> None:
+    def __init__(self, table: pa.Table, compiled: frozenset[str] = frozenset()) -> None:
         self.rows = KeptRows(table)
+        self.compiled = compiled  # build output paths: after the sources they were built from
         self.entries: list[_Entry] = []
         self.by_name: dict[str, list[_Entry]] = {}
         self.by_fold: dict[str, list[_Entry]] = {}
@@ -169,10 +170,8 @@ class SymbolIndex:
         limit: int = 20,
         *,
         exact: bool = False,
-        compiled: frozenset[str] = frozenset(),
     ) -> list[SymbolMatch]:
-        """Matches for `name` (bare or dotted), best first; see `find_symbols` (`compiled`:
-        build output paths, after the sources they were built from)."""
+        """Matches for `name` (bare or dotted), best first; see `find_symbols`."""
         query = name.strip().replace("::", ".").replace("->", ".")  # C++, Rust, R, PHP
         if not query or limit <= 0:
             return []
@@ -195,8 +194,12 @@ class SymbolIndex:
         # file named after it (`sync/semaphore.rs`: the `Semaphore` users mean, not the
         # channels' private ones), then the shorter qname
         pairs = zip(top, matches, strict=True)
-        order = {id(m): (_rank(f)[:5], _copied(m, compiled), not _in_own_file(m)) for f, m in pairs}
+        order = {id(m): (_rank(f)[:5], self._copied(m), not _in_own_file(m)) for f, m in pairs}
         return sorted(matches, key=lambda m: order[id(m)])
+
+    def _copied(self, m: SymbolMatch) -> bool:
+        """The definition is a build's output or a vendored copy (strata.query.path_priors)."""
+        return m.record.path in self.compiled or is_vendored(m.record.path)
 
     def closest(self, name: str, n: int = 3) -> list[str]:
         """Bare names that look like `name`, for "no symbol named X; closest: ..."."""
@@ -298,8 +301,7 @@ def find_symbols(
         limit: at most this many matches.
         exact: only the `exact` and `qualified` tiers (they always rank above the others).
     """
-    built = compiled_paths(store)
-    return symbol_index(store).find(name, kind=kind, limit=limit, exact=exact, compiled=built)
+    return symbol_index(store).find(name, kind=kind, limit=limit, exact=exact)
 
 
 def defined_kinds(store: Store, name: str) -> set[str]:
@@ -317,7 +319,7 @@ def _build(store: Store) -> SymbolIndex:
     from strata.store.arrow import SEARCH_COLUMNS
 
     rows = capabilities.fetch_table(store, Filter(layers=(C1_SYMBOL_CATALOG,)), SEARCH_COLUMNS)
-    return SymbolIndex(rows)
+    return SymbolIndex(rows, compiled_paths(store))
 
 
 def _entry(rows: KeptRows, pos: int, title: str, kind: str, is_test: bool, meta: Any) -> _Entry:
@@ -368,11 +370,6 @@ def _rank(found: _Found) -> tuple[float, int, bool, bool, bool, int, str]:
     e, match, score = found
     first = (-round(score, 6), MATCHES.index(match), e.is_test, e.declared, e.implementation)
     return (*first, len(e.qname), e.qname)
-
-
-def _copied(m: SymbolMatch, compiled: frozenset[str]) -> bool:
-    """The definition is a build's output or a vendored copy (strata.query.ranking)."""
-    return m.record.path in compiled or is_vendored(m.record.path)
 
 
 def _in_own_file(m: SymbolMatch) -> bool:
