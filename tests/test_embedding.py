@@ -13,6 +13,7 @@ import pytest
 
 from strata.config import EmbedConfig, load_config
 from strata.embedding import LOCAL_MODELS, Embedder, known_dim, make_embedder
+from strata.embedding.buckets import embed_bucketed
 from strata.embedding.http import HttpEmbedder
 from strata.embedding.local import cpu_has_bf16, packaged_model_dir, resolve_precision
 from strata.embedding.none import NoEmbedder
@@ -447,3 +448,8 @@ def test_torch_threads_sleep_when_idle_unless_told_otherwise(
         check=True,
     )
     assert out.stdout.split() == [expected, "384"]
+
+
+def test_nothing_to_embed_is_no_rows_and_no_error(embedder: Embedder) -> None:
+    # every text already in the embedding cache leaves nothing to embed
+    assert embed_bucketed(embedder, [], 8).shape == (0, embedder.dim)

@@ -42,6 +42,8 @@ def embed_bucketed(
     before the next one starts).
     """
     out = np.zeros((len(texts), embedder.dim), dtype=np.float32)
+    if not texts:  # every text was cached: a tokenizer may fail on no texts at all
+        return out
     for batch in bucketed(_lengths_of(embedder)(texts), batch_size):
         vectors = embedder.embed_documents([texts[i] for i in batch])
         if vectors.shape != (len(batch), embedder.dim):
