@@ -131,6 +131,11 @@ def test_search_keys_take_effect(minirepo: Path) -> None:
     k60 = Engine.open(minirepo, config={**LEXICAL, "search.rrf_k": 60}).search("retry", k=1)[0]
     k5 = eng.search("retry", k=1)[0]  # the default
     assert k5.parts["lexical"] > k60.parts["lexical"]
+    # a question is fused with twice the constant: the same words, the same BM25 place,
+    # weight / (10 + place) asked against weight / (5 + place) told
+    top = lambda q: eng.search(q, k=1, route=False)[0].parts["lexical"]  # noqa: E731
+    asked, told = top("how is a retry delayed?"), top("how is a retry delayed.")
+    assert 0.8 / asked - 0.8 / told == pytest.approx(5)
     few = Engine.open(minirepo, config={**LEXICAL, "search.candidates": 1}).search("retry", k=1)
     assert few.plan["candidates"] == 3
 

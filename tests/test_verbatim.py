@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from strata.engine import Engine
-from strata.query.verbatim import message_words, verbatim_parts
+from strata.query.verbatim import is_question, message_words, verbatim_parts
 from strata.types import Record
 
 
@@ -151,3 +151,19 @@ def test_a_pasted_line_of_code_counts_whole_anywhere_in_a_candidate() -> None:
     sentence = "See `std.json.Token` for documentation of `nextAlloc*()` behavior."
     twins = _recs(a=f"/// {sentence}\nfn a() void {{}}", b=f"/// {sentence}\nfn b() void {{}}")
     assert verbatim_parts(twins, message_words(sentence), unit=1.0) == {}
+
+
+@pytest.mark.parametrize(
+    ("query", "asked"),
+    [
+        ("how are routes registered", True),
+        ("Why does get_logger return a proxy?", True),
+        ("Is it a horizontal space character?", True),
+        ("the reader's buffer size?", True),
+        ("When the stream ends, the reader closes.", False),  # a statement that opens so
+        ("HTTP router and middleware composition", False),  # a topic, not a question
+        ("Returns the value of the header.", False),
+    ],
+)
+def test_what_reads_as_a_question(query: str, asked: bool) -> None:
+    assert is_question(query) is asked

@@ -58,7 +58,11 @@ KEYS: dict[str, Key] = {
     ),
     "search.k": Key(int, 10, "results returned by default"),
     "search.mode": Key(str, "hybrid", "hybrid | lexical | semantic"),
-    "search.rrf_k": Key(int, 5, "reciprocal rank fusion constant (measured: docs/benchmarks.md)"),
+    "search.rrf_k": Key(
+        int,
+        5,
+        "reciprocal rank fusion constant; a question's is twice it (measured: docs/benchmarks.md)",
+    ),
     "search.candidates": Key(
         int,
         50,

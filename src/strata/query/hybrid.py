@@ -254,6 +254,7 @@ class Searcher:
     ) -> list[Hit]:
         """The fused, adjusted top `k` (`compiled`: the build output paths, ranked as
         generated code)."""
+        rrf_k = ranking.rrf_constant(q, self._cfg.search.rrf_k)
         records: dict[str, Record] = {}
         raw: dict[str, dict[str, float]] = {}
         for name, pairs in lists.items():
@@ -266,13 +267,13 @@ class Searcher:
         # alone it costs docs questions (-.15), the definition boost then decides the tie.
         fair = self._cfg.search.fair_kinds and len(lists.keys() & {"lexical", "semantic"}) == 2
         if fair:
-            fused = _fair_rrf(rankings, records, weights, self._cfg.search.rrf_k)
+            fused = _fair_rrf(rankings, records, weights, rrf_k)
         else:
-            fused = ranking.rrf(rankings, weights=weights, k=self._cfg.search.rrf_k)
+            fused = ranking.rrf(rankings, weights=weights, k=rrf_k)
         for heads in _heads(lists, by_kind=fair):
-            for rid, part in ranking.standouts(heads, k=self._cfg.search.rrf_k).items():
+            for rid, part in ranking.standouts(heads, k=rrf_k).items():
                 fused[rid]["standout"] = part
-        unit = 1.0 / (self._cfg.search.rrf_k + 1)
+        unit = 1.0 / (rrf_k + 1)
         for n, (rec, _) in enumerate(lists.get("frames", ())):
             records[rec.id] = rec  # with its frame's line
             fused[rec.id]["frames"] = ranking.frame_part(n, unit)
@@ -288,7 +289,7 @@ class Searcher:
             records,
             fused,
             q,
-            rrf_k=self._cfg.search.rrf_k,
+            rrf_k=rrf_k,
             include_tests=tests,
             path_boost=self._cfg.search.path_boost,
             compiled=compiled,

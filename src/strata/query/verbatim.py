@@ -61,6 +61,14 @@ _PREFIX = re.compile(
 )
 
 
+def is_question(query: str) -> bool:
+    """A question mark, or a question's opening word in what is not a statement ("When the
+    stream ends, the reader closes." ends with a full stop; "how are routes registered"
+    does not)."""
+    text = query.strip()
+    return text.endswith("?") or (bool(_QUESTION.match(text)) and not text.endswith("."))
+
+
 def message_words(query: str) -> tuple[str, ...]:
     """The query's words as a message to look for, or none when it reads as a question."""
     text = query.strip().strip(_QUOTES).strip()
