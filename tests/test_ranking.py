@@ -216,6 +216,14 @@ def test_a_sentence_naming_the_file_lifts_its_chunks() -> None:
     # file of three, so it weighs 2/3 of a word (of the query's four)
     assert abs(out[activity.id]["path"] - 1.0 / 6 * (2 / 3) / 4) < 1e-12
     assert "path" not in out[log.id] and "path" not in out[plugin.id]
+    # a topic, or a question about the code, gets the boost without the key
+    topic = ranking.shape("cordova main activity lifecycle", [], topic=True)
+    asked = ranking.shape("how does the main activity start the cordova app", [])
+    for shaped in (topic, asked):
+        assert (
+            "path"
+            in ranking.adjust(records, base, shaped, rrf_k=5, include_tests=False)[activity.id]
+        )
 
 
 def test_the_path_boost_key_reaches_the_ranking(tmp_path: Path) -> None:
@@ -235,7 +243,7 @@ def test_the_path_boost_key_reaches_the_ranking(tmp_path: Path) -> None:
             config={"embed.provider": "none", "search.path_boost": boost},
         )
         eng.index()
-        hits = eng.search("open the screen of an activity", k=3, mode="lexical")
+        hits = eng.search("It opens the screen of an activity.", k=3, mode="lexical")
         assert ("path" in hits[0].parts) is expected
         eng.close()
 

@@ -88,7 +88,8 @@ KEYS: dict[str, Key] = {
         float,
         0.0,
         "lift chunks whose file or folder name holds a sentence query's words, in rank-1 "
-        "units (0 = off; measured on Java and TypeScript +.03 MRR, JavaScript -.01)",
+        "units (0 = off; measured on Java and TypeScript +.03 MRR, JavaScript -.01); a topic "
+        "or a question about the code gets at least 1.0",
     ),
     "search.feedback": Key(
         float,

@@ -167,9 +167,14 @@ SHORT_FACTOR = 0.8
 COHERENCE_WEIGHT = 0.0  # measured: any weight tried (0.15, 0.03) lowered MRR; see docs
 # A sentence's words in the file's name or folder (semble's stem boost: a Java class is its
 # file): `search.path_boost` rank-1 units times the share of the query's words matched, each
-# word weighed by how few candidate files it names; off by default (measured: it lifts Java
-# and TypeScript and lowers JavaScript; docs/benchmarks.md).
+# word weighed by how few candidate files it names; off by default for a sentence (measured:
+# it lifts Java and TypeScript and lowers JavaScript; docs/benchmarks.md). A topic or a
+# question about the code ("timer implementation and heap-based scheduling", "how are
+# routes registered") names the module it is about more often than a sentence describing
+# one function does: it gets at least `TOPIC_PATH_BOOST` (measured: semble's questions on
+# registry packages .801 -> .813, 39 up and 14 down; docs/benchmarks.md).
 PATH_MIN_SHARE = 0.1
+TOPIC_PATH_BOOST = 1.0
 # TypeScript declaration stubs (`.d.ts`, semble's prior): signatures without the doc or the
 # body a question is about (measured: docs-md MRR .500 -> .518).
 STUB_FACTOR = 0.7
@@ -294,6 +299,8 @@ def adjust(
     per_file: dict[str, float] = defaultdict(float)
     for rid, score in base.items():
         per_file[records[rid].path] += score
+    if q.about_code:
+        path_boost = max(path_boost, TOPIC_PATH_BOOST)
     common = common_words(q.words, {records[rid].path for rid in parts}) if path_boost else {}
     out: dict[str, dict[str, float]] = {}
     for rid, p in parts.items():
