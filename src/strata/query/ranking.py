@@ -299,9 +299,8 @@ def adjust(
     per_file: dict[str, float] = defaultdict(float)
     for rid, score in base.items():
         per_file[records[rid].path] += score
-    if q.about_code:
-        path_boost = max(path_boost, TOPIC_PATH_BOOST)
-    common = common_words(q.words, {records[rid].path for rid in parts}) if path_boost else {}
+    boost = max(path_boost, TOPIC_PATH_BOOST) if q.about_code else path_boost
+    common = common_words(q.words, {records[rid].path for rid in parts}) if boost else {}
     out: dict[str, dict[str, float]] = {}
     for rid, p in parts.items():
         rec = records[rid]
@@ -313,10 +312,10 @@ def adjust(
         others = per_file[rec.path] - base[rid]
         if COHERENCE_WEIGHT > 0 and others > 1e-12:
             new["coherence"] = COHERENCE_WEIGHT * unit * math.log1p(others / unit)
-        if path_boost and q.words:
+        if boost and q.words:
             share = path_share(rec.path, q.words, common)
             if share >= PATH_MIN_SHARE:
-                new["path"] = path_boost * unit * share
+                new["path"] = boost * unit * share
         new.update(_penalties(rec, q, include_tests, verbatim="verbatim" in p))
         if rec.path in compiled:
             new["vendored_x"] = VENDORED_FACTOR
