@@ -226,6 +226,17 @@ def test_a_sentence_naming_the_file_lifts_its_chunks() -> None:
         )
 
 
+def test_a_word_names_a_path_part_in_another_form() -> None:
+    words = frozenset({"dependency", "injection"})
+    assert ranking.path_share("fastapi/dependencies/utils.py", words) == 1 / 2
+    assert ranking.path_share("src/routing/method_router.rs", frozenset({"routing"})) == 1.0
+    assert ranking.path_share("lib/handler.js", frozenset({"handling"})) == 1.0
+    assert ranking.path_share("src/parser.c", frozenset({"parsing"})) == 1.0
+    # a shared beginning is not enough: `logger` is not `login`, `format` not `formal`
+    assert ranking.path_share("auth/login.py", frozenset({"logger"})) == 0.0
+    assert ranking.path_share("text/formal.py", frozenset({"format"})) == 0.0
+
+
 def test_the_path_boost_key_reaches_the_ranking(tmp_path: Path) -> None:
     from strata import Engine
 

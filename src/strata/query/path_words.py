@@ -12,6 +12,7 @@ from strata.text.tokens import word_tokens
 __all__ = ["common_words", "path_share"]
 
 PATH_PREFIX = 3  # letters a word and a path part share at least to match by prefix
+_SUFFIXES = ("ing", "ion", "ed", "es", "s")  # inflections dropped before the prefix test
 
 
 def common_words(words: frozenset[str], paths: set[str]) -> dict[str, float]:
@@ -32,7 +33,7 @@ def path_share(
 ) -> float:
     """The share of `words` that name the file or its folder (`CordovaActivity.java`,
     `engine/`); a word and a name part match when one starts the other (3+ letters:
-    `dependency` ~ `dependencies`)."""
+    `dependency` ~ `dependencies`, `routing` ~ `router`)."""
     parts = _path_parts(path)
     hits = sum((weight or {}).get(w, 1.0) for w in words if any(_prefixed(w, p) for p in parts))
     return hits / len(words) if words else 0.0
@@ -49,5 +50,17 @@ def _path_parts(path: str) -> frozenset[str]:
 def _prefixed(word: str, part: str) -> bool:
     if word == part:
         return True
-    short, long = sorted((word, part), key=len)
+    short, long = sorted((_root(word), _root(part)), key=len)
     return len(short) >= PATH_PREFIX and long.startswith(short)
+
+
+@functools.lru_cache(maxsize=8192)
+def _root(word: str) -> str:
+    """`word` without an English inflection (`dependencies` -> `dependency`, `routing` ->
+    `rout`, `handled` -> `handl`), so that a word and a name part of another form meet."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    for suffix in _SUFFIXES:
+        if len(word) - len(suffix) >= PATH_PREFIX + 1 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
