@@ -4,24 +4,25 @@ of glue, every Clojure `defn` of data.json, every Bash function of bash-completi
 `completions/` (files without an extension), every Kotlin extension function of
 kotlinx.coroutines' common core, every Groovy class of groovysh, every method of
 vue-select's Vue components (npm), every table of Kamailio's PostgreSQL schema, or every
-top-level message, enum and service of Google's `google/api` protos (npm): Recall@1 of
+top-level message, enum and service of Google's `google/api` protos (npm), or every `sub`
+of Perl 5.36's `CPAN/` and `Test2/` modules (Debian's `perl-modules-5.36`): Recall@1 of
 Strata's hybrid search. These are the corpora the C, C++, Kotlin, R, Clojure, Bash, Groovy,
 Vue, SQL and Protocol Buffers defects of 2026-12-04 were found on (docs/benchmarks.md, "C,
 C++ and Kotlin on code the benchmark had not seen", "Ten more languages" and "Groovy, Vue,
 Svelte, Astro and SQL").
 
     python -m benchmarks.where_defined [--corpus libyaml|tinyxml2|pugixml|glue|datajson|
-        bashcomp|kotlinx|groovysh|vueselect|kamailio|googleapi] [--work DIR]
+        bashcomp|kotlinx|groovysh|vueselect|kamailio|googleapi|perlcpan|perltest2] [--work DIR]
 
 The names come from a line scan of the sources, not from Strata's tag queries. A line
 starts a definition when it has the name at its start (C), `Owner::name(` (C++),
 `name <- function(` (R), `_name()` (Bash), `fun Receiver.name(` (Kotlin), `class Name`
-(Groovy) or `name(args) {` (a Vue component's method), and an opening brace or `=` follows
-before any `;`; a Clojure line opening with `(defn name`, an SQL `CREATE TABLE name (` and
-a Protocol Buffers `message Name {` are one as they stand. A name the scan finds in two
-files (a Vue `data()` in every component) is not asked for. The corpus is copied to
-`--work` and indexed there in full with the default model. A hit is the top result's file
-and span holding the definition's first line.
+(Groovy), `sub name` (Perl) or `name(args) {` (a Vue component's method), and an opening
+brace or `=` follows before any `;`; a Clojure line opening with `(defn name`, an SQL
+`CREATE TABLE name (` and a Protocol Buffers `message Name {` are one as they stand. A
+name the scan finds in two files (a Vue `data()` in every component) is not asked for.
+The corpus is copied to `--work` and indexed there in full with the default model. A hit
+is the top result's file and span holding the definition's first line.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from benchmarks.sdists import fetch_deb_source, fetch_npm
+from benchmarks.sdists import fetch_deb, fetch_deb_source, fetch_npm
 
 CORPORA = {
     "libyaml": (("libyaml", "0.2.5-1"), "libyaml-0.2.5", "src/*.c", r"^(yaml_\w+)\("),
@@ -90,6 +91,18 @@ CORPORA = {
         "**/*.proto",
         r"^(?:message|enum|service) (\w+) \{",
     ),
+    "perlcpan": (
+        ("deb:perl-modules-5.36", "5.36.0-7+deb12u4"),
+        "usr/share/perl/5.36/CPAN",
+        "**/*.pm",
+        r"^sub\s+([A-Za-z_]\w*)",
+    ),
+    "perltest2": (
+        ("deb:perl-modules-5.36", "5.36.0-7+deb12u4"),
+        "usr/share/perl/5.36/Test2",
+        "**/*.pm",
+        r"^sub\s+([A-Za-z_]\w*)",
+    ),
     "kamailio": (
         ("kamailio", "5.6.3-2"),
         "kamailio-5.6.3/utils/kamctl/postgres",
@@ -139,6 +152,8 @@ def measure(corpus: str, work: Path) -> dict[str, Any]:
     shutil.rmtree(root, ignore_errors=True)
     if package.startswith("npm:"):
         source = fetch_npm(package.removeprefix("npm:"), version)
+    elif package.startswith("deb:"):  # a binary package: Perl's modules are its own
+        source = fetch_deb(package.removeprefix("deb:"), version)
     else:
         source = fetch_deb_source(package, version)
     shutil.copytree(source / top, root)

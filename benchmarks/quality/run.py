@@ -1,7 +1,7 @@
 """The one command: build every corpus, index it, run every query, print and save the tables.
 
     python -m benchmarks.quality.run [--sets docstring,symbol,identifier,devqs,nonpython,langs,
-        newlangs,extralangs,elixirbash,withdocs,docs]
+        newlangs,extralangs,elixirbash,perl,withdocs,docs]
         [--modes lexical,semantic,hybrid] [--embedders all-MiniLM-L6-v2]
         [--limit N] [--reindex] [--out docs/benchmarks-quality.md]
 
@@ -50,7 +50,7 @@ NAMES_PER_LANGUAGE_PACKAGE = 30
 DOC_SECTIONS_PER_PACKAGE = 60
 SETS = (
     *("docstring", "symbol", "identifier", "devqs", "nonpython"),
-    *("langs", "newlangs", "extralangs", "elixirbash", "withdocs", "docs"),
+    *("langs", "newlangs", "extralangs", "elixirbash", "perl", "withdocs", "docs"),
 )
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "quality.json"
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from strata.config import ChunkConfig
-from strata.index.code.treesitter.tags import Definition, outline
+from strata.index.code.treesitter.outlines import Definition
+from strata.index.code.treesitter.tags import outline
 from strata.types import Chunk
 
 # A member kind (function, method, a C# property) is a chunk of its own; the others are

@@ -8,8 +8,9 @@ from dataclasses import replace
 from typing import Final
 
 from strata.index.code.model import Edge, Symbol
+from strata.index.code.treesitter.outlines import Definition, Reference
 from strata.index.code.treesitter.tagquery import directive
-from strata.index.code.treesitter.tags import Definition, Reference, outline
+from strata.index.code.treesitter.tags import outline
 from strata.text.langs import is_test_path, module_from_path
 
 # Definition kinds that only group members (Rust `impl`, Swift `extension`): not symbols.

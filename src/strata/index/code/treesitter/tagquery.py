@@ -21,6 +21,12 @@ what the language's style needs:
 - `; interfaces: declarations`: an `interface` declares what a `class` of the same name
   defines (Objective-C's `@interface` and `@implementation`): "where is it defined" shows
   the class first, and the interface where there is no class.
+- `; opens <kind>: <word> ...`: the words a definition of that kind opens with (Perl's
+  `; opens function: sub`). With such a line, what a parse error left unread is parsed
+  again, cut above each line that opens with one of these words or with a keyword the
+  file's parsed definitions open with (strata.index.code.treesitter.recover). Only Perl
+  has it: C's macros read the same way in isolation and give definitions wrong names
+  (`typedef NTSTATUS (NTAPI *f)` as a struct `NTSTATUS`).
 - `; macros: export`: an all-caps macro between `class`/`struct` and the name
   (`class FOO_API Name`), or opening a line before a return type and a function's name
   (`PUGI__FN xml_node xml_node::parent() const`) or after its parameters (`f(T&& rhs)
@@ -41,6 +47,7 @@ from strata.index.code.treesitter.grammars import is_supported, language
 
 _INHERITS = re.compile(r"^; inherits: (\w+)\s*$", re.MULTILINE)
 _DIRECTIVE = re.compile(r"^; ([a-z]+: [a-z ]+?)\s*$", re.MULTILINE)
+_OPENS = re.compile(r"^; opens (\w+): ([\w ]+?)\s*$", re.MULTILINE)
 _CAPS = rb"[A-Z][A-Z0-9_]*[A-Z0-9]"
 _EXPORT_MACRO = re.compile(
     rb"\b(?:class|struct)\s+(" + _CAPS + rb")\s+(?=[A-Za-z_]\w*\s*(?:final\b|[:{]))"
@@ -124,6 +131,14 @@ def query_source(lang: str) -> str:
 def directive(lang: str, line: str) -> bool:
     """Whether the query of `lang` (or one it inherits) has the line `; <line>`."""
     return line in _DIRECTIVE.findall(query_source(lang))
+
+
+@functools.cache
+def openers(lang: str) -> dict[bytes, str]:
+    """The words the query of `lang` says a definition opens with, and its kind (`; opens
+    function: sub`)."""
+    lines = _OPENS.findall(query_source(lang))
+    return {word.encode(): kind for kind, words in lines for word in words.split()}
 
 
 def blank_export_macros(src: bytes) -> bytes:

@@ -22,10 +22,11 @@ said in `tagquery`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import tree_sitter
 
+from strata.index.code.treesitter import recover
 from strata.index.code.treesitter.grammars import language
 from strata.index.code.treesitter.nodes import (
     ATTRIBUTE_TYPES,
@@ -36,16 +37,16 @@ from strata.index.code.treesitter.nodes import (
     unwrap,
     wrapped_decorators,
 )
+from strata.index.code.treesitter.outlines import METHOD_OWNERS, Definition, Outline, Reference
 from strata.index.code.treesitter.tagquery import (
     blank_export_macros,
     blank_implements,
     directive,
+    openers,
     query,
     script_of,
 )
 
-# Definition kinds whose functions are methods.
-METHOD_OWNERS = frozenset(["class", "interface", "struct", "trait", "enum", "impl", "object"])
 Captures = dict[str, list[tree_sitter.Node]]
 _Match = tuple[str, tree_sitter.Node, Captures]
 _IMPORT_WORD = re.compile(r"^(import|use|using)\s+")
@@ -56,52 +57,6 @@ _NAMESPACED = frozenset(["module", "class", "interface", "impl", "struct", "trai
 _NAMESPACE_SEPARATOR = re.compile(r"\.|::")
 _PLAIN_NAME = re.compile(r"[A-Za-z_]\w*")
 _SCOPE = re.compile(r"^(?:global|script|local|private):(?=[^:])", re.IGNORECASE)
-
-
-@dataclass(frozen=True, slots=True)
-class Definition:
-    """One definition in a file, with its nesting and its full span (doc and decorators too).
-
-    Lines are 1-based; `decl_line` is where the declaration itself starts, `start_line`
-    where its leading comments/decorators start. `path` is the qualified name within the
-    file (`("Server", "handle")`); `parent` indexes the enclosing definition.
-    `starts_line`/`ends_line` say whether the unit owns its first and last lines.
-    """
-
-    kind: str
-    name: str
-    path: tuple[str, ...]
-    start_line: int
-    end_line: int
-    decl_line: int
-    signature: str
-    doc: str
-    parent: int | None
-    has_body: bool
-    starts_line: bool
-    ends_line: bool
-    decorators: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Reference:
-    """One use (`call`, `import` or `inherits`); `owner` indexes the enclosing definition."""
-
-    kind: str
-    name: str
-    written: str
-    line: int
-    owner: int | None
-    local: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Outline:
-    """Everything the chunker and the symbol extractor need from one parse."""
-
-    definitions: tuple[Definition, ...]
-    references: tuple[Reference, ...]
-    has_errors: bool
 
 
 def _unquoted(name: str) -> str:
@@ -139,6 +94,14 @@ def outline(text: str, lang: str) -> Outline:
         src = blank_export_macros(src)
     if directive(lang, "implements: blank"):
         src = blank_implements(src)
+    return _parsed(src, lang, parser, (1, src.count(b"\n") + 1), 0)
+
+
+def _parsed(
+    src: bytes, lang: str, parser: tree_sitter.Parser, span: tuple[int, int], depth: int
+) -> Outline:
+    """The outline of the lines `span` of `src` as `lang`, with the definitions a parse
+    error hid parsed again (strata.index.code.treesitter.recover) while `depth` allows."""
     tree = parser.parse(src)
     matches = tree_sitter.QueryCursor(query(lang)).matches(tree.root_node)
     defs: dict[int, tuple[int, _Match]] = {}
@@ -166,7 +129,23 @@ def outline(text: str, lang: str) -> Outline:
         if caps["name"][0].id not in names and not builder.in_attribute(caps["name"][0])
     ]
     references.sort(key=lambda r: r.line)
-    return Outline(tuple(definitions), tuple(references), tree.root_node.has_error)
+    found = Outline(tuple(definitions), tuple(references), tree.root_node.has_error)
+    if not found.has_errors or depth >= recover.MAX_DEPTH or not openers(lang):
+        return found  # a language opts in by its query's `; opens` lines
+    opens = recover.openers([(kind, node) for kind, node, _ in chosen], openers(lang))
+    nodes = [node for _, node, _ in chosen]
+    lines = src.split(b"\n")
+    again = []
+    for first, last in recover.error_runs(tree.root_node, nodes, lines, span, opens):
+        text = b"\n".join(lines[first - 1 : last])
+        part = _parsed(text, lang, parser, (1, last - first + 1), depth + 1)
+        again.append(
+            (
+                (first, last),
+                recover.opened(lines, (first, last), recover.shifted(part, first - 1), opens),
+            )
+        )
+    return recover.merged(found, again)
 
 
 class _Builder:

@@ -1,4 +1,6 @@
 ; Perl tags. `package` is a statement, not a block: subs are not qualified by it.
+; opens function: sub
+; opens package: package
 
 (function_definition name: (identifier) @name body: (block) @body) @definition.function
 
