@@ -21,6 +21,7 @@ said in `tagquery`.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import replace
 
@@ -155,6 +156,7 @@ class _Builder:
         self.src = src
         self.loose_docs = loose_docs  # a comment one blank line above is the doc too
         self.index: dict[int, int] = {}
+        self.owners = _Spans([])
         self.attributes: dict[int, list[tree_sitter.Node]] = {}  # node id -> its doc nodes
         self.trailers: set[int] = set()
         self.starts = [0] + [m.end() for m in re.finditer(b"\n", src)]
@@ -168,10 +170,14 @@ class _Builder:
 
     def definitions(self, ordered: list[_Match], *, merge: bool = False) -> list[Definition]:
         self.index = {}
+        owners: list[tree_sitter.Node] = []
         for i, (_, node, caps) in enumerate(ordered):
             self.index[node.id] = i
+            owners.append(node)
             if "body" in caps and caps["body"][0].start_byte >= node.end_byte:
                 self.index[caps["body"][0].id] = i  # a body beside its signature
+                owners.append(caps["body"][0])
+        self.owners = _Spans(owners)
         out: list[Definition] = []
         for kind, node, caps in ordered:
             out.append(self.definition(kind, caps, node, out))
@@ -258,13 +264,11 @@ class _Builder:
         )
 
     def enclosing(self, node: tree_sitter.Node) -> int | None:
-        """Index of the innermost definition strictly containing `node` (walks up, no recursion)."""
-        up = node.parent
-        while up is not None:
-            if up.id in self.index:
-                return self.index[up.id]
-            up = up.parent
-        return None
+        """Index of the innermost definition around `node` (not `node` itself), found by
+        byte ranges: walking up `parent` costs the tree's depth at every step, and a
+        misread here-doc nests nodes thousands deep (minutes for one Perl file)."""
+        owner = self.owners.around(node)
+        return self.index[owner] if owner is not None else None
 
     def leading(self, node: tree_sitter.Node) -> tuple[tree_sitter.Node, tuple[str, ...]]:
         """The first of the comments and attributes glued above `node` (a captured
@@ -324,6 +328,31 @@ class _Builder:
         raw = self.src[node.start_byte : end if end is not None else node.end_byte]
         text = _SPACE.sub(" ", raw[: _SIGNATURE_CHARS * 4].decode("utf-8", "replace")).strip()
         return text.rstrip("{:= ").strip()[:_SIGNATURE_CHARS]
+
+
+class _Spans:
+    """The byte ranges of definition nodes (nested or apart, as a tree's are), each with
+    the innermost one around it, to find what holds a node in a few steps."""
+
+    def __init__(self, nodes: list[tree_sitter.Node]) -> None:
+        nodes = sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
+        self.starts = [n.start_byte for n in nodes]
+        self.ends = [n.end_byte for n in nodes]
+        self.ids = [n.id for n in nodes]
+        self.up: list[int] = []
+        open_: list[int] = []
+        for i, n in enumerate(nodes):
+            while open_ and self.ends[open_[-1]] < n.end_byte:
+                open_.pop()
+            self.up.append(open_[-1] if open_ else -1)
+            open_.append(i)
+
+    def around(self, node: tree_sitter.Node) -> int | None:
+        """The id of the innermost node around `node` (not `node` itself)."""
+        i = bisect.bisect_right(self.starts, node.start_byte) - 1
+        while i >= 0 and (self.ends[i] < node.end_byte or self.ids[i] == node.id):
+            i = self.up[i]
+        return self.ids[i] if i >= 0 else None
 
 
 def _source_order(match: _Match) -> tuple[int, int]:
