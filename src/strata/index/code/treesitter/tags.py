@@ -108,9 +108,11 @@ def _parsed(
     defs: dict[int, tuple[int, _Match]] = {}
     refs: list[tuple[str, Captures]] = []
     builder = _Builder(src, loose_docs=directive(lang, "docs: across a blank line"))
+    attributes: list[tree_sitter.Node] = []
     for pattern, caps in matches:
         if "attribute" in caps:
             builder.attributes[caps["attribute"][0].id] = caps.get("doc", [])
+            attributes.append(caps["attribute"][0])
         if "trailer" in caps:
             builder.trailers.add(caps["trailer"][0].id)
         for cap in caps:
@@ -121,6 +123,7 @@ def _parsed(
                     defs[node.id] = (pattern, (kind, node, caps))
             elif role == "reference" and "name" in caps:
                 refs.append((kind, caps))
+    builder.attribute_spans = _Spans(attributes)
     chosen = sorted((m for _, m in defs.values()), key=_source_order)
     definitions = builder.definitions(chosen, merge=directive(lang, "clauses: merge"))
     names = {caps["name"][0].id for _, _, caps in chosen}
@@ -137,15 +140,12 @@ def _parsed(
     nodes = [node for _, node, _ in chosen]
     lines = src.split(b"\n")
     again = []
-    for first, last in recover.error_runs(tree.root_node, nodes, lines, span, opens):
-        text = b"\n".join(lines[first - 1 : last])
-        part = _parsed(text, lang, parser, (1, last - first + 1), depth + 1)
-        again.append(
-            (
-                (first, last),
-                recover.opened(lines, (first, last), recover.shifted(part, first - 1), opens),
-            )
+    for run in recover.error_runs(tree.root_node, nodes, lines, span, opens):
+        first, last = run
+        part = _parsed(
+            b"\n".join(lines[first - 1 : last]), lang, parser, (1, last - first + 1), depth + 1
         )
+        again.append((run, recover.opened(lines, run, recover.shifted(part, first - 1), opens)))
     return recover.merged(found, again)
 
 
@@ -157,6 +157,7 @@ class _Builder:
         self.loose_docs = loose_docs  # a comment one blank line above is the doc too
         self.index: dict[int, int] = {}
         self.owners = _Spans([])
+        self.attribute_spans = _Spans([])
         self.attributes: dict[int, list[tree_sitter.Node]] = {}  # node id -> its doc nodes
         self.trailers: set[int] = set()
         self.starts = [0] + [m.end() for m in re.finditer(b"\n", src)]
@@ -188,13 +189,9 @@ class _Builder:
         return merged
 
     def in_attribute(self, node: tree_sitter.Node) -> bool:
-        """Whether `node` lies inside a captured `@attribute`."""
-        up = node.parent if self.attributes else None
-        while up is not None:
-            if up.id in self.attributes:
-                return True
-            up = up.parent
-        return False
+        """Whether `node` lies inside a captured `@attribute` (by byte range, as
+        `enclosing`)."""
+        return self.attribute_spans.around(node) is not None
 
     def definition(
         self,
