@@ -81,6 +81,19 @@ def test_denylist_matches_whole_segments_below_the_root_only(tmp_path: Path) -> 
     assert rels(discover(root, config())) == sorted(kept)
 
 
+def test_vendor_is_left_out_only_when_a_package_manager_filled_it(tmp_path: Path) -> None:
+    own = ["contracts/vendor/compound/ICompoundTimelock.sol", "include/vendor/span.h"]
+    filled = ["go/vendor/modules.txt", "go/vendor/github.com/pkg/errors/errors.go",
+              "php/vendor/autoload.php", "php/vendor/psr/log/Logger.php",
+              "rb/vendor/bundle/ruby/3.1.0/gems/rack/lib/rack.rb",
+              "rs/vendor/serde/.cargo-checksum.json", "rs/vendor/serde/src/lib.rs"]  # fmt: skip
+    make(tmp_path, *own, *filled, "go/main.go")
+    assert rels(discover(tmp_path, config())) == sorted([*own, "go/main.go"])
+    brought_back = discover(tmp_path, config(include=["go/vendor/github.com/"]))
+    assert "go/vendor/github.com/pkg/errors/errors.go" in rels(brought_back)
+    assert rels(discover(tmp_path, config(exclude=["vendor/"]))) == ["go/main.go"]
+
+
 def test_root_named_like_a_denied_directory_is_indexed(tmp_path: Path) -> None:
     make(tmp_path / "node_modules", "index.js")
     assert rels(discover(tmp_path / "node_modules", config())) == ["index.js"]

@@ -17,7 +17,7 @@ from strata.index.analysis import Analysis, Change, FileFact, Ignored, analyse, 
 from strata.index.chunking import chunk
 from strata.index.discovery import discover
 from strata.index.extraction import extract
-from strata.index.ignore import IgnoreRules, denied_by_default
+from strata.index.ignore import IgnoreRules, denied
 from strata.index.passages import MINIFIED, is_minified
 from strata.types import Extracted, Skip, SourceFile
 
@@ -116,7 +116,7 @@ def ignored_paths(root: Path, cfg: Config) -> tuple[Ignored, ...]:
             if rules.matches(rel, is_dir):
                 why = (
                     "dot-file or default denylist"
-                    if denied_by_default(e.name, is_dir)
+                    if denied(root / rel, is_dir)
                     else "ignore rules (.gitignore, .strataignore, index.exclude)"
                 )
                 out.append(Ignored(rel, is_dir, why))

@@ -22,7 +22,9 @@ from strata.types import Skip
 EMBED_CHUNKS_PER_S = 60.0
 # Above this much embedding time, suggest `embed.provider: none` (lexical search only).
 EMBED_BUDGET_S = 30 * 60
-VENDORED_DIRS = frozenset({"third_party", "third-party", "thirdparty", "_vendor", "vendored"})
+VENDORED_DIRS = frozenset(
+    {"vendor", "third_party", "third-party", "thirdparty", "_vendor", "vendored"}
+)
 GENERATED_GLOBS = ("*_pb2.py", "*_pb2_grpc.py", "*_pb2.pyi", "*.pb.go", "*.min.js", "*.min.css")
 LOCK_FILES = frozenset(
     {

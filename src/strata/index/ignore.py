@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
@@ -18,9 +20,16 @@ log = logging.getLogger(__name__)
 # Directory names never walked, matched against one path segment below the root (never
 # by substring, never against the root's own ancestors). Every dot-directory is left out too.
 DENY_DIRS: Final = frozenset(
-    {".git", "node_modules", "__pycache__", "venv", ".venv", "target", "build", "dist", "out",
-     "vendor"}
+    {".git", "node_modules", "__pycache__", "venv", ".venv", "target", "build", "dist", "out"}
 )  # fmt: skip
+# A `vendor/` directory is left out when a package manager filled it: Go's `modules.txt`,
+# Composer's `autoload.php`, Bundler's `bundle/`, or a crate `cargo vendor` copied (its
+# `.cargo-checksum.json`). Otherwise it holds copies a project ships as its own source
+# (OpenZeppelin's `contracts/vendor/`, a C library's bundled header): it is indexed, and
+# ranked below the project's own code (query/path_priors).
+VENDOR_DIR: Final = "vendor"
+PACKAGE_MANAGER_MARKS: Final = ("modules.txt", "autoload.php", "bundle")
+CARGO_CHECKSUM: Final = ".cargo-checksum.json"
 _MATCHED: Final = "matched"
 _ON_THE_WAY: Final = "on the way"
 GITIGNORE: Final = ".gitignore"
@@ -35,6 +44,26 @@ def denied_by_default(name: str, is_dir: bool) -> bool:
 def denied_dir(name: str) -> bool:
     """Whether a directory of this name is on the default denylist (or is a dot-directory)."""
     return name in DENY_DIRS or (name.startswith(".") and name not in (".", ".."))
+
+
+def denied(path: Path, is_dir: bool) -> bool:
+    """Whether the defaults leave this file or directory out: `denied_by_default`, or a
+    `vendor/` directory a package manager filled (`PACKAGE_MANAGER_MARKS`)."""
+    if denied_by_default(path.name, is_dir):
+        return True
+    return is_dir and path.name == VENDOR_DIR and filled_by_package_manager(path)
+
+
+def filled_by_package_manager(vendor: Path) -> bool:
+    """Whether a `vendor/` directory holds a package manager's dependencies."""
+    if any(os.path.lexists(vendor / mark) for mark in PACKAGE_MANAGER_MARKS):
+        return True
+    try:
+        with os.scandir(vendor) as entries:
+            crates = [e.path for e in itertools.islice(entries, 64) if e.is_dir()]
+    except OSError:
+        return False
+    return any(os.path.lexists(os.path.join(c, CARGO_CHECKSUM)) for c in crates)
 
 
 class IgnoreRules:
@@ -82,12 +111,12 @@ class IgnoreRules:
         how = self._brought_back(path, is_dir)
         if how == _MATCHED:
             return False
-        parent, _, name = rel.rpartition("/")
+        parent = rel.rpartition("/")[0]
         if parent in self._narrow:  # walked only for the includes inside it
             if how == _ON_THE_WAY:
                 self._narrow.add(rel)
             return how != _ON_THE_WAY
-        left_out = denied_by_default(name, is_dir) or (
+        left_out = denied(self.root / rel, is_dir) or (
             verdict is None and self._ignored_by_files(path)
         )
         if left_out and how == _ON_THE_WAY:
