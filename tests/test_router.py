@@ -321,6 +321,9 @@ def test_identifier_is_an_exact_match_and_required() -> None:
         ("find the class Client in src/minihttp/client.py", {"path": ["src/minihttp/client.py"]}),
         ("retry logic under src/minihttp/", {"path": ["src/minihttp/**"]}),
         ("which python functions handle retries", {"lang": "python"}),
+        ("Find the retry logic in Python.", {"lang": "python"}),
+        ("(This is called 'remove' in Python; renamed to avoid a clash.)", {}),
+        ("Converts Java classes to records.", {}),
         ("how are refunds handled in the payments domain", {"domain": "payments"}),
     ],
 )

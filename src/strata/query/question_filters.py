@@ -9,6 +9,7 @@ import re
 from typing import Protocol
 
 from strata.query.filters import SearchFilters
+from strata.query.verbatim import QUESTION_OPENERS
 
 __all__ = [
     "EXTENSIONS",
@@ -59,6 +60,11 @@ _LANG = rx(
     r"\b(?:in|written\s+in)\s+(python|typescript|javascript|golang|go|rust|java|ruby|markdown)\b(?!\s*\w*\s*(?:domain|service))",
     r"\b(python|typescript|javascript|golang|rust|java|ruby|markdown)\s+(?:code|files?|functions?|classes|modules?|sources?|docs?)\b",
 )
+# A statement (it ends as a sentence does and opens with no question or request word) that
+# names a language says something about it ("(This is called 'remove' in Python; renamed
+# …)", a pasted doc comment): it asks for no language filter.
+_STATEMENT_END = (".", ";", ")", "…", "!")
+_ASKS = re.compile(rf"^\W*(?:{'|'.join(QUESTION_OPENERS)}|search|look|get)\b", IGNORE_CASE)
 # A file's extension in a question: the languages Strata reads, and the usual text files.
 EXTENSIONS = (
     r"(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|kts|scala|swift|rb|php|cs|c|h|cc|cpp|hpp"
@@ -153,7 +159,9 @@ def filters_of(query: str, facts: KnownNames) -> tuple[SearchFilters, list[str]]
         why.append(f"no path filter {unknown}: no indexed path matches")
     lang = None
     m = next((m for p in _LANG if (m := p.search(query))), None)
-    if m:
+    if m and _is_statement(query):
+        why.append(f"no language filter: {m.group(0)!r} is in a statement, not asked for")
+    elif m:
         lang = _LANGS[m.group(1).lower()]
         why.append(f"language filter {lang}: {m.group(0)!r}")
     tests = None
@@ -182,6 +190,12 @@ def filters_of(query: str, facts: KnownNames) -> tuple[SearchFilters, list[str]]
         why.append(f"repo filter {repo}: the repository is named")
     lang_of = (lang,) if lang else ()
     return SearchFilters(paths, lang_of, (), tests, repo or None, domain), why
+
+
+def _is_statement(query: str) -> bool:
+    """Whether the query states something rather than asking (`_STATEMENT_END`)."""
+    text = query.strip()
+    return text.endswith(_STATEMENT_END) and not _ASKS.match(text)
 
 
 def asks_overview(query: str) -> bool:
