@@ -197,6 +197,19 @@ def test_corpus_report_as_json(corpus: Path) -> None:
     assert data["chunks"]["expected"] > 0 and "written" not in data
 
 
+def test_ignored_paths_say_why(corpus: Path) -> None:
+    for rel in ("go/vendor/modules.txt", "go/vendor/x/y.go", "contracts/vendor/I.sol"):
+        (corpus / rel).parent.mkdir(parents=True, exist_ok=True)
+        (corpus / rel).write_text("x\n")
+    result = CliRunner().invoke(app, ["analyze", str(corpus), "--json"])
+    why = {i["path"]: i["why"] for i in json.loads(result.stdout)["ignored"]}
+    assert why == {
+        ".gitignore": "dot-file or default denylist",
+        "build.log": "ignore rules (.gitignore, .strataignore, index.exclude)",
+        "go/vendor": "dependencies a package manager filled",
+    }
+
+
 def test_write_merges_into_the_project_config(corpus: Path) -> None:
     cfg_file = corpus / ".strata" / "config.yaml"
     cfg_file.parent.mkdir()

@@ -17,7 +17,7 @@ from strata.index.analysis import Analysis, Change, FileFact, Ignored, analyse, 
 from strata.index.chunking import chunk
 from strata.index.discovery import discover
 from strata.index.extraction import extract
-from strata.index.ignore import IgnoreRules, denied
+from strata.index.ignore import IgnoreRules, denied, denied_by_default
 from strata.index.passages import MINIFIED, is_minified
 from strata.types import Extracted, Skip, SourceFile
 
@@ -114,15 +114,19 @@ def ignored_paths(root: Path, cfg: Config) -> tuple[Ignored, ...]:
             rel = f"{dir_rel}/{e.name}" if dir_rel else e.name
             is_dir = e.is_dir(follow_symlinks=False)
             if rules.matches(rel, is_dir):
-                why = (
-                    "dot-file or default denylist"
-                    if denied(root / rel, is_dir)
-                    else "ignore rules (.gitignore, .strataignore, index.exclude)"
-                )
-                out.append(Ignored(rel, is_dir, why))
+                out.append(Ignored(rel, is_dir, _why_ignored(root / rel, is_dir)))
             elif is_dir:
                 stack.append(rel)
     return tuple(sorted(out, key=lambda i: i.rel))
+
+
+def _why_ignored(path: Path, is_dir: bool) -> str:
+    """Why the ignore rules leave `path` out, in the words `strata analyze` shows."""
+    if denied_by_default(path.name, is_dir):
+        return "dot-file or default denylist"
+    if denied(path, is_dir):
+        return "dependencies a package manager filled"
+    return "ignore rules (.gitignore, .strataignore, index.exclude)"
 
 
 def write_suggestions(analysis: Analysis) -> tuple[Path, tuple[Change, ...]]:
