@@ -226,6 +226,26 @@ def test_a_sentence_naming_the_file_lifts_its_chunks() -> None:
         )
 
 
+def test_a_test_file_named_like_the_topic_gets_no_path_part_unless_tests_are_asked() -> None:
+    code = _rec("fastapi/dependencies/utils.py", "solve_dependencies")
+    test = make_record(
+        id="t", path="tests/test_dependency_class.py", layer="C0_SOURCE_CHUNKS",
+        title="test_dependency_class", content="x", lang="python", file_hash="h",
+        kind="function", is_test=True,
+    )  # fmt: skip
+    other = _rec("fastapi/routing.py", "APIRoute")  # a word every candidate has tells none apart
+    records = {r.id: r for r in (code, test, other)}
+    base = {r: {"semantic": 0.1} for r in records}
+    topic = ranking.shape("how does dependency injection work", [])
+    out = ranking.adjust(records, base, topic, rrf_k=5, include_tests=False)
+    assert "path" in out[code.id] and "path" not in out[test.id]
+    asked = "how do the tests check dependency injection"
+    tests = ranking.shape(asked, query_terms(asked))
+    assert tests.wants_tests
+    out = ranking.adjust(records, base, tests, rrf_k=5, include_tests=False)
+    assert "path" in out[test.id]
+
+
 def test_a_word_names_a_path_part_in_another_form() -> None:
     words = frozenset({"dependency", "injection"})
     assert ranking.path_share("fastapi/dependencies/utils.py", words) == 1 / 2
