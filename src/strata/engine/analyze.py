@@ -114,17 +114,17 @@ def ignored_paths(root: Path, cfg: Config) -> tuple[Ignored, ...]:
             rel = f"{dir_rel}/{e.name}" if dir_rel else e.name
             is_dir = e.is_dir(follow_symlinks=False)
             if rules.matches(rel, is_dir):
-                out.append(Ignored(rel, is_dir, _why_ignored(root / rel, is_dir)))
+                out.append(Ignored(rel, is_dir, _why_ignored(root, rel, is_dir)))
             elif is_dir:
                 stack.append(rel)
     return tuple(sorted(out, key=lambda i: i.rel))
 
 
-def _why_ignored(path: Path, is_dir: bool) -> str:
-    """Why the ignore rules leave `path` out, in the words `strata analyze` shows."""
-    if denied_by_default(path.name, is_dir):
+def _why_ignored(root: Path, rel: str, is_dir: bool) -> str:
+    """Why the ignore rules leave `rel` out, in the words `strata analyze` shows."""
+    if denied_by_default(rel.rpartition("/")[2], is_dir):
         return "dot-file or default denylist"
-    if denied(path, is_dir):
+    if denied(root, rel, is_dir):
         return "dependencies a package manager filled"
     return "ignore rules (.gitignore, .strataignore, index.exclude)"
 

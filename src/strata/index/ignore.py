@@ -46,12 +46,14 @@ def denied_dir(name: str) -> bool:
     return name in DENY_DIRS or (name.startswith(".") and name not in (".", ".."))
 
 
-def denied(path: Path, is_dir: bool) -> bool:
-    """Whether the defaults leave this file or directory out: `denied_by_default`, or a
-    `vendor/` directory a package manager filled (`PACKAGE_MANAGER_MARKS`)."""
-    if denied_by_default(path.name, is_dir):
+def denied(root: Path, rel: str, is_dir: bool) -> bool:
+    """Whether the defaults leave `rel` (a POSIX path under `root`) out: `denied_by_default`,
+    or a `vendor/` directory a package manager filled (`PACKAGE_MANAGER_MARKS`); only a
+    `vendor/` is looked into."""
+    name = rel.rpartition("/")[2]
+    if denied_by_default(name, is_dir):
         return True
-    return is_dir and path.name == VENDOR_DIR and filled_by_package_manager(path)
+    return is_dir and name == VENDOR_DIR and filled_by_package_manager(root / rel)
 
 
 def filled_by_package_manager(vendor: Path) -> bool:
@@ -116,7 +118,7 @@ class IgnoreRules:
             if how == _ON_THE_WAY:
                 self._narrow.add(rel)
             return how != _ON_THE_WAY
-        left_out = denied(self.root / rel, is_dir) or (
+        left_out = denied(self.root, rel, is_dir) or (
             verdict is None and self._ignored_by_files(path)
         )
         if left_out and how == _ON_THE_WAY:
