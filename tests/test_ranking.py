@@ -182,6 +182,37 @@ def test_short_document_chunks_are_penalised_short_code_is_not() -> None:
     assert ranking.final_score(out[stub.id]) < ranking.final_score(out[long.id])
 
 
+def test_a_short_statement_between_definitions_ranks_below_them_for_a_sentence() -> None:
+    def code(title: str, content: str):  # type: ignore[no-untyped-def]
+        return make_record(
+            id=f"lib/params.js:{title or content}",
+            path="lib/params.js",
+            layer="C0_SOURCE_CHUNKS",
+            title=title,
+            content=content,
+            lang="javascript",
+            file_hash="h",
+            kind="function" if title else "block",
+        )
+
+    glue = code("", "export default AxiosURLSearchParams;")
+    block = code(
+        "", "function encode(str) {\n  return encodeURIComponent(str)" + " + x" * 40 + ";\n}"
+    )
+    one_line_def = code("encode", "const encode = (s) => encodeURIComponent(s);")
+    records = {r.id: r for r in (glue, block, one_line_def)}
+    base = {r: {"semantic": 0.02} for r in records}
+    sentence = ranking.shape("how are query params serialized", ["query", "params", "serialized"])
+    out = ranking.adjust(records, base, sentence, rrf_k=60, include_tests=False)
+    assert out[glue.id]["short_x"] == ranking.SHORT_FACTOR
+    assert "short_x" not in out[block.id] and "short_x" not in out[one_line_def.id]
+    assert ranking.final_score(out[glue.id]) < ranking.final_score(out[one_line_def.id])
+    # asked for by name, the same line is an answer like any other
+    name = ranking.shape("AxiosURLSearchParams", ["axiosurlsearchparams"])
+    by_name = ranking.adjust(records, base, name, rrf_k=60, include_tests=False)
+    assert "short_x" not in by_name[glue.id]
+
+
 def test_fair_kinds_rank_docs_and_code_each_among_their_own() -> None:
     from strata.query.hybrid import _fair_rrf
 

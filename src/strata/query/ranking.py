@@ -348,9 +348,19 @@ def _penalties(
         out["manifest_x"] = MANIFEST_FACTOR
     if not q.wants_changes and is_changelog(rec):
         out["changelog_x"] = CHANGELOG_FACTOR
-    if rec.layer == "D0_DOC_CHUNKS" and len(rec.content.strip()) < SHORT_CHARS:
+    short_doc = rec.layer == "D0_DOC_CHUNKS" and len(rec.content.strip()) < SHORT_CHARS
+    if short_doc or (not q.lookup and is_glue(rec)):
         out["short_x"] = SHORT_FACTOR
     return out
+
+
+def is_glue(rec: Record) -> bool:
+    """A short code chunk that defines nothing (`export default Parser;`, `const proto =
+    Parser.prototype;`, an import line): the statements between definitions. Its few words
+    are mostly the module's name, so its vector sits near any sentence naming the project."""
+    return (
+        rec.layer == C0_SOURCE_CHUNKS and not rec.title and len(rec.content.strip()) < SHORT_CHARS
+    )
 
 
 def final_score(parts: Mapping[str, float]) -> float:
