@@ -160,8 +160,9 @@ EXAMPLE_FACTOR = 0.5
 MANIFEST_FACTOR = 0.5
 CHANGELOG_FACTOR = 0.6  # release notes mention everything; they rarely answer "how" or "where"
 # A document chunk this short is a heading or a stub more often than an answer (the
-# FSS-Mini-RAG guide's "very short chunks, likely incomplete"); code stays exempt, where a
-# one-line definition is often exactly what a name query wants.
+# FSS-Mini-RAG guide's "very short chunks, likely incomplete"); so is a code chunk this short
+# that defines nothing, for a sentence (`is_glue`). A one-line definition stays exempt: it
+# is often exactly what a name query wants.
 SHORT_CHARS = 100
 SHORT_FACTOR = 0.8
 COHERENCE_WEIGHT = 0.0  # measured: any weight tried (0.15, 0.03) lowered MRR; see docs
