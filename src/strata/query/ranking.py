@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from strata.layers import C0_SOURCE_CHUNKS
+from strata.query.glue import is_glue
 from strata.query.path_priors import (
     BUILD_WORDS,
     CHANGE_WORDS,
@@ -353,15 +354,6 @@ def _penalties(
     if short_doc or (not q.lookup and is_glue(rec)):
         out["short_x"] = SHORT_FACTOR
     return out
-
-
-def is_glue(rec: Record) -> bool:
-    """A short code chunk that defines nothing (`export default Parser;`, `const proto =
-    Parser.prototype;`, an import line): the statements between definitions. Its few words
-    are mostly the module's name, so its vector sits near any sentence naming the project."""
-    return (
-        rec.layer == C0_SOURCE_CHUNKS and not rec.title and len(rec.content.strip()) < SHORT_CHARS
-    )
 
 
 def final_score(parts: Mapping[str, float]) -> float:

@@ -1,0 +1,60 @@
+"""What counts as glue between definitions (strata.query.glue)."""
+
+from __future__ import annotations
+
+import pytest
+
+from strata.index.records import make_record
+from strata.query.glue import is_glue
+from strata.types import Record
+
+
+def _code(content: str, *, title: str = "", layer: str = "C0_SOURCE_CHUNKS") -> Record:
+    return make_record(
+        id="a",
+        path="lib/a.js",
+        layer=layer,
+        title=title,
+        content=content,
+        lang="javascript",
+        file_hash="h",
+        kind="module",
+    )
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "export default AxiosURLSearchParams;",
+        "const prototype = AxiosURLSearchParams.prototype;",  # an alias names no new value
+        "'use strict';\n\nimport CanceledError from './CanceledError.js';",
+        "use crate::ast;\nuse crate::hir;",
+        "/*\n** basic stack manipulation\n*/",
+        "static void dumpFunction(DumpState *D, const Proto *f);",
+        "export default {\n  assertOptions,\n  validators\n};",
+    ],
+)
+def test_short_untitled_code_that_names_nothing_is_glue(content: str) -> None:
+    assert is_glue(_code(content))
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "var minNamePadding = 11",
+        'LOG_KWARG_NAMES = ("exc_info", "stack_info", "stacklevel")',
+        "_SENTINEL = object()",
+        "Styles = Union[_Styles, Type[_Styles]]",
+        "type byName []*cobra.Command",
+        "#define ClosureHeader \\\n\tCommonHeader; lu_byte nupvalues",
+        "pub(crate) const MAX: usize = 8;",
+    ],
+)
+def test_a_short_definition_is_not_glue(content: str) -> None:
+    assert not is_glue(_code(content))
+
+
+def test_titled_long_or_document_chunks_are_not_glue() -> None:
+    assert not is_glue(_code("export default Parser;", title="Parser"))
+    assert not is_glue(_code("import a from 'a';\n" * 10))
+    assert not is_glue(_code("See the parser.", layer="D0_DOC_CHUNKS"))
