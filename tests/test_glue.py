@@ -54,7 +54,36 @@ def test_a_short_definition_is_not_glue(content: str) -> None:
     assert not is_glue(_code(content))
 
 
+@pytest.mark.parametrize(
+    "content",
+    [
+        "'use strict';\n\n"
+        + "import utils from './../utils.js';\n" * 8
+        + "import {\n  AxiosError,\n  isCancel as cancelled\n} from './cancel.js';",
+        'package cobra\n\nimport (\n\t"fmt"\n\t"os"\n\tflag "github.com/spf13/pflag"\n)\n' * 3,
+        "// the standard library\n" + "use std::fmt;\nuse crate::ast::{self, Ast};\n" * 5,
+        '#include <stdio.h>\n#include "lua.h"\n' * 6,
+        "from __future__ import annotations\n\nimport os\nfrom typing import Any\n" * 4,
+        "local utils = require 'pl.utils'\nlocal List = require('pl.List')\n" * 4,
+    ],
+)
+def test_an_import_block_of_any_length_is_glue(content: str) -> None:
+    assert len(content) > 100 and is_glue(_code(content))
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "import os\n\nDEFAULT_TIMEOUT = 30\n" + "# a long explanation of the timeout\n" * 3,
+        '#include <stdio.h>\n#define LUA_CORE\n#include "lua.h"\n' * 3,
+        "import os\n\nif os.name == 'nt':\n    SEP = '\\\\'\n" * 3,
+    ],
+)
+def test_imports_with_anything_else_are_not_glue(content: str) -> None:
+    assert not is_glue(_code(content))
+
+
 def test_titled_long_or_document_chunks_are_not_glue() -> None:
     assert not is_glue(_code("export default Parser;", title="Parser"))
-    assert not is_glue(_code("import a from 'a';\n" * 10))
+    assert not is_glue(_code("function parse(text) {\n  return text.split(',');\n}\n" * 3))
     assert not is_glue(_code("See the parser.", layer="D0_DOC_CHUNKS"))

@@ -3,7 +3,8 @@
 `export default Parser;`, `'use strict';` and an import line, `const proto =
 Parser.prototype;`, a forward declaration, a banner comment: chunks of their own in the
 index, whose few words are mostly the module's name, so their vectors sit near any sentence
-that names the project. A short chunk that gives a name a value (`var minNamePadding = 11`,
+that names the project; an import block, of any length, names only other modules. A short
+chunk that gives a name a value (`var minNamePadding = 11`,
 `LOG_KWARG_NAMES = (...)`, `type byName []*Command`, `#define ClosureHeader ...`) is a
 definition, however short, and not glue.
 """
@@ -28,12 +29,38 @@ _TYPE_OR_MACRO = re.compile(
 )
 # a value that is only another name (`Parser.prototype`), not a literal or a call
 _ALIAS = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*[ \t]*;?[ \t]*$")
+# An import block, of any length, is glue too: its words are other modules' names.
+_IMPORT = re.compile(
+    r"(?:import\b|from\s+\S+\s+import\b|use\s|#\s*include\b|using\s+[\w.]+;|package\s"
+    r"|mod\s+\w+;|extern\s+crate\b|require[\s(]|(?:(?:local|const|let|var)\s+)?[\w${}\s,]+="
+    r"\s*require\b)"
+)
+# the other lines of an import block: Go's `"fmt"` and `)`, an import list's `a,` and `} from`
+_IMPORT_REST = re.compile(
+    r"(?:['\"]use strict['\"];?|['\"][\w@./-]+['\"],?|[\w$]+(?:\s+as\s+[\w$]+)?,?|[)}\]];?"
+    r"|}\s*from\s.*|\w+\s+['\"][\w@./-]+['\"])$"
+)
+_COMMENT = re.compile(
+    r"(?://|/\*|\*|--|#(?!\s*(?:include|define|if|ifdef|ifndef|elif|else|endif|undef|pragma)\b))"
+)
+
+
+def _imports_only(text: str) -> bool:
+    """Whether every line of `text` but comments is part of an import block."""
+    code = [ln for raw in text.splitlines() if (ln := raw.strip()) and not _COMMENT.match(ln)]
+    return any(_IMPORT.match(ln) for ln in code) and all(
+        _IMPORT.match(ln) or _IMPORT_REST.match(ln) for ln in code
+    )
 
 
 def is_glue(rec: Record) -> bool:
-    """A code chunk with no title, under `GLUE_CHARS`, that gives no name a value of its
-    own (an alias, `x = Parser.prototype`, is glue)."""
-    if rec.layer != C0_SOURCE_CHUNKS or rec.title or len(text := rec.content.strip()) >= GLUE_CHARS:
+    """A code chunk with no title that is an import block, or is under `GLUE_CHARS` and
+    gives no name a value of its own (an alias, `x = Parser.prototype`, is glue)."""
+    if rec.layer != C0_SOURCE_CHUNKS or rec.title:
+        return False
+    if _imports_only(rec.content):
+        return True
+    if len(text := rec.content.strip()) >= GLUE_CHARS:
         return False
     if _TYPE_OR_MACRO.search(text):
         return False
