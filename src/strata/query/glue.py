@@ -16,7 +16,7 @@ import re
 from strata.layers import C0_SOURCE_CHUNKS
 from strata.types import Record
 
-GLUE_CHARS = 100
+SHORT_CHARS = 100  # a chunk this short: a doc heading or stub, or code that may be glue
 # `name = value`, with the declaration words of the C family, Go, Rust and JavaScript before it
 _ASSIGNED = re.compile(
     r"^[ \t]*(?:export[ \t]+)?(?:(?:pub(?:\([\w:]+\))?|const|let|var|static|final|readonly"
@@ -46,21 +46,28 @@ _COMMENT = re.compile(
 
 
 def _imports_only(text: str) -> bool:
-    """Whether every line of `text` but comments is part of an import block."""
-    code = [ln for raw in text.splitlines() if (ln := raw.strip()) and not _COMMENT.match(ln)]
-    return any(_IMPORT.match(ln) for ln in code) and all(
-        _IMPORT.match(ln) or _IMPORT_REST.match(ln) for ln in code
-    )
+    """Whether every line of `text` but comments is part of an import block, one import at
+    least (read up to the first line that is not: most chunks stop at once)."""
+    imports = False
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or _COMMENT.match(line):
+            continue
+        if _IMPORT.match(line):
+            imports = True
+        elif not _IMPORT_REST.match(line):
+            return False
+    return imports
 
 
 def is_glue(rec: Record) -> bool:
-    """A code chunk with no title that is an import block, or is under `GLUE_CHARS` and
+    """A code chunk with no title that is an import block, or is under `SHORT_CHARS` and
     gives no name a value of its own (an alias, `x = Parser.prototype`, is glue)."""
     if rec.layer != C0_SOURCE_CHUNKS or rec.title:
         return False
     if _imports_only(rec.content):
         return True
-    if len(text := rec.content.strip()) >= GLUE_CHARS:
+    if len(text := rec.content.strip()) >= SHORT_CHARS:
         return False
     if _TYPE_OR_MACRO.search(text):
         return False

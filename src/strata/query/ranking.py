@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from strata.layers import C0_SOURCE_CHUNKS
-from strata.query.glue import is_glue
+from strata.query.glue import SHORT_CHARS, is_glue
 from strata.query.path_priors import (
     BUILD_WORDS,
     CHANGE_WORDS,
@@ -160,11 +160,10 @@ EXAMPLE_FACTOR = 0.5
 # answering them, unless the question is about dependencies, versions or the build.
 MANIFEST_FACTOR = 0.5
 CHANGELOG_FACTOR = 0.6  # release notes mention everything; they rarely answer "how" or "where"
-# A document chunk this short is a heading or a stub more often than an answer (the
-# FSS-Mini-RAG guide's "very short chunks, likely incomplete"); so is a code chunk this short
-# that defines nothing, for a sentence (`is_glue`). A one-line definition stays exempt: it
-# is often exactly what a name query wants.
-SHORT_CHARS = 100
+# A document chunk under `SHORT_CHARS` (query/glue) is a heading or a stub more often than
+# an answer (the FSS-Mini-RAG guide's "very short chunks, likely incomplete"); so is a code
+# chunk this short that defines nothing, for a sentence (`is_glue`). A one-line definition
+# stays exempt: it is often exactly what a name query wants.
 SHORT_FACTOR = 0.8
 COHERENCE_WEIGHT = 0.0  # measured: any weight tried (0.15, 0.03) lowered MRR; see docs
 # A sentence's words in the file's name or folder (semble's stem boost: a Java class is its
