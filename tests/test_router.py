@@ -324,12 +324,26 @@ def test_identifier_is_an_exact_match_and_required() -> None:
         ("Find the retry logic in Python.", {"lang": "python"}),
         ("(This is called 'remove' in Python; renamed to avoid a clash.)", {}),
         ("Converts Java classes to records.", {}),
+        # a statement that names tests or a path (a pasted doc comment) asks for no filter
+        ("This is an interface so that it can be easily mocked in tests.", {}),
+        ("The retry loop is in src/minihttp/client.py.", {}),
+        ("Find the retry logic in the tests.", {"is_test": True}),
+        ("Where is the retry in src/minihttp/client.py?", {"path": ["src/minihttp/client.py"]}),
         ("how are refunds handled in the payments domain", {"domain": "payments"}),
     ],
 )
 def test_filters_named_in_the_question(query: str, filters: dict[str, object]) -> None:
     facts = IndexFacts(domains=("payments",))
     assert route(query, facts).filters.to_json() == filters
+
+
+def test_a_statement_says_why_it_narrows_nothing() -> None:
+    plan = route("This is an interface so that it can be easily mocked in tests.")
+    assert "no tests filter: tests are named in a statement, not asked for" in plan.reasons
+    plan = route("The retry loop is in src/minihttp/client.py.")
+    assert any(
+        "no path filter src/minihttp/client.py: named in a statement" in r for r in plan.reasons
+    )
 
 
 def test_a_domain_filter_needs_a_domain_the_index_knows() -> None:

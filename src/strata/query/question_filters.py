@@ -61,8 +61,9 @@ _LANG = rx(
     r"\b(python|typescript|javascript|golang|rust|java|ruby|markdown)\s+(?:code|files?|functions?|classes|modules?|sources?|docs?)\b",
 )
 # A statement (it ends as a sentence does and opens with no question or request word) that
-# names a language says something about it ("(This is called 'remove' in Python; renamed
-# …)", a pasted doc comment): it asks for no language filter.
+# names a language, a path or tests says something about them ("(This is called 'remove'
+# in Python; renamed …)", "This is an interface so that it can be easily mocked in tests.",
+# a pasted doc comment): it asks for no filter.
 _STATEMENT_END = (".", ";", ")", "…", "!")
 _ASKS = re.compile(rf"^\W*(?:{'|'.join(QUESTION_OPENERS)}|search|look|get)\b", IGNORE_CASE)
 # A file's extension in a question: the languages Strata reads, and the usual text files.
@@ -149,28 +150,16 @@ class KnownNames(Protocol):
 def filters_of(query: str, facts: KnownNames) -> tuple[SearchFilters, list[str]]:
     """Filters named in the question: path globs, language, domain, repo, tests."""
     why: list[str] = []
-    shaped = [path_glob(p) for p in _PATH.findall(ROUTE.sub(" ", no_urls(query)))]
-    shaped = [p for p in dict.fromkeys(shaped) if p]
-    paths = tuple(p for p in shaped if facts.names_a_path(p))
-    if paths:
-        why.append(f"path filter {', '.join(paths)}: a path in the question")
-    if len(paths) < len(shaped):  # `LIMIT/OFFSET`, `and/or`: words with a slash, not paths
-        unknown = ", ".join(p for p in shaped if p not in paths)
-        why.append(f"no path filter {unknown}: no indexed path matches")
+    stated = _is_statement(query)
+    paths = _paths(query, facts, stated, why)
     lang = None
     m = next((m for p in _LANG if (m := p.search(query))), None)
-    if m and _is_statement(query):
+    if m and stated:
         why.append(f"no language filter: {m.group(0)!r} is in a statement, not asked for")
     elif m:
         lang = _LANGS[m.group(1).lower()]
         why.append(f"language filter {lang}: {m.group(0)!r}")
-    tests = None
-    if matches_any(_NO_TESTS, query):
-        tests = False
-        why.append("tests excluded: the question says so")
-    elif matches_any(_IN_TESTS, query):
-        tests = True
-        why.append("tests only: the question asks about tests")
+    tests = _tests(query, stated, why)
     domain = None
     m = next((m for p in _DOMAIN if (m := p.search(query))), None)
     known = {d.lower() for d in facts.domains}
@@ -190,6 +179,36 @@ def filters_of(query: str, facts: KnownNames) -> tuple[SearchFilters, list[str]]
         why.append(f"repo filter {repo}: the repository is named")
     lang_of = (lang,) if lang else ()
     return SearchFilters(paths, lang_of, (), tests, repo or None, domain), why
+
+
+def _paths(query: str, facts: KnownNames, stated: bool, why: list[str]) -> tuple[str, ...]:
+    """The indexed paths the question names (none in a statement), with the reasons."""
+    shaped = [path_glob(p) for p in _PATH.findall(ROUTE.sub(" ", no_urls(query)))]
+    shaped = [p for p in dict.fromkeys(shaped) if p]
+    paths = tuple(p for p in shaped if facts.names_a_path(p))
+    if len(paths) < len(shaped):  # `LIMIT/OFFSET`, `and/or`: words with a slash, not paths
+        unknown = ", ".join(p for p in shaped if p not in paths)
+        why.append(f"no path filter {unknown}: no indexed path matches")
+    if paths and stated:
+        why.append(f"no path filter {', '.join(paths)}: named in a statement, not asked for")
+        return ()
+    if paths:
+        why.append(f"path filter {', '.join(paths)}: a path in the question")
+    return paths
+
+
+def _tests(query: str, stated: bool, why: list[str]) -> bool | None:
+    """Tests only (True), tests excluded (False) or either (None), with the reason."""
+    if stated and matches_any((*_NO_TESTS, *_IN_TESTS), query):
+        why.append("no tests filter: tests are named in a statement, not asked for")
+        return None
+    if matches_any(_NO_TESTS, query):
+        why.append("tests excluded: the question says so")
+        return False
+    if matches_any(_IN_TESTS, query):
+        why.append("tests only: the question asks about tests")
+        return True
+    return None
 
 
 def _is_statement(query: str) -> bool:
