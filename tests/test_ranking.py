@@ -38,13 +38,19 @@ def test_rrf_sums_weighted_reciprocal_ranks() -> None:
     assert fused_order(parts) == ["b", "c", "a"]
 
 
-def _rec(path: str, title: str, kind: str = "function", layer: str = "C0_SOURCE_CHUNKS"):  # type: ignore[no-untyped-def]
+def _rec(  # type: ignore[no-untyped-def]
+    path: str,
+    title: str,
+    kind: str = "function",
+    layer: str = "C0_SOURCE_CHUNKS",
+    content: str = "",
+):
     return make_record(
-        id=f"{path}:{title}",
+        id=f"{path}:{title or content}",
         path=path,
         layer=layer,
         title=title,
-        content=title,
+        content=content or title,
         lang="python",
         file_hash="h",
         kind=kind,
@@ -184,16 +190,7 @@ def test_short_document_chunks_are_penalised_short_code_is_not() -> None:
 
 def test_a_short_statement_between_definitions_ranks_below_them_for_a_sentence() -> None:
     def code(title: str, content: str):  # type: ignore[no-untyped-def]
-        return make_record(
-            id=f"lib/params.js:{title or content}",
-            path="lib/params.js",
-            layer="C0_SOURCE_CHUNKS",
-            title=title,
-            content=content,
-            lang="javascript",
-            file_hash="h",
-            kind="function" if title else "block",
-        )
+        return _rec("lib/params.js", title, "function" if title else "block", content=content)
 
     glue = code("", "export default AxiosURLSearchParams;")
     block = code(
