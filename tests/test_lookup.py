@@ -15,9 +15,11 @@ from strata.query.lookup import (
     callees,
     callers,
     closest,
+    defined_kinds,
     find_symbols,
     list_docs,
     list_entrypoints,
+    meant,
     related,
 )
 from strata.query.lookup.rows import meta_str
@@ -245,6 +247,59 @@ def test_prefix(mini: Store) -> None:
 )
 def test_typos_find_the_symbol(mini: Store, typo: str, qname: str) -> None:
     assert found(mini, typo)[0] == (qname, "fuzzy")
+
+
+@pytest.mark.parametrize(
+    ("asked", "name"),
+    [
+        ("RetryPolcy", "RetryPolicy"),  # a letter dropped
+        ("parse_haeder", "parse_header"),  # two swapped
+        ("Client.sendd", "Client.send"),  # qualified: the qualifier kept
+        ("Clinet.send", None),  # `send` is defined: only a misspelt last part is read so
+        ("parse_headr", "parse_header"),  # the last letter cut
+        ("parse_hdr", None),  # three letters short: too far
+        ("RetryPolicy", None),  # defined as written: nothing to correct
+        ("retry_policy", None),  # the same name written loosely: the exact tier's
+        ("sned", None),  # four letters: a typo of too many names to guess
+        ("zzzzzzzz", None),  # nothing near
+    ],
+)
+def test_a_name_defined_nowhere_is_read_as_the_one_name_it_misspells(
+    mini: Store, asked: str, name: str | None
+) -> None:
+    assert meant(mini, asked) == name
+
+
+def test_two_names_as_near_or_a_word_the_text_uses_are_no_typo(shop: Store) -> None:
+    assert meant(shop, "charge_cards") == "charge_card"
+    assert meant(shop, "Gatewya") == "Gateway"
+    assert meant(shop, "load_al") == "load_all"
+    assert meant(shop, "charges") is None  # "/charges" is in the API's text, near `charge`
+    assert meant(shop, "laad_all") == "load_all"  # `lead_all` is no name here
+    assert meant(shop, "lxad") is None  # four letters
+    assert meant(shop, "chrge_crd") == "charge_card"  # two edits: a compound name may carry two
+    assert meant(shop, "Gatwey") is None  # two edits from `Gateway`: one word carries one
+
+
+def test_the_router_reads_a_plain_word_as_a_name_only_when_bm25_finds_nothing(
+    shop: Store,
+) -> None:
+    assert defined_kinds(shop, "Gateway") == {"class"}
+    assert defined_kinds(shop, "Gatewya") == {"class"}  # a typo BM25 finds nothing for
+    assert meant(shop, "validates") == "validate"
+    assert defined_kinds(shop, "validates") == set()  # its stem is `validate`'s: a topic
+    assert defined_kinds(shop, "zzzzzz") == set()
+
+
+def test_two_names_as_near_are_no_guess(tmp_path: Path, clean_env: None) -> None:
+    (tmp_path / "grid.py").write_text(
+        "def fetch_rows(n):\n    return n\n\n\ndef fetch_cols(n):\n    return n\n",
+        encoding="utf-8",
+    )
+    store = build(tmp_path).store
+    assert meant(store, "fetch_rols") is None  # a letter from each
+    assert meant(store, "fetch_rowz") == "fetch_rows"
+    assert set(closest(store, "fetch_rols")[:2]) == {"fetch_cols", "fetch_rows"}  # both named
 
 
 def test_loosely_written_name_counts_as_exact(mini: Store) -> None:

@@ -678,17 +678,39 @@ def test_the_overview_ends_with_the_files_the_others_lean_on(tmp_path: Path) -> 
 
 
 def test_unknown_symbol_names_the_closest_and_falls_back_to_text(shop: Engine) -> None:
-    result = execute(
-        shop.parts.context(), route("where is charge_cards defined", facts(shop)), mode="lexical"
-    )
-    assert any("no symbol named 'charge_cards'" in n and "charge_card" in n for n in result.notes)
-    assert any("falling back to where 'charge_cards' occurs" in n for n in result.notes)
+    plan = route("where is charge_cardholder defined", facts(shop))
+    result = execute(shop.parts.context(), plan, mode="lexical")
+    notes = result.notes
+    assert any("no symbol named 'charge_cardholder'" in n and "charge_card" in n for n in notes)
+    assert any("falling back to where 'charge_cardholder' occurs" in n for n in notes)
     assert result.plan["route"]["notes"] == list(result.notes)
     assert result.hits[0].record.title == "charge_card"  # the text of the question
     walk = execute(
-        shop.parts.context(), route("who calls chrage_card", facts(shop)), mode="lexical"
+        shop.parts.context(), route("who calls charge_cardholder", facts(shop)), mode="lexical"
     )
     assert any("closest: charge_card" in n for n in walk.notes) and walk.hits
+
+
+def test_a_misspelt_name_is_shown_as_the_one_name_it_misspells(shop: Engine) -> None:
+    ctx = shop.parts.context()
+    result = execute(ctx, route("where is charge_cards defined", facts(shop)), mode="lexical")
+    assert result.notes[0] == (
+        "no symbol named 'charge_cards'; showing 'charge_card', the one defined name this close"
+    )
+    top = result.hits[0].record
+    assert (top.path, top.title, top.metadata["qname"]) == (
+        "shop/payments.py",
+        "charge_card",
+        "shop.payments.charge_card",
+    )
+    walk = execute(ctx, route("who calls chrage_card", facts(shop)), mode="lexical")
+    assert any("showing 'charge_card'" in n for n in walk.notes)
+    routed = walk.hits[: walk.plan["route"]["routed_hits"]]
+    assert {"checkout", "reorder", "test_charge_card"} <= {h.record.title for h in routed}
+    # a misspelt word alone is the name it misspells (the router asks the index)
+    alone = shop.search("Gatewya", k=3)
+    assert (alone.hits[0].record.title, alone.plan["route"]["intent"]) == ("Gateway", "symbol")
+    assert any("showing 'Gateway'" in n for n in alone.notes)
 
 
 def test_an_operator_is_found_where_it_is_defined(tmp_path: Path) -> None:

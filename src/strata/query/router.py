@@ -91,8 +91,9 @@ class IndexFacts:
     # The indexed paths, asked for only when a question holds something path-shaped
     # (None: not known, and every path-shaped word is taken as a filter).
     paths: Callable[[], Iterable[str]] | None = field(default=None, compare=False)
-    # The kinds of the symbols the index defines of exactly this name, none when it defines
-    # none (None: not known, and a plain word a question asks about is taken for a topic).
+    # The kinds of the symbols the index defines of exactly this name (or of the one name it
+    # misspells: `lookup.meant`), none when it defines none (None: not known, and a plain
+    # word a question asks about is taken for a topic).
     defines: Callable[[str], Collection[str]] | None = field(default=None, compare=False)
 
     @classmethod

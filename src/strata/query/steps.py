@@ -142,6 +142,8 @@ def _importers(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str 
 def _symbol(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
     name, limit = str(step.args["name"]), max(step.limit, 20)
     exact = lookup.find_symbols(ctx.store, name, limit=limit, exact=bool(step.args.get("exact")))
+    if not exact and (fixed := lookup.meant(ctx.store, name)):
+        return _as_meant(_symbol, ctx, step, fixed, filters, mode)
     if not exact:
         found = lookup.find_symbols(ctx.store, name, limit=limit)  # prefixes, fuzzy: suggested
         near = list(dict.fromkeys([m.name for m in found] + closest(ctx.store, name)))[:5]
@@ -173,6 +175,21 @@ def _spelt_otherwise(
     return any(spelt.search(h.record.content) for h in text.hits)
 
 
+def _as_meant(
+    fn: Callable[[QueryContext, Step, SearchFilters, str | None], Outcome],
+    ctx: QueryContext,
+    step: Step,
+    fixed: str,
+    filters: SearchFilters,
+    mode: str | None,
+) -> Outcome:
+    """The step run again for the name it meant (`_meant`), with a note that says so."""
+    shown = fn(ctx, dataclasses.replace(step, args={**step.args, "name": fixed}), filters, mode)
+    name = str(step.args["name"])
+    note = f"no symbol named {name!r}; showing {fixed!r}, the one defined name this close"
+    return Outcome(shown.hits, [note, *shown.notes])
+
+
 def _at_header(m: SymbolMatch, chunk: Record | None) -> Record:
     """A definition shown at its header: the C0 chunk its first line starts (signature and
     docstring, not a catalogue row spanning the whole class), carrying the symbol's qname,
@@ -198,7 +215,10 @@ def _walk(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | Non
     name, depth = str(step.args["name"]), int(step.args.get("depth", 1))
     walker = lookup.callers if step.method == "callers" else lookup.callees
     walk = walker(ctx.store, name, depth, name_matches=bool(step.args.get("name_matches")))
-    if not any(t.record is not None for t in walk.targets) and not walk.links:
+    found = any(t.record is not None for t in walk.targets) or walk.links
+    if not found and (fixed := lookup.meant(ctx.store, name)):
+        return _as_meant(_walk, ctx, step, fixed, filters, mode)
+    if not found:
         near = closest(ctx.store, name)
         tail = f"; closest: {', '.join(near)}" if near else ""
         return Outcome([], [f"no symbol named {name!r}{tail}"])

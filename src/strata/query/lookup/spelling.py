@@ -1,0 +1,83 @@
+"""The one defined name a misspelt or cut-short name stands for, when only one is that close.
+
+`Environmnet` -> `Environment`, `get_templat` -> `get_template`, `Client.recieve` ->
+`Client.receive`. A name is read as a typo only when
+
+- it has `MIN_CHARS` letters or more and the index defines no name so folded;
+- exactly one folded name of the index is nearest to it (two names as near: no guess),
+  within `max_typos` edits for a compound name (`get_templat`) and one edit for a single
+  word (`routing` is two from `Grouping`, and another word, not a typo);
+- the name itself is written nowhere in the index's passages (a word the text uses is no
+  typo, even when nothing defines it: a config key, a term of the docs).
+
+The router reads a plain word as a name only when, besides, BM25 finds nothing for it
+(`tokens` meets `Token` by its stem: a topic the text search answers, not a typo).
+"""
+
+from __future__ import annotations
+
+import re
+
+from strata.layers import PASSAGE_LAYERS
+from strata.query.lookup.names import edit_distance, fold, max_typos
+from strata.query.lookup.symbols import find_symbols, symbol_index
+from strata.store import Filter, Store
+from strata.text.tokens import query_terms, split_identifier
+
+__all__ = ["MIN_CHARS", "defined_kinds", "meant"]
+
+MIN_CHARS = 5  # shorter names (`sned`, `gte`) are a typo of too many others to guess
+_PASSAGES = Filter(layers=PASSAGE_LAYERS)
+
+
+def defined_kinds(store: Store, name: str) -> set[str]:
+    """The kinds of the symbols spelt exactly `name`, or exactly the one defined name it
+    misspells (`meant`) when BM25 finds nothing for it; none: the index defines no such
+    name. The router's `IndexFacts.defines`."""
+    kinds = _kinds(store, name)
+    if kinds:
+        return kinds
+    fixed = meant(store, name)
+    return _kinds(store, fixed) if fixed and not _searchable(store, name) else set()
+
+
+def meant(store: Store, name: str) -> str | None:
+    """The defined name `name` is a typo of (qualified as `name` is), or None."""
+    qualifier, _, tail = name.strip().replace("::", ".").rpartition(".")
+    key = fold(tail)
+    if len(key) < MIN_CHARS:
+        return None
+    index = symbol_index(store)
+    if key in index.by_fold:
+        return None  # a name of the index, written loosely: the exact tier's
+    typos = max_typos(key) if len(split_identifier(tail)) > 1 else 1
+    near = index.names.within(key, typos)
+    nearest = [k for k, dist in near if dist == near[0][1]] if near else []
+    if len(nearest) != 1:
+        return None
+    spellings = {e.name for e in index.by_fold[nearest[0]] if e.qualified_by(qualifier)}
+    if not spellings or _written(store, tail):
+        return None
+    # of `Environment` and `environment`, the one written most like the question's
+    bare = min(spellings, key=lambda s: (edit_distance(tail, s, len(s) + len(tail)), s))
+    return f"{qualifier}.{bare}" if qualifier else bare
+
+
+def _kinds(store: Store, name: str) -> set[str]:
+    return {m.record.kind for m in find_symbols(store, name, limit=10, exact=True) if m.score == 1}
+
+
+def _written(store: Store, word: str) -> bool:
+    """Whether a passage (code or docs) holds `word` as a word, in any case: among the
+    first BM25 hits for it, where a passage holding it as written ranks."""
+    terms = query_terms(word)
+    if not terms:
+        return False
+    spelt = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", re.IGNORECASE)
+    return any(spelt.search(rec.content) for rec, _ in store.lexical_search(terms, 10, _PASSAGES))
+
+
+def _searchable(store: Store, word: str) -> bool:
+    """Whether BM25 finds the word whole (by its stem; not only its parts) in a passage."""
+    whole = [t for t in query_terms(word) if t.replace("_", "") == fold(word)]
+    return bool(whole) and bool(store.lexical_search(whole, 1, _PASSAGES))

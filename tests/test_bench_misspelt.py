@@ -1,0 +1,30 @@
+"""The misspelt-name benchmark: each name written wrong the same way every run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks.quality.misspelt import PHRASINGS, TYPOS, _forms, _words
+
+
+def test_each_typo_is_one_edit_inside_the_name_and_the_same_every_run() -> None:
+    name = "parse_header"
+    forms = dict(_forms(name, set()))
+    assert forms == dict(_forms(name, set()))  # a fixed place per name, not a random one
+    assert set(forms) == {*TYPOS, "unknown"}
+    assert forms["the last letter cut"] == "parse_heade"
+    assert forms["unknown"] == "redaeh_esrap"
+    for form in ("swapped letters", "a letter dropped", "a letter doubled"):
+        wrong = forms[form]
+        assert wrong != name and wrong[0] == name[0] and wrong[-1] == name[-1]
+    assert sorted(forms["swapped letters"]) == sorted(name)
+    assert len(forms["a letter dropped"]) == len(name) - 1
+    assert len(forms["a letter doubled"]) == len(name) + 1
+    assert all(p.count("{}") == 1 for p in PHRASINGS)
+
+
+def test_a_typo_the_corpus_writes_is_another_name_and_is_skipped(tmp_path: Path) -> None:
+    (tmp_path / "lib.py").write_text("def load_all():\n    load_al = 1\n", encoding="utf-8")
+    known = _words(tmp_path)
+    assert {"load_all", "load_al"} <= known
+    assert "the last letter cut" not in dict(_forms("load_all", known))
