@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchmarks.quality.misspelt import PHRASINGS, TYPOS, _forms, _words
+from benchmarks.quality.typos import misspelt
 
 
 def test_each_typo_is_one_edit_inside_the_name_and_the_same_every_run() -> None:
@@ -28,3 +29,15 @@ def test_a_typo_the_corpus_writes_is_another_name_and_is_skipped(tmp_path: Path)
     known = _words(tmp_path)
     assert {"load_all", "load_al"} <= known
     assert "the last letter cut" not in dict(_forms("load_all", known))
+
+
+def test_a_question_gets_one_long_word_misspelt_the_same_way_every_run() -> None:
+    question = "Returns the complete FlagSet that applies to this command."
+    wrong = misspelt(question)
+    assert wrong is not None and wrong == misspelt(question)
+    changed = [(a, b) for a, b in zip(question.split(), wrong.split(), strict=True) if a != b]
+    [(right, typo)] = changed
+    assert len(right) >= 6 and right.islower() and sorted(right) == sorted(typo)
+    assert (right[0], right[-1]) == (typo[0], typo[-1])
+    assert misspelt("Is it so, or not?") is None  # no word of six letters
+    assert misspelt("It should be done before.") is None  # only common words

@@ -6,6 +6,7 @@ import dataclasses
 import functools
 import itertools
 import logging
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from strata.query.compiled import may_be_output
 from strata.query.definitions import definition_chunks
 from strata.query.filters import NO_FILTERS, WIDEN, SearchFilters
 from strata.query.focus import at_frame, focused
+from strata.query.respelt import respelt
 from strata.store import Filter, Store
 from strata.text.tokens import query_terms
 from strata.types import Hit, Record
@@ -113,6 +115,9 @@ class Searcher:
         mode = self._effective_mode(mode, where, notes)
         n = max(self._cfg.search.candidates, 3 * k)
         q = ranking.shape(query, terms, topic=framing.is_topic(asked))
+        if not (q.lookup or q.identifier_like) and (fixed := respelt(self._store, query)):
+            query, terms = _respelt(query, fixed, notes)
+            q = ranking.shape(query, terms, topic=framing.is_topic(asked))
         mixed = self._both_kinds(q, mode, where)
         depth = KIND_DEPTH * n if mixed else n
         lists, mode = self._retrieve(query, terms, q, (depth, k), mode, where, notes)
@@ -319,6 +324,15 @@ def _fair_rrf(
             for rid, parts in ranking.rrf({name: same}, weights=weights, k=k).items():
                 out.setdefault(rid, {}).update(parts)
     return out
+
+
+def _respelt(query: str, fixed: Mapping[str, str], notes: list[str]) -> tuple[str, list[str]]:
+    """The query with its misspelt words written as the code words they stand for."""
+    for wrong, right in fixed.items():
+        query = re.sub(rf"\b{wrong}\b", right, query)
+    read = ", ".join(f"{wrong!r} as {right!r}" for wrong, right in fixed.items())
+    notes.append(f"read {read}: the index has no such word")
+    return query, query_terms(query)[:64]
 
 
 def _kind_floor(pairs: Sequence[tuple[Record, float]], n: int) -> list[tuple[Record, float]]:
