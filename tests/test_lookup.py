@@ -20,6 +20,7 @@ from strata.query.lookup import (
     list_docs,
     list_entrypoints,
     meant,
+    misspelt_word,
     related,
 )
 from strata.query.lookup.rows import meta_str
@@ -285,10 +286,11 @@ def test_the_router_reads_a_plain_word_as_a_name_only_when_bm25_finds_nothing(
     shop: Store,
 ) -> None:
     assert defined_kinds(shop, "Gateway") == {"class"}
-    assert defined_kinds(shop, "Gatewya") == {"class"}  # a typo BM25 finds nothing for
+    assert defined_kinds(shop, "Gatewya") == set()  # as spelt: no such name
+    assert misspelt_word(shop, "Gatewya") == "Gateway"  # a typo BM25 finds nothing for
     assert meant(shop, "validates") == "validate"
-    assert defined_kinds(shop, "validates") == set()  # its stem is `validate`'s: a topic
-    assert defined_kinds(shop, "zzzzzz") == set()
+    assert misspelt_word(shop, "validates") is None  # its stem is `validate`'s: a topic
+    assert misspelt_word(shop, "zzzzzz") is None
 
 
 def test_two_names_as_near_are_no_guess(tmp_path: Path, clean_env: None) -> None:

@@ -13,6 +13,7 @@ from strata import layers as L
 from strata.errors import QueryError
 from strata.query import lookup
 from strata.query.executor import execute
+from strata.query.plain_names import said_in_words
 from strata.query.router import Classification, IndexFacts, RetrievalPlan, route
 
 pytestmark = pytest.mark.usefixtures("both_stores")
@@ -689,6 +690,43 @@ def test_unknown_symbol_names_the_closest_and_falls_back_to_text(shop: Engine) -
         shop.parts.context(), route("who calls charge_cardholder", facts(shop)), mode="lexical"
     )
     assert any("closest: charge_card" in n for n in walk.notes) and walk.hits
+
+
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [
+        ("where is the get template function defined", "get_template"),
+        ("what does the file system loader class do", "FileSystemLoader"),
+        ("where is the class file system loader defined?", "FileSystemLoader"),
+        ("show me the parse args method", "parseArgs"),
+        ("how does the class perl work", "class_perl"),  # a kind word that is a part
+        ("where is the max retries constant defined", "MAX_RETRIES"),
+        ("how does the template cache work", ""),  # no such name: a topic
+        ("where is the get the template defined", ""),  # a stop word: no name
+        ("where is the template defined", ""),  # one word: the plain-word rules' to say
+        ("show me the version template method", "VersionTemplate"),  # the kind said
+        ("where is the version template defined", "versionTemplate"),  # no kind: the first
+    ],
+)
+def test_a_name_said_in_words_is_the_name_the_index_defines(query: str, name: str) -> None:
+    defined = {
+        **dict.fromkeys(["get_template", "parseArgs", "class_perl"], "function"),
+        **{"FileSystemLoader": "class", "MAX_RETRIES": "constant"},
+        **{"versionTemplate": "field", "VersionTemplate": "method"},
+    }
+    assert said_in_words(query, lambda n: {defined[n]} if n in defined else set()) == name
+
+
+def test_a_name_said_in_words_is_looked_up(shop: Engine) -> None:
+    result = shop.search("where is the charge card function defined", k=3)
+    assert result.plan["route"]["intent"] == "symbol"
+    assert result.plan["route"]["names"] == ["charge_card"]
+    assert (result.hits[0].record.path, result.hits[0].record.title) == (
+        "shop/payments.py",
+        "charge_card",
+    )
+    topic = shop.search("how does the card network work", k=3)  # no `card_network`: a topic
+    assert topic.plan["route"]["intent"] == "free_text"
 
 
 def test_a_misspelt_name_is_shown_as_the_one_name_it_misspells(shop: Engine) -> None:

@@ -184,6 +184,7 @@ class Engine:
             domains=lookup.known_domains(store),
             paths=lambda: lookup.indexed_paths(store),
             defines=lambda name: lookup.defined_kinds(store, name),
+            meant=lambda word: lookup.misspelt_word(store, word),
         )
         return route(query, facts, k=k or self.config.search.k)
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection
 
+from strata.query.phrases import KIND_WORD, THE
+from strata.query.question_filters import rx
 from strata.query.questions import (
     Classification,
     about_name,
@@ -18,7 +20,7 @@ from strata.query.questions import (
 )
 from strata.text.tokens import STOP_WORDS
 
-__all__ = ["named", "plain_name_asked"]
+__all__ = ["named", "plain_name_asked", "said_in_words"]
 
 # Stop words that name methods often enough ("where is has defined"); pronouns and question
 # words never do.
@@ -32,26 +34,86 @@ _NAMED_STOP_WORDS = STOP_WORDS - {
 # more often the topic than that member.
 _MEMBER_KINDS = frozenset({"field", "property"})
 _WORD_ALONE = re.compile(r"\s*`?([A-Za-z_][A-Za-z0-9_]*)`?\s*")
+# A name said in words, two to four of them (a kind word may close the run): "where is the
+# get template function defined", "what does the file system loader class do".
+_RUN = r"(?P<words>[a-z]+(?:\s+[a-z]+){1,4})"
+_IN_WORDS = rx(
+    rf"\bwhere\s+(?:is|are)\s+{THE}{_RUN}\s+(?:defined|declared|implemented)\b",
+    rf"\bwhat\s+(?:does|do)\s+{THE}{_RUN}\s+(?:do|does|return|returns)\b",
+    rf"\bhow\s+(?:does|do|is)\s+{THE}{_RUN}\s+(?:work|works|implemented)\b",
+    rf"^\s*(?:show|find|open)\s+(?:me\s+)?{THE}{_RUN}\s*[.?!]?\s*$",
+)
 
 
 def named(
-    found: Classification, query: str, defines: Callable[[str], Collection[str]] | None
+    found: Classification,
+    query: str,
+    defines: Callable[[str], Collection[str]] | None,
+    meant: Callable[[str], str | None] | None = None,
 ) -> Classification:
     """A question about a plain word ("what does json do", "how is recurse used"), or the
     word alone ("Engine", "Semaphore"), is about a name when the index `defines` one
-    spelt so; otherwise the rules' classification `found` stands."""
+    spelt so, or when the word names nothing and is the typo of one (`meant`: "Gatewya");
+    a question that says a name in words ("the get template function") is about it when
+    the index defines it. Otherwise the rules' classification `found` stands."""
     if found.intent not in ("free_text", "workflow", "definition", "relations") or not defines:
         return found
+
+    def kinds_of(word: str) -> set[str]:
+        kinds = set(defines(word))
+        fixed = meant(word) if meant and not kinds else None
+        return set(defines(fixed)) if fixed else kinds
+
     walk, used = walk_of(query)
-    if used and defines(used):
+    if used and kinds_of(used):
         return Classification(walk, (used,), reason=f"{walk}: the index defines {used!r}")
     if found.intent == "relations":
         return found
     name = plain_name_asked(query) or _word_alone(query)
-    kinds = set(defines(name)) if name else set()
+    kinds = kinds_of(name) if name else set()
+    if not kinds and (spelt := said_in_words(query, defines)):
+        return Classification("symbol", (spelt,), reason=f"symbol: the index defines {spelt!r}")
     if not kinds or (name == query.strip(" `") and not kinds - _MEMBER_KINDS):
         return found  # the word alone names only a member ("Args": a struct's field)
     return Classification("symbol", (name,), reason=f"symbol: the index defines {name!r}")
+
+
+def said_in_words(query: str, defines: Callable[[str], Collection[str]]) -> str:
+    """The name a question says in words ("the get template function": `get_template`,
+    `getTemplate` or `GetTemplate`, whichever the index `defines`), or ""."""
+    for p in _IN_WORDS:
+        m = p.search(query)
+        if not m:
+            continue
+        said = tuple(m.group("words").lower().split())
+        # a kind word may open or close the run ("the class file system loader", "the get
+        # template method"), or be a part of the name (`class_perl`, `SearchIndex`)
+        head = 1 if KIND_WORD.fullmatch(said[0]) else 0
+        tail = len(said) - 1 if KIND_WORD.fullmatch(said[-1]) else len(said)
+        runs = (said[head:tail], said[:tail], said[head:], said)
+        kind = said[0] if head else said[-1] if tail < len(said) else ""
+        for words in dict.fromkeys(runs):
+            if 2 <= len(words) <= 4 and not set(words) & STOP_WORDS:
+                found = [(s, defines(s)) for s in _spellings(words)]
+                # of `versionTemplate` (a field) and `VersionTemplate`, the "method" said
+                spelt = [s for s, kinds in found if kind in kinds] or [s for s, k in found if k]
+                if spelt:
+                    return spelt[0]
+    return ""
+
+
+def _spellings(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The ways code writes a name of these words: `get_template`, `getTemplate`,
+    `GetTemplate`, `gettemplate`, `GET_TEMPLATE`, `get-template`."""
+    pascal = "".join(w.capitalize() for w in words)
+    return (
+        "_".join(words),
+        words[0] + pascal[len(words[0]) :],
+        pascal,
+        "".join(words),
+        "_".join(words).upper(),
+        "-".join(words),
+    )
 
 
 def plain_name_asked(query: str) -> str:

@@ -91,10 +91,11 @@ class IndexFacts:
     # The indexed paths, asked for only when a question holds something path-shaped
     # (None: not known, and every path-shaped word is taken as a filter).
     paths: Callable[[], Iterable[str]] | None = field(default=None, compare=False)
-    # The kinds of the symbols the index defines of exactly this name (or of the one name it
-    # misspells: `lookup.meant`), none when it defines none (None: not known, and a plain
-    # word a question asks about is taken for a topic).
+    # The kinds of the symbols the index defines of exactly this name, none when it defines
+    # none (None: not known, and a plain word a question asks about is taken for a topic).
     defines: Callable[[str], Collection[str]] | None = field(default=None, compare=False)
+    # The one defined name a word that names nothing misspells (`lookup.misspelt_word`).
+    meant: Callable[[str], str | None] | None = field(default=None, compare=False)
 
     @classmethod
     def from_counts(
@@ -104,10 +105,11 @@ class IndexFacts:
         domains: Iterable[str] = (),
         paths: Callable[[], Iterable[str]] | None = None,
         defines: Callable[[str], Collection[str]] | None = None,
+        meant: Callable[[str], str | None] | None = None,
     ) -> IndexFacts:
         """Facts from `Store.counts()` (layer -> {"rows": n, ...})."""
         have = frozenset(layer for layer, c in counts.items() if c.get("rows", 0) > 0)
-        return cls(have, tuple(repos), tuple(domains), paths, defines)
+        return cls(have, tuple(repos), tuple(domains), paths, defines, meant)
 
     def names_a_path(self, glob: str) -> bool:
         """Whether `glob` matches an indexed path (True when the paths are not known)."""
@@ -239,7 +241,7 @@ def route(
         found = Classification("file", (path,), reason=f"file: asks about {path!r}")
         reasons.append(found.reason)
     else:
-        found = named(classify(head), head, facts.defines)
+        found = named(classify(head), head, facts.defines, facts.meant)
         reasons.append(found.reason)
     if len(query.strip()) > MAX_ROUTED_CHARS:
         reasons.append(f"only the first {MAX_ROUTED_CHARS} characters were read by the router")

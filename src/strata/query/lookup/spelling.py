@@ -20,25 +20,21 @@ import re
 
 from strata.layers import PASSAGE_LAYERS
 from strata.query.lookup.names import edit_distance, fold, max_typos
-from strata.query.lookup.symbols import find_symbols, symbol_index
+from strata.query.lookup.symbols import symbol_index
 from strata.store import Filter, Store
 from strata.text.tokens import query_terms, split_identifier
 
-__all__ = ["MIN_CHARS", "defined_kinds", "meant"]
+__all__ = ["MIN_CHARS", "meant", "misspelt_word"]
 
 MIN_CHARS = 5  # shorter names (`sned`, `gte`) are a typo of too many others to guess
 _PASSAGES = Filter(layers=PASSAGE_LAYERS)
 
 
-def defined_kinds(store: Store, name: str) -> set[str]:
-    """The kinds of the symbols spelt exactly `name`, or exactly the one defined name it
-    misspells (`meant`) when BM25 finds nothing for it; none: the index defines no such
-    name. The router's `IndexFacts.defines`."""
-    kinds = _kinds(store, name)
-    if kinds:
-        return kinds
-    fixed = meant(store, name)
-    return _kinds(store, fixed) if fixed and not _searchable(store, name) else set()
+def misspelt_word(store: Store, word: str) -> str | None:
+    """The defined name a plain word the router reads stands for (`meant`), when BM25 also
+    finds nothing for the word; the router's `IndexFacts.meant`."""
+    fixed = meant(store, word)
+    return fixed if fixed and not _searchable(store, word) else None
 
 
 def meant(store: Store, name: str) -> str | None:
@@ -61,10 +57,6 @@ def meant(store: Store, name: str) -> str | None:
     # of `Environment` and `environment`, the one written most like the question's
     bare = min(spellings, key=lambda s: (edit_distance(tail, s, len(s) + len(tail)), s))
     return f"{qualifier}.{bare}" if qualifier else bare
-
-
-def _kinds(store: Store, name: str) -> set[str]:
-    return {m.record.kind for m in find_symbols(store, name, limit=10, exact=True) if m.score == 1}
 
 
 def _written(store: Store, word: str) -> bool:

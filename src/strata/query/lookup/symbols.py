@@ -304,6 +304,12 @@ def find_symbols(
     return symbol_index(store).find(name, kind=kind, limit=limit, exact=exact)
 
 
+def defined_kinds(store: Store, name: str) -> set[str]:
+    """The kinds of the symbols spelt exactly `name` (none: the index defines no such name);
+    the router's `IndexFacts.defines`."""
+    return {m.record.kind for m in find_symbols(store, name, limit=10, exact=True) if m.score == 1}
+
+
 def closest(store: Store, name: str, n: int = 3) -> list[str]:
     """Up to `n` known bare names closest to `name` (for a helpful empty result)."""
     return symbol_index(store).closest(name, n=n)

@@ -1,9 +1,10 @@
-"""The misspelt-name benchmark: each name written wrong the same way every run."""
+"""The benchmarks of names and questions written wrong or in words: the same forms every run."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from benchmarks.quality.inwords import in_words
 from benchmarks.quality.misspelt import PHRASINGS, TYPOS, _forms, _words
 from benchmarks.quality.typos import misspelt
 
@@ -41,3 +42,13 @@ def test_a_question_gets_one_long_word_misspelt_the_same_way_every_run() -> None
     assert (right[0], right[-1]) == (typo[0], typo[-1])
     assert misspelt("Is it so, or not?") is None  # no word of six letters
     assert misspelt("It should be done before.") is None  # only common words
+
+
+def test_a_name_is_said_in_its_parts_when_they_are_words() -> None:
+    assert in_words("get_template") == "get template"
+    assert in_words("Loaders.FileSystemLoader") == "file system loader"
+    assert in_words("parseArgs") == "parse args"
+    assert in_words("template") == ""  # one part: the plain-word forms' to ask
+    assert in_words("toInt52") == ""  # a number is no word
+    assert in_words("get_the_value") == ""  # a stop word
+    assert in_words("a_b_c_d_e") == ""  # five parts
