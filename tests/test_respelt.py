@@ -36,6 +36,11 @@ CODE = {
             return names[0]
 
 
+        def common_prefix(a: str, b: str) -> str:
+            """What both start with."""
+            return a[: len(a) - len(b)]
+
+
         def reader_for(path: str) -> str:
             """A reader of the file at `path`."""
             return path
@@ -66,6 +71,7 @@ def test_a_misspelt_word_is_read_as_the_one_code_word_it_misspells(eng: Engine) 
     assert respelt(eng.store, "where are caches cleared") == {}
     assert respelt(eng.store, "what sets the colour") == {}
     assert respelt(eng.store, "keeps nested templates") == {}  # `nest` is one from `next`: short
+    assert respelt(eng.store, "the scientific component") == {}  # `compon`: `common`, one changed
     # two code words as near (`reader`, `render`): no guess; a short word, a quoted name
     assert respelt(eng.store, "who calls the reder") == {}
     assert respelt(eng.store, "the template cahce") == {}  # five letters: too many near

@@ -1,18 +1,43 @@
 """What the other-kinds-of-question benchmarks share (`messages`, `traces`, `phrasings`,
-`fields`): each form's Recall@1 and MRR@10, and their command line."""
+`fields`, `misspelt`, `inwords`): the names "where is X defined" asks for, a row per asked
+form, each form's Recall@1 and MRR@10, and their command line."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import logging
+import re
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from benchmarks.quality.evaluate import run, strata_searcher
+from benchmarks.quality.indexes import open_index
 from benchmarks.quality.metrics import K, Retrieved, first_hit_rank, is_hit
-from benchmarks.quality.model import Target
+from benchmarks.quality.model import Corpus, Query, Target
+
+EMBEDDER = "all-MiniLM-L6-v2"
+_WHERE_DEFINED = re.compile(r"^where is (.+) defined$")
+
+
+def defined_names(corpus: Corpus) -> list[tuple[Query, str]]:
+    """The corpus's "where is X defined" questions (`def-`, `symbol-nl`), each with its X."""
+    return [(q, m.group(1)) for q in corpus.queries if (m := _WHERE_DEFINED.match(q.text))]
+
+
+def ranked_rows(corpus: Corpus, mode: str, queries: Sequence[Query]) -> list[dict[str, Any]]:
+    """Each query (its `set` the form asked) through `Engine.search` on the corpus's cached
+    index: the first hit's rank."""
+    eng, _ = open_index(corpus, EMBEDDER, reindex=False)
+    try:
+        return [
+            {"corpus": corpus.name, "form": o.query.set, "query": o.query.text, "rank": o.rank}
+            for o in run(f"strata {mode}", EMBEDDER, strata_searcher(eng, mode), queries)
+        ]
+    finally:
+        eng.close()
 
 
 def form_summary(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -14,18 +14,21 @@ run's cached indexes (run `benchmarks.quality.run` first for the current build).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from benchmarks.quality.askforms import form_summary, main_with
-from benchmarks.quality.evaluate import run, strata_searcher
+from benchmarks.quality.askforms import (
+    EMBEDDER,
+    defined_names,
+    form_summary,
+    main_with,
+    ranked_rows,
+)
 from benchmarks.quality.indexes import open_index
 from benchmarks.quality.run import build_corpora
 from strata.text.tokens import STOP_WORDS, split_identifier
 
-EMBEDDER = "all-MiniLM-L6-v2"
 PHRASINGS = (
     "where is the {words} defined",
     "where is the {words} {kind} defined",
@@ -33,7 +36,6 @@ PHRASINGS = (
     "show me the {words} {kind}",
 )
 KINDS = {"function", "method", "class", "type", "struct", "interface", "trait", "enum"}
-_ASKED = re.compile(r"^where is (.+) defined$")
 
 
 def in_words(name: str) -> str:
@@ -48,8 +50,7 @@ def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
     """Every `def-` name said in words, in every phrasing: rank per row."""
     rows: list[dict[str, Any]] = []
     for corpus in build_corpora(sets):
-        asked = [(q, m.group(1)) for q in corpus.queries if (m := _ASKED.match(q.text))]
-        asked = [(q, name, words) for q, name in asked if (words := in_words(name))]
+        asked = [(q, n, words) for q, n in defined_names(corpus) if (words := in_words(n))]
         if not asked:
             continue
         eng, _ = open_index(corpus, EMBEDDER, reindex=False)
@@ -61,11 +62,8 @@ def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
                 replace(q, id=f"{q.id}#{n}", set=p, text=p.format(words=words, kind=kind))
                 for n, p in enumerate(PHRASINGS)
             ]
-        for o in run(f"strata {mode}", EMBEDDER, strata_searcher(eng, mode), queries):
-            rows.append(
-                {"corpus": corpus.name, "form": o.query.set, "query": o.query.text, "rank": o.rank}
-            )
         eng.close()
+        rows += ranked_rows(corpus, mode, queries)
     return {"mode": mode, "summary": form_summary(rows), "rows": rows}
 
 

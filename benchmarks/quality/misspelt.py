@@ -26,15 +26,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from benchmarks.quality.askforms import form_summary, main_with
-from benchmarks.quality.evaluate import run, strata_searcher
-from benchmarks.quality.indexes import open_index
+from benchmarks.quality.askforms import (
+    defined_names,
+    form_summary,
+    main_with,
+    ranked_rows,
+)
 from benchmarks.quality.run import build_corpora
 
-EMBEDDER = "all-MiniLM-L6-v2"
 MIN_CHARS = 7
 PHRASINGS = ("where is {} defined", "{}")
-_ASKED = re.compile(r"^where is (.+) defined$")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -100,9 +101,9 @@ def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     for corpus in build_corpora(sets):
         asked = [
-            (q, m.group(1))
-            for q in corpus.queries
-            if (m := _ASKED.match(q.text)) and len(m.group(1).rsplit(".", 1)[-1]) >= MIN_CHARS
+            (q, name)
+            for q, name in defined_names(corpus)
+            if len(name.rsplit(".", 1)[-1]) >= MIN_CHARS
         ]
         if not asked:
             continue
@@ -113,12 +114,7 @@ def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
             for form, w in _forms(name, known)
             for n, phrasing in enumerate(PHRASINGS)
         ]
-        eng, _ = open_index(corpus, EMBEDDER, reindex=False)
-        for o in run(f"strata {mode}", EMBEDDER, strata_searcher(eng, mode), queries):
-            rows.append(
-                {"corpus": corpus.name, "form": o.query.set, "query": o.query.text, "rank": o.rank}
-            )
-        eng.close()
+        rows += ranked_rows(corpus, mode, queries)
     return {"mode": mode, "summary": form_summary(rows), "rows": rows}
 
 

@@ -14,17 +14,18 @@ run's cached indexes (run `benchmarks.quality.run` first for the current build).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from benchmarks.quality.askforms import form_summary, main_with
-from benchmarks.quality.evaluate import run, strata_searcher
-from benchmarks.quality.indexes import open_index
+from benchmarks.quality.askforms import (
+    defined_names,
+    form_summary,
+    main_with,
+    ranked_rows,
+)
 from benchmarks.quality.run import build_corpora
 
-EMBEDDER = "all-MiniLM-L6-v2"
 PHRASINGS = (
     "where is {} defined",
     "what does {} do",
@@ -41,14 +42,13 @@ PHRASINGS = (
     "where does {} live",
     "what arguments does {} take",
 )
-_ASKED = re.compile(r"^where is (.+) defined$")
 
 
 def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
     """Every name of the sets' `def-`/`symbol-nl` queries in every phrasing: rank per row."""
     rows: list[dict[str, Any]] = []
     for corpus in build_corpora(sets):
-        asked = [(q, m.group(1)) for q in corpus.queries if (m := _ASKED.match(q.text))]
+        asked = defined_names(corpus)
         if not asked:
             continue
         queries = [
@@ -56,12 +56,7 @@ def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
             for q, name in asked
             for n, phrasing in enumerate(PHRASINGS)
         ]
-        eng, _ = open_index(corpus, EMBEDDER, reindex=False)
-        for o in run(f"strata {mode}", EMBEDDER, strata_searcher(eng, mode), queries):
-            rows.append(
-                {"corpus": corpus.name, "form": o.query.set, "query": o.query.text, "rank": o.rank}
-            )
-        eng.close()
+        rows += ranked_rows(corpus, mode, queries)
     return {"mode": mode, "summary": form_summary(rows), "rows": rows}
 
 

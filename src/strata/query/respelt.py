@@ -6,18 +6,21 @@ no name of the index has it or its stem as a part (`LRUCache` has `cache`), exac
 part is one edit from either (two as near: no guess; `reutrns` is one from `return` by its
 stem), and BM25 finds nothing for it either (`retrieves` meets `retrieve` by its stem: no
 typo). The vocabulary is the index's own: the parts of
-its symbols' names (`strata.query.lookup.symbols`), so a word is only ever read as one the
-code uses.
+its symbols' names (read from the catalog's titles alone, once per store version), so a
+word is only ever read as one the code uses.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from strata.layers import PASSAGE_LAYERS
-from strata.query.lookup.symbols import symbol_index
-from strata.store import Filter, Store
+from strata.layers import C1_SYMBOL_CATALOG, PASSAGE_LAYERS
+from strata.query.lookup.names import NameIndex
+from strata.query.lookup.rows import derived
+from strata.store import Filter, Store, capabilities
 from strata.store.bm25 import stemmer
+from strata.text.tokens import split_identifier
 
 __all__ = ["MIN_CHARS", "respelt"]
 
@@ -32,19 +35,51 @@ def respelt(store: Store, query: str) -> dict[str, str]:
     words = sorted(set(_WORD.findall(query)))
     if not words:
         return {}
-    index = symbol_index(store)
+    vocabulary = _vocabulary(store)
     stem = stemmer()
     out: dict[str, str] = {}
     for word in words:
         # the word and its stem: `reutrns` is one edit from `return`, not from a part
         forms = {word, stem.stemWord(word)} if stem else {word}
-        if forms & index.by_part.keys():
+        if forms & vocabulary.parts:
             continue
-        forms = {f for f in forms if len(f) >= MIN_CHARS - 1}  # `nested`'s `nest`: one from `next`
-        # the parts one edit away, by stem (`commands` and `command` are one word)
-        near = {form: [p for p, _ in index.parts.within(form, 1)] for form in sorted(forms)}
-        found = [p for form in (word, *sorted(forms - {word})) for p in near.get(form, ())]
+        # the parts one edit from the word, then from its stem (`commands` and `command` are
+        # one word); a stem is a cut word, so only two letters swapped or one left out count
+        # (`compon` is no typo of `common`), and not below five letters (`nest`, `next`)
+        found = [p for p, _ in vocabulary.index.within(word, 1)]
+        for form in forms - {word}:
+            near = vocabulary.index.within(form, 1) if len(form) >= MIN_CHARS - 1 else []
+            found += [p for p, _ in near if _swapped_or_short(form, p)]
         stems = {stem.stemWord(p) if stem else p for p in found}
         if len(stems) == 1 and not store.lexical_search([word], 1, _PASSAGES):
             out[word] = found[0]  # the part written as the word is, when there is one
     return out
+
+
+def _swapped_or_short(form: str, part: str) -> bool:
+    """`part` is `form` with two letters swapped, or with one letter more."""
+    return sorted(form) == sorted(part) or len(part) == len(form) + 1
+
+
+@dataclass(frozen=True, slots=True)
+class _Vocabulary:
+    parts: frozenset[str]  # every part of every name (`lru`, `cache`, `clear`, ...)
+    index: NameIndex  # the same, for near words
+
+
+def _vocabulary(store: Store) -> _Vocabulary:
+    return derived(store, "name_parts", _read_vocabulary)
+
+
+def _read_vocabulary(store: Store) -> _Vocabulary:
+    """The parts of the symbol catalog's titles (`LRUCache.clear_cache`: lru, cache, clear)."""
+    where = Filter(layers=(C1_SYMBOL_CATALOG,))
+    titles = capabilities.fetch_table(store, where, ["title"]).column("title").to_pylist()
+    parts = frozenset(
+        p
+        for title in titles
+        if title
+        for name in re.split(r"\W+", title)
+        for p in split_identifier(name)
+    )
+    return _Vocabulary(parts, NameIndex(parts))
