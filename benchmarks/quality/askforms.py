@@ -17,6 +17,7 @@ from benchmarks.quality.evaluate import run, strata_searcher
 from benchmarks.quality.indexes import open_index
 from benchmarks.quality.metrics import K, Retrieved, first_hit_rank, is_hit
 from benchmarks.quality.model import Corpus, Query, Target
+from benchmarks.quality.run import build_corpora
 
 EMBEDDER = "all-MiniLM-L6-v2"
 _WHERE_DEFINED = re.compile(r"^where is (.+) defined$")
@@ -27,17 +28,24 @@ def defined_names(corpus: Corpus) -> list[tuple[Query, str]]:
     return [(q, m.group(1)) for q in corpus.queries if (m := _WHERE_DEFINED.match(q.text))]
 
 
-def ranked_rows(corpus: Corpus, mode: str, queries: Sequence[Query]) -> list[dict[str, Any]]:
-    """Each query (its `set` the form asked) through `Engine.search` on the corpus's cached
-    index: the first hit's rank."""
-    eng, _ = open_index(corpus, EMBEDDER, reindex=False)
-    try:
-        return [
+def measure_asked(
+    sets: Sequence[str], mode: str, ask: Callable[[Corpus], list[Query]]
+) -> dict[str, Any]:
+    """Every query `ask` makes of each corpus of `sets` (its `set` the form asked), through
+    `Engine.search` on the corpus's cached index: the first hit's rank per row, and each
+    form's summary."""
+    rows: list[dict[str, Any]] = []
+    for corpus in build_corpora(sets):
+        queries = ask(corpus)
+        if not queries:
+            continue
+        eng, _ = open_index(corpus, EMBEDDER, reindex=False)
+        rows += [
             {"corpus": corpus.name, "form": o.query.set, "query": o.query.text, "rank": o.rank}
             for o in run(f"strata {mode}", EMBEDDER, strata_searcher(eng, mode), queries)
         ]
-    finally:
         eng.close()
+    return {"mode": mode, "summary": form_summary(rows), "rows": rows}
 
 
 def form_summary(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -18,15 +18,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from benchmarks.quality.askforms import (
-    EMBEDDER,
-    defined_names,
-    form_summary,
-    main_with,
-    ranked_rows,
-)
+from benchmarks.quality.askforms import EMBEDDER, defined_names, main_with, measure_asked
 from benchmarks.quality.indexes import open_index
-from benchmarks.quality.run import build_corpora
+from benchmarks.quality.model import Corpus, Query
 from strata.text.tokens import STOP_WORDS, split_identifier
 
 PHRASINGS = (
@@ -48,23 +42,24 @@ def in_words(name: str) -> str:
 
 def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
     """Every `def-` name said in words, in every phrasing: rank per row."""
-    rows: list[dict[str, Any]] = []
-    for corpus in build_corpora(sets):
-        asked = [(q, n, words) for q, n in defined_names(corpus) if (words := in_words(n))]
-        if not asked:
-            continue
-        eng, _ = open_index(corpus, EMBEDDER, reindex=False)
-        queries = []
-        for q, name, words in asked:
-            kinds = {m.kind for m in eng.symbols(name, limit=5) if m.match == "exact"}
-            kind = next(iter(sorted(kinds & KINDS)), "function")
-            queries += [
-                replace(q, id=f"{q.id}#{n}", set=p, text=p.format(words=words, kind=kind))
-                for n, p in enumerate(PHRASINGS)
-            ]
-        eng.close()
-        rows += ranked_rows(corpus, mode, queries)
-    return {"mode": mode, "summary": form_summary(rows), "rows": rows}
+    return measure_asked(sets, mode, _asked)
+
+
+def _asked(corpus: Corpus) -> list[Query]:
+    asked = [(q, n, words) for q, n in defined_names(corpus) if (words := in_words(n))]
+    if not asked:
+        return []
+    eng, _ = open_index(corpus, EMBEDDER, reindex=False)
+    queries = []
+    for q, name, words in asked:
+        kinds = {m.kind for m in eng.symbols(name, limit=5) if m.match == "exact"}
+        kind = next(iter(sorted(kinds & KINDS)), "function")
+        queries += [
+            replace(q, id=f"{q.id}#{n}", set=p, text=p.format(words=words, kind=kind))
+            for n, p in enumerate(PHRASINGS)
+        ]
+    eng.close()
+    return queries
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -26,13 +26,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from benchmarks.quality.askforms import (
-    defined_names,
-    form_summary,
-    main_with,
-    ranked_rows,
-)
-from benchmarks.quality.run import build_corpora
+from benchmarks.quality.askforms import defined_names, main_with, measure_asked
+from benchmarks.quality.model import Corpus, Query
 
 MIN_CHARS = 7
 PHRASINGS = ("where is {} defined", "{}")
@@ -98,24 +93,20 @@ def _forms(name: str, known: set[str]) -> list[tuple[str, str]]:
 
 def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
     """Every long enough `def-` name, written wrong in every form and phrasing: rank per row."""
-    rows: list[dict[str, Any]] = []
-    for corpus in build_corpora(sets):
-        asked = [
-            (q, name)
-            for q, name in defined_names(corpus)
-            if len(name.rsplit(".", 1)[-1]) >= MIN_CHARS
-        ]
-        if not asked:
-            continue
-        known = _words(corpus.root)
-        queries = [
-            replace(q, id=f"{q.id}#{form}#{n}", set=f"{form}: {phrasing}", text=phrasing.format(w))
-            for q, name in asked
-            for form, w in _forms(name, known)
-            for n, phrasing in enumerate(PHRASINGS)
-        ]
-        rows += ranked_rows(corpus, mode, queries)
-    return {"mode": mode, "summary": form_summary(rows), "rows": rows}
+    return measure_asked(sets, mode, _asked)
+
+
+def _asked(corpus: Corpus) -> list[Query]:
+    asked = [(q, n) for q, n in defined_names(corpus) if len(n.rsplit(".", 1)[-1]) >= MIN_CHARS]
+    if not asked:
+        return []
+    known = _words(corpus.root)
+    return [
+        replace(q, id=f"{q.id}#{form}#{n}", set=f"{form}: {phrasing}", text=phrasing.format(w))
+        for q, name in asked
+        for form, w in _forms(name, known)
+        for n, phrasing in enumerate(PHRASINGS)
+    ]
 
 
 def main(argv: Sequence[str] | None = None) -> None:

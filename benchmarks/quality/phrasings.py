@@ -18,13 +18,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from benchmarks.quality.askforms import (
-    defined_names,
-    form_summary,
-    main_with,
-    ranked_rows,
-)
-from benchmarks.quality.run import build_corpora
+from benchmarks.quality.askforms import defined_names, main_with, measure_asked
+from benchmarks.quality.model import Corpus, Query
 
 PHRASINGS = (
     "where is {} defined",
@@ -46,18 +41,15 @@ PHRASINGS = (
 
 def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
     """Every name of the sets' `def-`/`symbol-nl` queries in every phrasing: rank per row."""
-    rows: list[dict[str, Any]] = []
-    for corpus in build_corpora(sets):
-        asked = defined_names(corpus)
-        if not asked:
-            continue
-        queries = [
-            replace(q, id=f"{q.id}#{n}", set=phrasing, text=phrasing.format(name))
-            for q, name in asked
-            for n, phrasing in enumerate(PHRASINGS)
-        ]
-        rows += ranked_rows(corpus, mode, queries)
-    return {"mode": mode, "summary": form_summary(rows), "rows": rows}
+    return measure_asked(sets, mode, _asked)
+
+
+def _asked(corpus: Corpus) -> list[Query]:
+    return [
+        replace(q, id=f"{q.id}#{n}", set=phrasing, text=phrasing.format(name))
+        for q, name in defined_names(corpus)
+        for n, phrasing in enumerate(PHRASINGS)
+    ]
 
 
 def main(argv: Sequence[str] | None = None) -> None:

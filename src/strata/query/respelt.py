@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from strata.layers import C1_SYMBOL_CATALOG, PASSAGE_LAYERS
+from strata.layers import C1_SYMBOL_CATALOG
 from strata.query.lookup.names import NameIndex
 from strata.query.lookup.rows import derived
+from strata.query.lookup.spelling import searchable
 from strata.store import Filter, Store, capabilities
 from strata.store.bm25 import stemmer
 from strata.text.tokens import split_identifier
@@ -27,7 +28,6 @@ __all__ = ["MIN_CHARS", "respelt"]
 MIN_CHARS = 6  # shorter words are a typo of too many others (`cahe`: cache, cake, case)
 # a lowercase word of prose: not `obj.member`, a path, a call or a quoted name
 _WORD = re.compile(r"(?<![\w.`'/-])[a-z]{6,}(?![\w`/(-]|\.\w|'\w\w)")
-_PASSAGES = Filter(layers=PASSAGE_LAYERS)
 
 
 def respelt(store: Store, query: str) -> dict[str, str]:
@@ -51,7 +51,7 @@ def respelt(store: Store, query: str) -> dict[str, str]:
             near = vocabulary.index.within(form, 1) if len(form) >= MIN_CHARS - 1 else []
             found += [p for p, _ in near if _swapped_or_short(form, p)]
         stems = {stem.stemWord(p) if stem else p for p in found}
-        if len(stems) == 1 and not store.lexical_search([word], 1, _PASSAGES):
+        if len(stems) == 1 and not searchable(store, word):
             out[word] = found[0]  # the part written as the word is, when there is one
     return out
 

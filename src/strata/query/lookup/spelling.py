@@ -24,7 +24,7 @@ from strata.query.lookup.symbols import symbol_index
 from strata.store import Filter, Store
 from strata.text.tokens import query_terms, split_identifier
 
-__all__ = ["MIN_CHARS", "meant", "misspelt_word"]
+__all__ = ["MIN_CHARS", "meant", "misspelt_word", "searchable"]
 
 MIN_CHARS = 5  # shorter names (`sned`, `gte`) are a typo of too many others to guess
 _PASSAGES = Filter(layers=PASSAGE_LAYERS)
@@ -34,7 +34,7 @@ def misspelt_word(store: Store, word: str) -> str | None:
     """The defined name a plain word the router reads stands for (`meant`), when BM25 also
     finds nothing for the word; the router's `IndexFacts.meant`."""
     fixed = meant(store, word)
-    return fixed if fixed and not _searchable(store, word) else None
+    return fixed if fixed and not searchable(store, word) else None
 
 
 def meant(store: Store, name: str) -> str | None:
@@ -69,7 +69,7 @@ def _written(store: Store, word: str) -> bool:
     return any(spelt.search(rec.content) for rec, _ in store.lexical_search(terms, 10, _PASSAGES))
 
 
-def _searchable(store: Store, word: str) -> bool:
+def searchable(store: Store, word: str) -> bool:
     """Whether BM25 finds the word whole (by its stem; not only its parts) in a passage."""
     whole = [t for t in query_terms(word) if t.replace("_", "") == fold(word)]
     return bool(whole) and bool(store.lexical_search(whole, 1, _PASSAGES))
