@@ -69,12 +69,20 @@ def test_unknown_symbol_is_a_helpful_empty_result(cli: click.Group, mini: str) -
 
 
 def test_a_walk_of_an_unknown_name_names_the_closest(cli: click.Group, mini: str) -> None:
-    res = run(cli, "callers", "parse_haeder", "--json", "--index-dir", mini)
+    res = run(cli, "callers", "parse_headr_line", "--json", "--index-dir", mini)
     assert res.exit_code == 0
     assert json.loads(res.stdout) == []
-    assert "no symbol named parse_haeder; closest: parse_header" in res.stderr
+    assert "no symbol named parse_headr_line; closest: parse_header" in res.stderr
     res = run(cli, "callees", "parse_header", "--json", "--index-dir", mini)
     assert "no symbol named" not in res.stderr  # a known name: no hint
+
+
+def test_a_walk_of_a_misspelt_name_walks_the_name_it_misspells(cli: click.Group, mini: str) -> None:
+    res = run(cli, "callers", "parse_haeder", "--json", "--index-dir", mini)
+    assert res.exit_code == 0
+    right = run(cli, "callers", "parse_header", "--json", "--index-dir", mini)
+    assert json.loads(res.stdout) == json.loads(right.stdout) != []
+    assert "no symbol named 'parse_haeder'; showing 'parse_header'" in res.stderr
 
 
 def test_callers_json_depth_2(cli: click.Group, mini: str) -> None:

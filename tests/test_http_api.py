@@ -87,6 +87,19 @@ def test_typed_endpoints_answer_what_the_engine_answers(server: Server, indexed:
     assert calls == json.loads(json.dumps(eng.callers("Client._transmit").to_json()))
     status, called = request(server, "POST", "/callees", {"qname": "Client.send"})
     assert status == 200 and any(c["symbol"]["qname"].endswith("_transmit") for c in called)
+    # a misspelt name: the one defined name it misspells, said in a header
+    conn = http.client.HTTPConnection(server.host, server.port, timeout=60)
+    body = json.dumps({"qname": "Client._transmti"}).encode()
+    conn.request("POST", "/callers", body, {"Content-Type": "application/json"})
+    reply = conn.getresponse()
+    got, note = json.loads(reply.read()), reply.getheader("X-Strata-Note")
+    conn.close()
+    assert got == calls
+    assert note == (
+        "no symbol named 'Client._transmti'; showing 'Client._transmit', "
+        "the one defined name this close"
+    )
+    assert request(server, "POST", "/callers", {"qname": "no_such_function_here"}) == (200, [])
     status, mains = request(server, "POST", "/entrypoints", {})
     assert status == 200 and [m["path"] for m in mains] == ["src/minihttp/__main__.py"]
     assert request(server, "POST", "/entrypoints", {"type": "http"}) == (200, [])

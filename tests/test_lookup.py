@@ -256,7 +256,10 @@ def test_typos_find_the_symbol(mini: Store, typo: str, qname: str) -> None:
         ("RetryPolcy", "RetryPolicy"),  # a letter dropped
         ("parse_haeder", "parse_header"),  # two swapped
         ("Client.sendd", "Client.send"),  # qualified: the qualifier kept
-        ("Clinet.send", None),  # `send` is defined: only a misspelt last part is read so
+        ("Clinet.send", "Client.send"),  # `send` is defined: the qualifier is misspelt
+        ("Clientt.__init__", "Client.__init__"),  # a short name, qualified: its class read
+        ("Clinet.delay", None),  # no `delay` of a class that close
+        ("Xyzzyq.send", None),  # no class near
         ("parse_headr", "parse_header"),  # the last letter cut
         ("parse_hdr", None),  # three letters short: too far
         ("RetryPolicy", None),  # defined as written: nothing to correct

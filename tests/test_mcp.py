@@ -98,6 +98,9 @@ def test_every_tool_in_process(indexed: Path) -> None:
         assert any(link["qname"].endswith("_transmit") for link in callees["links"])
         missing = await call(client, "call_graph", qname="no_such_function_here")
         assert missing["links"] == [] and missing["notes"]
+        misspelt = await call(client, "call_graph", qname="Client._transmti")
+        assert misspelt["links"] == callers["links"]
+        assert misspelt["notes"][0].startswith("no symbol named 'Client._transmti'; showing")
         mains = await call(client, "entrypoints")
         assert [h["path"] for h in mains["hits"]] == ["src/minihttp/__main__.py"]
         like = await call(client, "related", path="src/minihttp/client.py", line=19, k=3)

@@ -12,6 +12,14 @@ corpus as a word is skipped: it is another name there, not a typo. The rows of t
 `unknown` ask for a name no corpus has (the name's letters reversed): what Strata finds
 for them is not a definition, so their Recall@1 must stay 0.
 
+With `--sets docstring`, the Python packages' methods are asked for by their qualified
+name (`Class.method`, the class of `MIN_CHARS` letters or more, the qualified name defined
+once),
+the class written wrong in every way of `TYPOS` (forms `qualifier: …`), reversed
+(`qualifier: unknown`: no class to read it as, so only the text search for the rest
+answers), and as written (`qualifier: as written`); the
+target is the method's span.
+
 A question is answered through `Engine.search`, routed as a user's would be. The corpora
 are the quality run's cached indexes (run `benchmarks.quality.run` first for the current
 build).
@@ -19,17 +27,22 @@ build).
 
 from __future__ import annotations
 
+import random
 import re
 import zlib
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from benchmarks.quality.askforms import defined_names, main_with, measure_asked
-from benchmarks.quality.model import Corpus, Query
+from benchmarks.quality.model import Corpus, Query, Target
+from benchmarks.quality.pydefs import definitions, python_files
+from benchmarks.quality.run import SEED
 
 MIN_CHARS = 7
+QUALIFIED_PER_PACKAGE = 40
 PHRASINGS = ("where is {} defined", "{}")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -99,7 +112,7 @@ def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
 def _asked(corpus: Corpus) -> list[Query]:
     asked = [(q, n) for q, n in defined_names(corpus) if len(n.rsplit(".", 1)[-1]) >= MIN_CHARS]
     if not asked:
-        return []
+        return _qualified(corpus) if corpus.name.startswith("py-") else []
     known = _words(corpus.root)
     return [
         replace(q, id=f"{q.id}#{form}#{n}", set=f"{form}: {phrasing}", text=phrasing.format(w))
@@ -107,6 +120,40 @@ def _asked(corpus: Corpus) -> list[Query]:
         for form, w in _forms(name, known)
         for n, phrasing in enumerate(PHRASINGS)
     ]
+
+
+def _qualified(corpus: Corpus) -> list[Query]:
+    """A Python package's methods by qualified name, the class written wrong or as is."""
+    defs = [d for rel in python_files(corpus.root) for d in definitions(corpus.root, rel)]
+    once = Counter(d.qualname for d in defs)
+    methods = [
+        d
+        for d in defs
+        if d.qualname.count(".") == 1
+        and once[d.qualname] == 1
+        and len(d.qualname.split(".")[0]) >= MIN_CHARS
+        and not d.path.startswith("tests/")
+    ]
+    rng = random.Random(f"{SEED}:qualified:{corpus.name}")
+    chosen = sorted(rng.sample(methods, min(QUALIFIED_PER_PACKAGE, len(methods))), key=str)
+    known = _words(corpus.root)
+    out = []
+    for d in chosen:
+        cls, method = d.qualname.split(".")
+        forms = [("as written", cls), *_forms(cls, known)]
+        target = (Target(d.path, d.start, d.end),)
+        for form, written in forms:
+            for n, phrasing in enumerate(PHRASINGS):
+                out.append(
+                    Query(
+                        id=f"qualified:{corpus.name}:{d.path}:{d.qualname}#{form}#{n}",
+                        set=f"qualifier: {form}: {phrasing}",
+                        repo=corpus.name,
+                        text=phrasing.format(f"{written}.{method}"),
+                        targets=target,
+                    )
+                )
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -262,17 +262,23 @@ class Engine:
         self, qname: str, depth: int = 1, *, repo: str | None = None, name_matches: bool = False
     ) -> CallWalk:
         """C2: who calls `qname` (bare or qualified), breadth-first to `depth`; calls tied
-        by the bare name only are left out unless `name_matches`."""
+        by the bare name only are left out unless `name_matches`. A name that names nothing
+        is read as the one defined name it misspells (`CallWalk.read_as`)."""
         scope = self.parts.scope(repo)
-        return lookup.callers(scope, qname, depth=depth, name_matches=name_matches)
+        return lookup.as_meant(
+            scope, qname, lambda n: lookup.callers(scope, n, depth, name_matches=name_matches)
+        )
 
     def callees(
         self, qname: str, depth: int = 1, *, repo: str | None = None, name_matches: bool = False
     ) -> CallWalk:
         """C2: what `qname` calls, breadth-first to `depth`; a callee found by its bare name
-        only is an unresolved call unless `name_matches`."""
+        only is an unresolved call unless `name_matches`. A misspelt name is read as in
+        `callers`."""
         scope = self.parts.scope(repo)
-        return lookup.callees(scope, qname, depth=depth, name_matches=name_matches)
+        return lookup.as_meant(
+            scope, qname, lambda n: lookup.callees(scope, n, depth, name_matches=name_matches)
+        )
 
     def entrypoints(
         self, type: str | None = None, framework: str | None = None, *, repo: str | None = None

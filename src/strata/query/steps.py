@@ -214,11 +214,11 @@ def _why(m: SymbolMatch) -> str:
 def _walk(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
     name, depth = str(step.args["name"]), int(step.args.get("depth", 1))
     walker = lookup.callers if step.method == "callers" else lookup.callees
-    walk = walker(ctx.store, name, depth, name_matches=bool(step.args.get("name_matches")))
-    found = any(t.record is not None for t in walk.targets) or walk.links
-    if not found and (fixed := lookup.meant(ctx.store, name)):
-        return _as_meant(_walk, ctx, step, fixed, filters, mode)
-    if not found:
+    matches = bool(step.args.get("name_matches"))
+    walk = lookup.as_meant(
+        ctx.store, name, lambda n: walker(ctx.store, n, depth, name_matches=matches)
+    )
+    if not walk.found:
         near = closest(ctx.store, name)
         tail = f"; closest: {', '.join(near)}" if near else ""
         return Outcome([], [f"no symbol named {name!r}{tail}"])
@@ -231,7 +231,8 @@ def _walk(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | Non
         if link.match == "name":
             line += " (matched by bare name)"
         _gather(hits, rec, rank, step.method, line)
-    notes = [] if hits else [f"no {step.method} of {name!r} in the call graph"]
+    notes = [walk.read_as_note()] if walk.read_as else []
+    notes += [] if hits else [f"no {step.method} of {walk.read_as or name!r} in the call graph"]
     if walk.name_only_hidden:
         notes.append(walk.hidden_note())
     return Outcome(list(hits.values()), notes)

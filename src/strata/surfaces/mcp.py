@@ -179,7 +179,9 @@ class Tools:
     ) -> CallAnswer:
         result = walk(qname, depth=depth, repo=repo)
         links = [_link(link, lines) for link in result.links]
-        notes = [] if links else [f"no call edges of {qname!r} in the call graph"]
+        notes = [result.read_as_note()] if result.read_as else []
+        if not links:
+            notes.append(f"no call edges of {result.read_as or qname!r} in the call graph")
         return CallAnswer(targets=[t.qname for t in result.targets], links=links, notes=notes)
 
     def _notes(self, eng: Engine) -> list[str]:

@@ -12,7 +12,7 @@ from strata.query.lookup.imports import ImportSite, importers
 from strata.query.lookup.rows import compiled_paths, indexed_paths
 from strata.query.lookup.spelling import meant, misspelt_word
 from strata.query.lookup.symbols import SymbolMatch, closest, defined_kinds, find_symbols
-from strata.query.lookup.walks import CallLink, CallWalk, callees, callers
+from strata.query.lookup.walks import CallLink, CallWalk, as_meant, callees, callers
 
 __all__ = [
     "CallLink",
@@ -22,6 +22,7 @@ __all__ = [
     "Node",
     "Related",
     "SymbolMatch",
+    "as_meant",
     "bases",
     "callees",
     "callers",

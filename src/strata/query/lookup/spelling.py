@@ -41,14 +41,12 @@ def meant(store: Store, name: str) -> str | None:
     """The defined name `name` is a typo of (qualified as `name` is), or None."""
     qualifier, _, tail = name.strip().replace("::", ".").rpartition(".")
     key = fold(tail)
+    index = symbol_index(store)
+    if key in index.by_fold:  # a name of the index, written loosely: the exact tier's
+        return _qualifier_meant(store, qualifier, tail) if qualifier else None
     if len(key) < MIN_CHARS:
         return None
-    index = symbol_index(store)
-    if key in index.by_fold:
-        return None  # a name of the index, written loosely: the exact tier's
-    typos = max_typos(key) if len(split_identifier(tail)) > 1 else 1
-    near = index.names.within(key, typos)
-    nearest = [k for k, dist in near if dist == near[0][1]] if near else []
+    nearest = _nearest(index.names.within(key, _typos(key, tail)))
     if len(nearest) != 1:
         return None
     spellings = {e.name for e in index.by_fold[nearest[0]] if e.qualified_by(qualifier)}
@@ -57,6 +55,37 @@ def meant(store: Store, name: str) -> str | None:
     # of `Environment` and `environment`, the one written most like the question's
     bare = min(spellings, key=lambda s: (edit_distance(tail, s, len(s) + len(tail)), s))
     return f"{qualifier}.{bare}" if qualifier else bare
+
+
+def _qualifier_meant(store: Store, qualifier: str, tail: str) -> str | None:
+    """`Enviroment.get_template`: a defined name whose qualifier's last part misspells the
+    one parent of that name this close (by the rules of `meant`), written nowhere."""
+    index = symbol_index(store)
+    entries = index.by_fold[fold(tail)]
+    if any(e.qualified_by(qualifier) for e in entries):
+        return None
+    head, _, last = qualifier.rpartition(".")
+    key = fold(last)
+    parents = {fold(p): p for e in entries if (p := e.qname.rpartition(".")[0].rpartition(".")[2])}
+    if len(key) < MIN_CHARS or key in parents:
+        return None
+    typos = _typos(key, last)
+    near = sorted((d, k) for k in parents if (d := edit_distance(key, k, typos + 1)) <= typos)
+    nearest = _nearest([(k, d) for d, k in near])
+    if len(nearest) != 1 or _written(store, last):
+        return None
+    fixed = f"{head}.{parents[nearest[0]]}" if head else parents[nearest[0]]
+    return f"{fixed}.{tail}"
+
+
+def _typos(key: str, word: str) -> int:
+    """Edits a misspelt name may carry: a compound name's by its length, a single word one."""
+    return max_typos(key) if len(split_identifier(word)) > 1 else 1
+
+
+def _nearest(near: list[tuple[str, int]]) -> list[str]:
+    """The folded names of `near` (name, distance; nearest first) at the least distance."""
+    return [k for k, dist in near if dist == near[0][1]] if near else []
 
 
 def _written(store: Store, word: str) -> bool:

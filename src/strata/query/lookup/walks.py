@@ -3,6 +3,7 @@ with the code of each call."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -17,10 +18,11 @@ from strata.query.lookup.graph import (
     call_graph,
 )
 from strata.query.lookup.rows import chunks_at, link_json
+from strata.query.lookup.spelling import meant
 from strata.store import Store
 from strata.types import JSON, Record
 
-__all__ = ["CallLink", "CallWalk", "callees", "callers"]
+__all__ = ["CallLink", "CallWalk", "as_meant", "callees", "callers"]
 
 Step = Callable[[Node, set[object]], Iterator[tuple[Edge, Node, str]]]
 
@@ -74,6 +76,21 @@ class CallWalk:
     # unresolved calls (callees) because name matches were not asked for.
     name_only_hidden: int = 0
     direction: str = "callers"  # or "callees"
+    read_as: str = ""  # the defined name `query` misspells, walked instead (`meant`)
+
+    @property
+    def found(self) -> bool:
+        """Whether the name named a symbol or a call (not nothing at all)."""
+        return bool(self.links) or any(t.record is not None for t in self.targets)
+
+    def read_as_note(self) -> str:
+        """What the user should know of a misspelt name read as another ("" if none)."""
+        if not self.read_as:
+            return ""
+        return (
+            f"no symbol named {self.query!r}; showing {self.read_as!r}, "
+            "the one defined name this close"
+        )
 
     def to_json(self) -> list[JSON]:
         """The links as an array of records (the `--json` shape)."""
@@ -112,6 +129,15 @@ def callees(store: Store, qname: str, depth: int = 1, *, name_matches: bool = Fa
     """
     graph = call_graph(store)
     return _walk(store, graph, qname, depth, graph.outgoing, False, name_matches)
+
+
+def as_meant(store: Store, name: str, walk: Callable[[str], CallWalk]) -> CallWalk:
+    """The walk of `name`, or, when it names nothing, of the one defined name it misspells
+    (`spelling.meant`), marked `read_as`."""
+    found = walk(name)
+    if found.found or not (fixed := meant(store, name)):
+        return found
+    return dataclasses.replace(walk(fixed), query=name, read_as=fixed)
 
 
 def _walk(

@@ -94,7 +94,9 @@ def _walk_command(name: str) -> click.Command:
         eng = opts.engine()
         follow = eng.callers if name == "callers" else eng.callees
         result = follow(qname, depth, repo=repo, name_matches=name_matches)
-        if not result.links and not any(t.record for t in result.targets):
+        if result.read_as:
+            opts.err.print(result.read_as_note(), markup=False)
+        if not result.found:
             near = eng.closest(qname, repo=repo)
             hint = f"; closest: {', '.join(near)}" if near else ""
             opts.err.print(f"no symbol named {qname}{hint}", markup=False)

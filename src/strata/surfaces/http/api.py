@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 from fastapi.responses import JSONResponse
 
 from strata.engine.similar import similar
+from strata.query.lookup import CallWalk
 from strata.query.lookup.rows import record_json
 from strata.surfaces.http.bodies import (
     ERRORS,
@@ -27,6 +28,13 @@ from strata.surfaces.http.bodies import (
 from strata.surfaces.http.state import ServeState
 
 JSON = dict[str, Any]
+
+
+def _walked(walk: CallWalk, response: Response) -> list[JSON]:
+    """A walk's links; the name it was read as, if any, in a header (the body stays a list)."""
+    if walk.read_as:
+        response.headers["X-Strata-Note"] = walk.read_as_note()
+    return walk.to_json()
 
 
 def router(state: ServeState) -> APIRouter:  # noqa: C901 - one short nested handler per route
@@ -67,14 +75,15 @@ def router(state: ServeState) -> APIRouter:  # noqa: C901 - one short nested han
         return [m.to_json() for m in found]
 
     @api.post("/callers", response_model=list[CallLinkOut], response_model_exclude_unset=True)
-    def callers(body: CallsRequest) -> list[JSON]:
-        """C2: who calls `qname`, with the calling code."""
-        return served().callers(body.qname, body.depth, repo=body.repo).to_json()
+    def callers(body: CallsRequest, response: Response) -> list[JSON]:
+        """C2: who calls `qname`, with the calling code (a misspelt name read as the one
+        defined name it misspells, said in the `X-Strata-Note` header)."""
+        return _walked(served().callers(body.qname, body.depth, repo=body.repo), response)
 
     @api.post("/callees", response_model=list[CallLinkOut], response_model_exclude_unset=True)
-    def callees(body: CallsRequest) -> list[JSON]:
-        """C2: what `qname` calls, with the called code."""
-        return served().callees(body.qname, body.depth, repo=body.repo).to_json()
+    def callees(body: CallsRequest, response: Response) -> list[JSON]:
+        """C2: what `qname` calls, with the called code (a misspelt name as in `/callers`)."""
+        return _walked(served().callees(body.qname, body.depth, repo=body.repo), response)
 
     @api.post("/entrypoints")
     def entrypoints(body: EntrypointsRequest) -> list[JSON]:
