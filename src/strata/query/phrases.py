@@ -8,13 +8,15 @@ import re
 
 __all__ = ["END", "KIND", "KINDS", "KIND_AFTER", "KIND_WORD", "NAME", "OPERATOR", "THE", "WORD"]
 
-# A name as written in a question: `Client.send`, "charge_card", charge_card(), pkg::f,
+# A name as written in a question: `Client.send`, "charge_card", charge_card(), pkg::f, PHP's
+# `Monolog\Handler\StreamHandler`,
 # R's `.onLoad`, `$http`, Lisp's `read-array*`, Elixir's `decode!`, C++'s `~Name`, Haskell's
 # `foldl'`.
 # An operator in parentheses (Haskell's `(<?>)`, `(<|>)`) is a name too.
 OPERATOR = r"\([!#$%&*+./<=>?@\\^|~:-]{1,6}\)"
 NAME = (
-    rf"[`'\"]?({OPERATOR}|(?:[.~](?=[A-Za-z_]))?[A-Za-z_$](?:[\w.:$]|::~)*?(?:-[\w$]+)*(?:[*!?]|'+)?)"
+    rf"[`'\"]?({OPERATOR}|(?:[.~\\](?=[A-Za-z_]))?[A-Za-z_$](?:[\w.:$\\]|::~)*?(?:-[\w$]+)*"
+    r"(?:[*!?]|'+)?)"
     r"(?:\(\))?[`'\"]?"
 )
 WORD = r"[`'\"]?([\w][\w.-]*?)[`'\"]?"

@@ -77,6 +77,7 @@ _PATH = re.compile(rf"(?<![\w/:.])((?:[\w.-]+/)+[\w.-]*|[\w-]+\.{EXTENSIONS})(?!
 _THE_FILE = r"(?:(?:the|a)\s+)?(?:file\s+|module\s+)?"
 _FILE = rf"{_THE_FILE}[`'\"]?((?:[\w.-]+/)*[\w-][\w.-]*\.{EXTENSIONS})[`'\"]?(?![\w/])"
 _ABOUT_FILE = rx(
+    rf"^\s*{_FILE}\s*[?.!]?\s*$",  # the path alone
     rf"\bwhat\s+(?:does|do)\s+{_FILE}\s+(?:do|contain|hold|define|say)\b",
     rf"\bwhat\s+(?:is|'s)\s+(?:in|inside)\s+{_FILE}",
     rf"\b(?:explain|describe|summari[sz]e|overview\s+of)\s+{_FILE}",
@@ -185,9 +186,12 @@ def _paths(query: str, facts: KnownNames, stated: bool, why: list[str]) -> tuple
     """The indexed paths the question names (none in a statement), with the reasons."""
     shaped = [path_glob(p) for p in _PATH.findall(ROUTE.sub(" ", no_urls(query)))]
     shaped = [p for p in dict.fromkeys(shaped) if p]
-    paths = tuple(p for p in shaped if facts.names_a_path(p))
-    if len(paths) < len(shaped):  # `LIMIT/OFFSET`, `and/or`: words with a slash, not paths
-        unknown = ", ".join(p for p in shaped if p not in paths)
+    # a path from the root, else the end of one (`minihttp/client.py` is `src/minihttp/...`)
+    anywhere = (p if p.startswith("**/") else "**/" + p for p in shaped)
+    found = [p if facts.names_a_path(p) else a for p, a in zip(shaped, anywhere, strict=True)]
+    paths = tuple(p for p in dict.fromkeys(found) if facts.names_a_path(p))
+    if len(paths) < len(found):  # `LIMIT/OFFSET`, `and/or`: words with a slash, not paths
+        unknown = ", ".join(p for p in shaped if p not in paths and "**/" + p not in paths)
         why.append(f"no path filter {unknown}: no indexed path matches")
     if paths and stated:
         why.append(f"no path filter {', '.join(paths)}: named in a statement, not asked for")

@@ -36,6 +36,7 @@ from strata.query import frames
 from strata.query.filters import NO_FILTERS, SearchFilters
 from strata.query.graph_questions import imported_path
 from strata.query.intent_steps import BUILDERS, NEEDS, Step
+from strata.query.module_names import module_asked, module_file
 from strata.query.plain_names import named
 from strata.query.question_filters import asks_overview, file_asked, file_glob, filters_of
 from strata.query.questions import Classification, classify, is_operator
@@ -114,6 +115,13 @@ class IndexFacts:
     def names_a_path(self, glob: str) -> bool:
         """Whether `glob` matches an indexed path (True when the paths are not known)."""
         return self.paths is None or any(select(self.paths(), [glob]))
+
+    def module_file(self, name: str) -> str:
+        """The indexed file a module name stands for (`jinja2.sandbox`), "" for none or
+        several (or when the paths are not known)."""
+        if self.paths is None:
+            return ""
+        return module_file(name, self.paths())
 
     def points_into(self, text: str) -> bool:
         """Whether `text` holds a stack trace's frame or a `file:line` of an indexed file."""
@@ -240,6 +248,9 @@ def route(
     elif (path := file_asked(head)) and facts.names_a_path(file_glob(path)):
         found = Classification("file", (path,), reason=f"file: asks about {path!r}")
         reasons.append(found.reason)
+    elif (module := module_asked(head)) and (about := _module(module, facts)):
+        found = about
+        reasons.append(found.reason)
     else:
         found = named(classify(head), head, facts.defines, facts.meant)
         reasons.append(found.reason)
@@ -251,6 +262,29 @@ def route(
     if found.intent == "importers":  # "who imports utils.py": the file is asked about
         filters = replace(filters, path=tuple(p for p in filters.path if p not in found.names))
     return _build(query, found, filters, facts, k, reasons + said)
+
+
+# What a package's or module's name may stand for besides its file: a type, or a module
+# the language declares (Perl's `package Pod::Text`, Ruby's `module Rack`).
+_TYPE_KINDS = frozenset(
+    {"class", "module", "package", "namespace", "struct", "enum", "interface", "trait"}
+    | {"type", "object", "record", "protocol", "union"}
+)
+
+
+def _module(name: str, facts: IndexFacts) -> Classification | None:
+    """A module asked about (`jinja2.sandbox`, "what does the Math::BigFloat module do"):
+    the file the name stands for, unless the index defines a type or module by that name
+    (Perl's package, `org.example.Cart` in `Cart.java`), or it stands for no file and
+    the index defines it at all. A member that a package's path qualifies (`jinja2.
+    environment` is also `Context.environment` of `jinja2/runtime.py`) leaves the file."""
+    kinds = set(facts.defines(name)) if facts.defines is not None else set()
+    path = facts.module_file(name)
+    if kinds and (kinds & _TYPE_KINDS or not path):
+        return Classification("symbol", (name,), reason=f"symbol: the index defines {name!r}")
+    if path:
+        return Classification("file", (path,), reason=f"file: the module {name!r} is {path}")
+    return None
 
 
 # ---- building the plan ----------------------------------------------------------------------

@@ -204,7 +204,9 @@ def file_heads(
     return out
 
 
-_COMMENT_LINE = re.compile(r"^\s*(?:#|//|/\*|\*|--|;|<!--|\(\*|$)")
+# `#` opens a comment, not a C preprocessor line (`#include`, `#define`: code after a licence)
+_DIRECTIVE = r"(?:include|define|undef|ifn?def|if|elif|else|endif|pragma|import|error|line)\b"
+_COMMENT_LINE = re.compile(rf"^\s*(?:#(?!{_DIRECTIVE})|//|/\*|\*|--|;|<!--|\(\*|$)")
 _LICENCE_WORDS = re.compile(
     r"\b(?:copyright|licen[cs]ed?|spdx-license-identifier|all rights reserved"
     r"|permission is hereby granted|redistribution and use)\b",

@@ -7,6 +7,8 @@ import dataclasses
 import functools
 import heapq
 import json
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -32,9 +34,12 @@ __all__ = [
 
 MATCHES = ("exact", "qualified", "prefix", "fuzzy")
 # Score bands keep the tiers apart: exact/qualified >= 0.9 > prefix >= 0.6 > fuzzy.
-# A loosely written exact name (`retry_policy`) scores 0.9-0.92, a dotted suffix 0.95.
+# A loosely written exact name (`retry_policy`) scores 0.9-0.92, a dotted suffix 0.95, a
+# name qualified by its path 0.93.
 _PREFIX_BASE, _PREFIX_SPAN = 0.6, 0.29
 _FUZZY_NAME, _FUZZY_PART = 0.55, 0.45
+_IN_PATH = 0.93  # qualified by its package's path (`org.example.Cart`)
+_AS_WRITTEN = _IN_PATH  # above: spelt as written; below, in another case (`retry_policy`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,16 +177,19 @@ class SymbolIndex:
         exact: bool = False,
     ) -> list[SymbolMatch]:
         """Matches for `name` (bare or dotted), best first; see `find_symbols`."""
-        query = name.strip().replace("::", ".").replace("->", ".")  # C++, Rust, R, PHP
+        written = name.strip()
+        query = _dotted(written)
         if not query or limit <= 0:
             return []
         best: dict[tuple[int, int], _Found] = {}
+        # Perl's `Pod::Text` is one name as written; a package's path (`org.apache.x.Y`,
+        # `regex_syntax::ast::Parser`) qualifies a name whose qname does not hold it
         tiers = (self._exact,) if exact else (self._exact, self._prefix, self._fuzzy)
         for tier in tiers:
             # Score bands never overlap, so once `limit` are found later tiers cannot rank.
             if len(best) >= limit:
                 break
-            for found in tier(query):
+            for found in self._exact(query, written) if tier == self._exact else tier(query):
                 e, _, score = found
                 if kind and e.kind != kind:
                     continue
@@ -212,7 +220,10 @@ class SymbolIndex:
         return out[:n]
 
     # ---- tiers -----------------------------------------------------------------------------
-    def _exact(self, query: str) -> list[_Found]:
+    def _exact(self, query: str, written: str = "") -> list[_Found]:
+        as_written = [(e, "exact", 1.0) for e in self.by_name.get(written, ())]
+        if as_written and written != query:
+            return as_written
         if "." not in query:
             same = [(e, "exact", 1.0) for e in self.by_name.get(query, ())]
             # `retrypolicy` or `retry_policy` for `RetryPolicy`: the same name, written loosely
@@ -237,7 +248,25 @@ class SymbolIndex:
             for e in self.by_fold.get(fold(tail), ())
             if e.name != tail and ("." + e.qname.casefold()).endswith(folded)
         ]
-        return out
+        return out or self._in_path(query)
+
+    def _in_path(self, query: str) -> list[_Found]:
+        """`org.apache.cordova.CordovaActivity`, `Newtonsoft.Json.JsonConvert`,
+        `regex_syntax::ast::Parser`: a name qualified by its package or module, which the
+        qname leaves out but the definition's path holds. Asked only when the name as
+        written matched nothing; the longest part of the name its qname holds is read first."""
+        parts = [p for p in query.split(".") if p]
+        for cut in range(1, len(parts)):
+            rest = ".".join(parts[cut:])
+            found = [
+                (e, "qualified", _IN_PATH)
+                for e in self.by_name.get(parts[-1], ())
+                if (e.qname == rest or e.qname.endswith("." + rest))
+                and _in_path_parts(parts[:cut], e.record.path)
+            ]
+            if found:
+                return found
+        return []
 
     def _prefix(self, query: str) -> list[_Found]:
         qualifier, _, tail = query.rpartition(".")
@@ -280,6 +309,44 @@ class SymbolIndex:
         return out
 
 
+def _dotted(name: str) -> str:
+    """A name's parts joined by dots, however its language separates them (C++, Rust, Perl
+    and Ruby `::`, R and PHP `->`, PHP's namespaces `\\`)."""
+    return name.replace("::", ".").replace("->", ".").replace("\\", ".").strip(".")
+
+
+_PATH_PIECES = re.compile(r"[/.\-]")
+_NOT_A_PLACE = frozenset({"crate", "self", "super"})  # Rust's relative module paths
+
+
+def _in_path_parts(qualifier: Sequence[str], path: str) -> bool:
+    """Whether a package or module path (`org`, `apache`, `cordova`) is the definition's
+    path read in order: each part a directory or the file's stem, or a piece of one
+    (`kotlinx-coroutines-core`, `Newtonsoft.Json`); the first may begin a directory's name
+    (the crate `regex_syntax` in `regex-syntax-0.6.27`). Case and `_` do not count."""
+    wanted = [fold(q) for q in qualifier if q not in _NOT_A_PLACE]
+    segments = path.split("/")
+    segments[-1] = segments[-1].rsplit(".", 1)[0]
+    places = [(fold(seg), {fold(p) for p in _PATH_PIECES.split(seg) if p}) for seg in segments]
+    i = 0
+    for n, want in enumerate(wanted):
+        while i < len(places) and not (
+            want == places[i][0]
+            or want in places[i][1]
+            or (n == 0 and places[i][0].startswith(want))
+        ):
+            i += 1
+        if i == len(places):
+            return False
+        i += 1
+    return bool(wanted)
+
+
+def _is_place(want: str, place: tuple[str, set[str]], *, first: bool) -> bool:
+    whole, pieces = place
+    return want == whole or want in pieces or (first and whole.startswith(want))
+
+
 def symbol_index(store: Store) -> SymbolIndex:
     """The store's `SymbolIndex`, built once per store version."""
     return derived(store, "symbols", _build)
@@ -305,9 +372,11 @@ def find_symbols(
 
 
 def defined_kinds(store: Store, name: str) -> set[str]:
-    """The kinds of the symbols spelt exactly `name` (none: the index defines no such name);
-    the router's `IndexFacts.defines`."""
-    return {m.record.kind for m in find_symbols(store, name, limit=10, exact=True) if m.score == 1}
+    """The kinds of the symbols spelt as `name` is (none: the index defines no such name),
+    whole or qualified by a qname's or a path's parents (`Client.send`,
+    `org.example.Cart`), not in another case; the router's `IndexFacts.defines`."""
+    found = find_symbols(store, name, limit=10, exact=True)
+    return {m.record.kind for m in found if m.score >= _AS_WRITTEN}
 
 
 def closest(store: Store, name: str, n: int = 3) -> list[str]:

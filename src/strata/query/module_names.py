@@ -1,0 +1,98 @@
+"""A file named as code names it (pure): a module as its language imports it
+(`jinja2.sandbox`, `regex_syntax::ast::parse`, `Text.Megaparsec.Char`, `pl.tablex`,
+`lib/command`, `Monolog\\Handler`), alone or in a question about it ("what does the
+jinja2.sandbox module do").
+
+`strata.query.router` asks `module_asked` for the name and `module_file` for the indexed
+file it stands for, once the index has said that no symbol is defined by that name.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable
+
+from strata.query.question_filters import rx
+
+__all__ = ["module_asked", "module_file"]
+
+_SEP = r"(?:\.|::|/|\\)"
+# two parts or more: `loaders` alone is a word, not a module
+_MODULE = rf"[A-Za-z_@][\w@-]*(?:{_SEP}[A-Za-z_][\w-]*)+"
+# a module's words, and a type's or a function's (`org.example.Cart` is a class in a package)
+_KIND = (
+    r"(?:module|package|crate|namespace|library|class|type|struct|interface|enum|trait"
+    r"|object|record|function|method)"
+)
+_THE = rf"(?:(?:the|a)\s+)?(?:{_KIND}\s+)?"
+_NAME = rf"{_THE}[`'\"]?(?P<name>{_MODULE})[`'\"]?(?:\s+{_KIND})?"
+_ABOUT_MODULE = rx(
+    rf"^\s*{_NAME}\s*[?.!]?\s*$",
+    rf"\bwhat\s+(?:does|do)\s+{_NAME}\s+(?:do|contain|hold|define|export|provide)\b",
+    rf"\bwhat\s+(?:is|'s)\s+(?:in|inside)\s+{_NAME}",
+    rf"\b(?:explain|describe|summari[sz]e|overview\s+of)\s+{_NAME}",
+    rf"\b(?:purpose|role|job)\s+of\s+{_NAME}",
+    rf"\bwhat\s+is\s+{_NAME}\s+(?:for|about)\b",
+    rf"\bчто\s+(?:делает|содержит|лежит\s+в|в)\s+(?:модул[ьея]\s+|пакет[еа]?\s+)?{_NAME}",
+    rf"\b(?:объясни|опиши)\s+(?:модул[ьея]\s+|пакет[еа]?\s+)?{_NAME}",
+)
+# the file that stands for its directory's module or package
+_PACKAGE_FILE = frozenset({"__init__", "mod", "index", "lib", "init"})
+_RELATIVE = frozenset({"crate", "self", "super", "."})
+
+
+def module_asked(query: str) -> str:
+    """The module name a query is, or asks about (`jinja2.sandbox`), or ""."""
+    m = next((m for p in _ABOUT_MODULE if (m := p.search(query))), None)
+    return m.group("name") if m else ""
+
+
+def module_file(name: str, paths: Iterable[str]) -> str:
+    """The indexed file a module name stands for, or "" when none or several do.
+
+    The name's parts are the end of the file's path without its extension (`jinja2.sandbox`
+    is `src/jinja2/sandbox.py`), or of its directory's package file (`lib/router` is
+    `lib/router/index.js`, `regex_syntax::hir` is `src/hir/mod.rs`). Rust's `crate::` and
+    a crate's own name (`regex_syntax::ast::parse`: the crate is `src/`) may lead.
+    """
+    parts = [p for p in re.split(_SEP, name.strip("`'\"")) if p]
+    while parts and parts[0] in _RELATIVE:
+        parts = parts[1:]
+    wanted = [tuple(p.replace("-", "_") for p in parts)]
+    if len(parts) > 2 or (len(parts) == 2 and "::" in name):
+        # the package's or crate's own name, which no directory of it spells (`express/lib/
+        # request` is `lib/request.js`, `regex_syntax::hir` is `src/hir/mod.rs`)
+        wanted.append(wanted[0][1:])
+    if not parts:
+        return ""
+    last = _folded(parts[-1])  # one cheap pass keeps the few paths that could be it
+    paths = [p for p in paths if last in _folded(p)]
+    # as written, then in any case (Ruby's `Rack::Utils` is `rack/utils.rb`); the file's
+    # name without its extension, then without all of them (Kotlin's `Builders.common.kt`)
+    for want, cased, loose in itertools.product(filter(None, wanted), (True, False), (0, 1)):
+        found = {p for p in paths if _is_module_file(p, want, cased=cased, loose=bool(loose))}
+        if len(found) == 1:
+            return found.pop()
+        if found:
+            return ""
+    return ""
+
+
+def _is_module_file(path: str, want: tuple[str, ...], *, cased: bool, loose: bool) -> bool:
+    folder, _, name = path.rpartition("/")
+    stem = name.split(".", 1)[0] if loose else name.rpartition(".")[0]
+    if not stem:
+        return False
+    if not cased:
+        want = tuple(_folded(w) for w in want)
+    segments = tuple(s if cased else _folded(s) for s in [*folder.split("/"), stem] if s)
+    if segments[-len(want) :] == want:
+        return len(segments) >= len(want)
+    return segments[-1] in _PACKAGE_FILE and segments[-len(want) - 1 : -1] == want
+
+
+def _folded(part: str) -> str:
+    """A part of a module name or a path, as both are compared (`Pod` and `pod`, `tree-sitter`
+    and `tree_sitter`)."""
+    return part.casefold().replace("-", "_")

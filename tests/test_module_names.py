@@ -1,0 +1,209 @@
+"""A file named as code names it: a module as its language imports it, a path copied from
+an import or an error (not from the root), and a name qualified by its package."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from strata import Engine
+from strata.query.module_names import module_asked, module_file
+from strata.query.router import IndexFacts, route
+
+PATHS = (
+    "src/jinja2/sandbox.py",
+    "src/jinja2/__init__.py",
+    "lib/router/index.js",
+    "lib/request.js",
+    "regex-syntax-0.6.27/src/hir/mod.rs",
+    "regex-syntax-0.6.27/src/ast/parse.rs",
+    "core/common/src/Builders.common.kt",
+    "perl/5.36/Pod/Text.pm",
+    "a/util.py",
+    "b/util.py",
+)
+
+
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [
+        ("jinja2.sandbox", "jinja2.sandbox"),
+        ("`regex_syntax::ast::parse`", "regex_syntax::ast::parse"),
+        ("what does the jinja2.sandbox module do", "jinja2.sandbox"),
+        ("explain the package lib/router", "lib/router"),
+        ("what is Text.Megaparsec.Char for", "Text.Megaparsec.Char"),
+        ("что делает модуль pl.tablex", "pl.tablex"),
+        ("what does the Cart.size method do", "Cart.size"),  # a dotted name, with its kind
+        ("sandbox", ""),  # one word is a word, not a module
+        ("how does the sandbox decide what is safe", ""),
+        ("who calls jinja2.sandbox.is_safe", ""),
+    ],
+)
+def test_the_module_a_query_names(query: str, name: str) -> None:
+    assert module_asked(query) == name
+
+
+@pytest.mark.parametrize(
+    ("name", "path"),
+    [
+        ("jinja2.sandbox", "src/jinja2/sandbox.py"),
+        ("jinja2", "src/jinja2/__init__.py"),  # a package: its own file
+        ("src.jinja2", "src/jinja2/__init__.py"),
+        ("lib/router", "lib/router/index.js"),
+        ("express/lib/request", "lib/request.js"),  # the package's own name leads
+        ("regex_syntax::hir", "regex-syntax-0.6.27/src/hir/mod.rs"),  # the crate's name
+        ("crate::ast::parse", "regex-syntax-0.6.27/src/ast/parse.rs"),
+        ("src.Builders", "core/common/src/Builders.common.kt"),  # Kotlin's platform files
+        ("Pod::Text", "perl/5.36/Pod/Text.pm"),
+        ("POD::TEXT", "perl/5.36/Pod/Text.pm"),  # case does not count
+        ("sandbox.py", ""),  # a file name is no module
+        ("util", ""),
+        ("jinja2.loaders", ""),
+    ],
+)
+def test_the_file_a_module_name_stands_for(name: str, path: str) -> None:
+    assert module_file(name, PATHS) == path
+
+
+def test_a_module_two_files_could_be_is_none_of_them() -> None:
+    assert module_file("x.util", ["a/x/util.py", "b/x/util.py"]) == ""
+    assert module_file("x.util", ["a/x/util.py", "b/y/util.py"]) == "a/x/util.py"
+
+
+def test_a_path_from_anywhere_in_the_tree_filters() -> None:
+    facts = IndexFacts(paths=lambda: ["src/minihttp/client.py", "docs/guide.md"])
+    plan = route("where is the retry in minihttp/client.py", facts)
+    assert plan.filters.to_json()["path"] == ["**/minihttp/client.py"]
+    plan = route("where is the retry in src/minihttp/client.py", facts)  # from the root
+    assert plan.filters.to_json()["path"] == ["src/minihttp/client.py"]
+
+
+def test_a_php_name_is_qualified_by_its_namespace() -> None:
+    plan = route("where is Monolog\\Handler\\StreamHandler defined")
+    assert (plan.intent, plan.names) == ("symbol", ("Monolog\\Handler\\StreamHandler",))
+    plan = route("who calls \\Monolog\\Logger::addRecord")
+    assert (plan.intent, plan.names) == ("callers", ("\\Monolog\\Logger::addRecord",))
+
+
+def test_a_module_is_a_file_only_where_no_symbol_has_its_name() -> None:
+    facts = IndexFacts(paths=lambda: PATHS, defines=lambda n: {"class"} if n == "Pod::Text" else ())
+    plan = route("jinja2.sandbox", facts)
+    assert (plan.intent, plan.names) == ("file", ("src/jinja2/sandbox.py",)), plan.reasons
+    plan = route("what does the Pod::Text module do", facts)
+    assert (plan.intent, plan.names) == ("symbol", ("Pod::Text",)), plan.reasons
+    assert route("jinja2.loaders", facts).intent != "file"
+    member = IndexFacts(paths=lambda: PATHS, defines=lambda n: {"field"})  # `Order.sandbox`
+    assert route("jinja2.sandbox", member).intent == "file"
+    assert route("jinja2.loaders", member).intent == "symbol"  # no file: the member
+
+
+SOURCES = {
+    "src/shop/cart.py": '''
+        """The shopping cart: items, totals and the checkout hand-off."""
+
+        def total(items):
+            return sum(items)
+    ''',
+    "src/shop/tax.py": '''
+        """Sales tax by region."""
+
+        def rate(region):
+            return 0.2
+
+
+        class Order:
+            cart = None  # a member named as a module is: `shop.cart` is still the module
+    ''',
+    "app/src/main/java/org/example/shop/Cart.java": """
+        package org.example.shop;
+
+        /** A cart of items. */
+        public class Cart {
+            public int size() { return 0; }
+        }
+    """,
+    "crates/shop/src/pricing/rules.rs": """
+        //! Pricing rules: discounts and bundles.
+
+        pub fn discount(total: u64) -> u64 {
+            total / 10
+        }
+    """,
+    "lib/Shop/Cart.pm": """
+        package Shop::Cart;
+        # A cart in Perl.
+
+        sub new { my ($class) = @_; return bless {}, $class; }
+
+        1;
+    """,
+    "csrc/lstore.c": """
+        /*
+        ** Store of items
+        ** See Copyright Notice in store.h
+        */
+
+        #define lstore_c
+        #include "store.h"
+
+        static int count_items (int n) {
+          return n;
+        }
+    """,
+}
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    root = tmp_path_factory.mktemp("modules")
+    for rel, text in SOURCES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    eng = Engine.open(root, config={"embed.provider": "none"})
+    eng.index()
+    return eng
+
+
+@pytest.mark.parametrize(
+    ("query", "path", "says"),
+    [
+        ("shop.cart", "src/shop/cart.py", "The shopping cart"),
+        ("what does the shop.tax module do", "src/shop/tax.py", "Sales tax"),
+        ("shop::pricing::rules", "crates/shop/src/pricing/rules.rs", "Pricing rules"),
+        ("crate::pricing::rules", "crates/shop/src/pricing/rules.rs", "Pricing rules"),
+        ("shop/cart.py", "src/shop/cart.py", "The shopping cart"),  # a path, not from the root
+        ("example/shop/Cart.java", "app/src/main/java/org/example/shop/Cart.java", "package"),
+        ("csrc/lstore.c", "csrc/lstore.c", "#include"),  # a header comment, then code
+    ],
+)
+def test_a_file_named_as_code_names_it_answers_with_its_head(
+    shop: Engine, query: str, path: str, says: str
+) -> None:
+    top = shop.search(query, k=3, mode="lexical")[0].record
+    assert top.path == path and top.span_start == 1 and says in top.content, top
+
+
+@pytest.mark.parametrize(
+    ("query", "path", "line"),
+    [
+        # Java's package is in the path, not in the qname
+        ("org.example.shop.Cart", "app/src/main/java/org/example/shop/Cart.java", 3),
+        ("org.example.shop.Cart.size", "app/src/main/java/org/example/shop/Cart.java", 5),
+        (
+            "what does the org.example.shop.Cart class do",
+            "app/src/main/java/org/example/shop/Cart.java",
+            3,
+        ),
+        ("Shop::Cart", "lib/Shop/Cart.pm", 1),  # Perl's package name is one name
+        ("what does the Shop::Cart module do", "lib/Shop/Cart.pm", 1),
+    ],
+)
+def test_a_name_qualified_by_its_package_is_found(
+    shop: Engine, query: str, path: str, line: int
+) -> None:
+    result = shop.search(query, k=3, mode="lexical")
+    assert not any("no symbol named" in n for n in result.notes), result.notes
+    assert result.plan["route"]["intent"] in ("symbol", "definition"), result.plan
+    top = result[0].record
+    assert (top.path, top.metadata.get("definition_start")) == (path, line), top
