@@ -78,6 +78,7 @@ def _routed(
     name = str(failed.args.get("name", ""))
     uses: list[Hit] = []
     occurs: Sequence[Hit] = ()
+    raised: list[Hit] = []
     if failed.method == "symbol":
         # where the name occurs: a bare-name match is what is asked for here
         args = {"name": name, "depth": 1, "name_matches": True}
@@ -85,13 +86,21 @@ def _routed(
         uses = run(ctx, walk, plan.filters, mode).hits
         if is_identifier_like(name):  # a code-shaped name's own occurrences, in any mode
             occurs = hybrid.search(ctx, name, k, filters=plan.filters, mode="lexical").hits
+    elif failed.args.get("raised"):  # no call raises it (`raise X, msg`, `throw X.Create()`)
+        words = f"{name} raise throw"
+        near = hybrid.search(ctx, words, 3 * k, filters=plan.filters, mode="lexical").hits
+        raised = fallback.raising(name, near)
     text = _text(ctx, plan.query, k, plan.filters, mode)
     tiers = [
+        (f"a line that raises or throws {name!r}", raised),
         (f"a use of {name!r}", uses),
         (f"the name {name!r} in the text", occurs),
         (f"text matching {plan.query!r}", text.hits),
     ]
-    notes.append(f"falling back to where {name!r} occurs: {len(uses)} use(s), then text")
+    if raised:
+        notes.append(f"falling back to the lines that raise or throw {name!r}, then text")
+    else:
+        notes.append(f"falling back to where {name!r} occurs: {len(uses)} use(s), then text")
     result = SearchResult(
         tuple(fallback.tiered(tiers, k)), text.mode or used_mode, (*notes, *text.notes)
     )

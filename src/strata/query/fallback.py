@@ -4,7 +4,9 @@ The rule: a routed search never returns fewer results than the plain search woul
 
 - A required step that finds nothing (a name that names no symbol) does not empty the
   answer: the plan falls back to where the name occurs, definitions first, then uses
-  (call sites tied by the bare name), then text (the plain search of the whole question).
+  (call sites tied by the bare name), then text (the plain search of the whole question);
+  an error no call raises ("where is LintError raised") falls back to the lines that raise
+  or throw it.
 - Filters read from the question (a language, a path, tests) are guesses: when the routed
   answer is short, the plain search without them tops it up, and when they left nothing
   the note says they were dropped.
@@ -14,6 +16,7 @@ The rule: a routed search never returns fewer results than the plain search woul
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -21,7 +24,7 @@ from strata.query.filters import SearchFilters
 from strata.query.router import RetrievalPlan, Step
 from strata.types import Hit
 
-__all__ = ["caller_filters", "failed_name", "narrowed_note", "tiered", "top_up"]
+__all__ = ["caller_filters", "failed_name", "narrowed_note", "raising", "tiered", "top_up"]
 
 
 def failed_name(steps: Sequence[Step], found: Sequence[Sequence[Hit]]) -> Step | None:
@@ -78,3 +81,11 @@ def _show(value: Any) -> str:
     if isinstance(value, str) or not isinstance(value, Iterable | Mapping):
         return str(value)
     return ",".join(str(v) for v in value)
+
+
+def raising(name: str, hits: Sequence[Hit]) -> list[Hit]:
+    """The hits with a line that raises or throws `name` (`raise X(`, `raise X, msg`,
+    `throw new X(`, `throw X.Create(`, `throw pkg.X(`), in their order."""
+    tail = re.escape(name.replace("::", ".").rsplit(".", 1)[-1])
+    line = re.compile(rf"\b(?:raise|throw)\s+(?:new\s+)?(?:[\w\\:.]*[.\\:])?{tail}\b")
+    return [h for h in hits if line.search(h.record.content)]

@@ -4,24 +4,31 @@ classifies with them; each pattern's group 1 is the name asked about."""
 
 from __future__ import annotations
 
+import re
+
 from strata.query.phrases import END, KIND, KIND_AFTER, NAME, THE
 from strata.query.question_filters import rx
 
-__all__ = ["GRAPH_INTENTS", "WALKS_OF_CODE", "imported_path"]
+__all__ = ["GRAPH_INTENTS", "RAISED", "WALKS_OF_CODE", "imported_path"]
 
+# A question about where an error is raised or thrown.
+RAISED = re.compile(r"\b(?:rais|throw)|брос|выбрасыва|возбужда", re.IGNORECASE)
+# Raising or throwing an error is a call of its constructor (`raise TemplateNotFound(...)`,
+# `throw new JsonException(...)`): "where is X raised" asks for those sites.
 CALLERS = rx(
-    rf"\bwho\s+(?:calls|invokes|uses)\s+{NAME}{END}",
-    rf"\bwhat\s+(?:calls|invokes|uses)\s+{NAME}{END}",
+    rf"\bwho\s+(?:calls|invokes|uses|raises|throws)\s+{NAME}{END}",
+    rf"\bwhat\s+(?:calls|invokes|uses|raises|throws)\s+{NAME}{END}",
     rf"\b(?:which|what)\s+(?:functions?|methods?|code|classes|modules|files|places)\s+"
-    rf"(?:calls?|uses?|invokes?)\s+{NAME}{END}",
+    rf"(?:calls?|uses?|invokes?|raises?|throws?)\s+{NAME}{END}",
     rf"\b(?:callers|call\s+sites|usages?)\s+of\s+{NAME}{END}",
-    rf"\bwhere\s+(?:is|are)\s+{NAME}\s+(?:called|used|invoked|instantiated|constructed)\b",
+    rf"\bwhere\s+(?:is|are)\s+{NAME}\s+"
+    r"(?:called|used|invoked|instantiated|constructed|raised|thrown)\b",
     rf"\bwho\s+(?:creates|instantiates|constructs)\s+{THE}{NAME}{END}",
     rf"\bwhere\s+(?:do|does|did|can)\s+(?:we|i|you|they|it|the\s+code)\s+"
-    rf"(?:call|use|invoke)\s+{NAME}{END}",
+    rf"(?:call|use|invoke|raise|throw)\s+{NAME}{END}",
     rf"\bwhat\s+(?:is|are)\s+{NAME}\s+(?:called|used|invoked)\s+(?:by|from)\b",
-    rf"\bкто\s+вызывает\s+{NAME}{END}",
-    rf"\bгде\s+вызывается\s+{NAME}{END}",
+    rf"\bкто\s+(?:вызывает|бросает|выбрасывает)\s+{NAME}{END}",
+    rf"\bгде\s+(?:вызывается|выбрасывается|бросается|возбуждается)\s+{NAME}{END}",
     rf"\bгде\s+(?:используется|используют|применяется)\s+{NAME}{END}",
     rf"\bкто\s+использует\s+{NAME}{END}",
 )
@@ -114,7 +121,10 @@ def imported_path(query: str) -> str:
 # In this order: "which tests call X" asks for tests, "what calls X" for callers. Each
 # group's patterns are tried only when its word is in the question (a router runs on
 # every search: 20-40 us a question saved).
-_CALLED = r"call|invok|use|usag|instantia|construct|creat|вызыва|использ|примен"
+_CALLED = (
+    r"call|invok|use|usag|instantia|construct|creat|rais|throw"
+    r"|вызыва|использ|примен|брос|выбрасыва|возбужда"
+)
 GRAPH_INTENTS = (
     ("tests", rx(r"test|тест"), TESTS),
     (

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from strata import layers as L
+from strata.query.graph_questions import RAISED
 from strata.query.questions import QUESTION_WORDS, Classification
 from strata.text.tokens import query_terms
 from strata.types import fields_json
@@ -83,15 +84,10 @@ def _symbol_steps(query: str, c: Classification, k: int) -> list[Step]:
 
 
 def _walk_steps(query: str, c: Classification, k: int) -> list[Step]:
-    return [
-        Step(
-            L.C2_DEPENDENCY_GRAPH,
-            c.intent,
-            {"name": c.names[0], "depth": 1},
-            max(k, 20),
-            required=True,
-        )
-    ]
+    args: dict[str, object] = {"name": c.names[0], "depth": 1}
+    if c.intent == "callers" and RAISED.search(query):
+        args["raised"] = True  # "where is X raised": where no call raises it, a line that does
+    return [Step(L.C2_DEPENDENCY_GRAPH, c.intent, args, max(k, 20), required=True)]
 
 
 def _tests_steps(query: str, c: Classification, k: int) -> list[Step]:

@@ -1,0 +1,73 @@
+"""The benchmarks of files named as code names them and of errors raised: how each names a
+file, a module, a packaged name, and which lines raise an error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks.quality.modforms import _head_end, _qualified, module_parts, named_files
+from benchmarks.quality.raiseforms import raised
+
+PATHS = [
+    "src/jinja2/sandbox.py",
+    "src/jinja2/__init__.py",
+    "lib/router/index.js",
+    "lib/request.js",
+    "a/util.py",
+    "b/util.py",
+    "common/src/Builders.common.kt",
+    "lua/5.1/pl/init.lua",
+]
+
+
+def test_a_file_is_named_by_the_shortest_end_of_its_path_and_of_its_module() -> None:
+    assert module_parts("src/jinja2/__init__.py") == ("src", "jinja2")
+    assert module_parts("common/src/Builders.common.kt") == ("common", "src", "Builders")
+    named = {p: (as_path, module) for p, as_path, module in named_files(PATHS, 100)}
+    assert named["src/jinja2/sandbox.py"] == ("jinja2/sandbox.py", "jinja2.sandbox")
+    assert named["lib/router/index.js"] == ("router/index.js", "lib/router")
+    assert named["a/util.py"] == ("a/util.py", "a.util")
+    assert named["common/src/Builders.common.kt"] == ("src/Builders.common.kt", "src.Builders")
+    assert "lua/5.1/pl/init.lua" not in named  # `5.1.pl` is no module name
+    assert named_files(PATHS, 3) == named_files(PATHS, 3)  # the same sample every run
+
+
+def test_a_files_head_is_its_leading_comment_and_thirty_lines(tmp_path: Path) -> None:
+    f = tmp_path / "x.c"
+    f.write_text("/*\n** header\n*/\n\n#include <x.h>\n" + "int a;\n" * 100, encoding="utf-8")
+    assert _head_end(f) == 4 + 30
+    short = tmp_path / "y.py"
+    short.write_text("x = 1\n", encoding="utf-8")
+    assert _head_end(short) == 2
+
+
+def test_a_packaged_name_is_qualified_by_the_package_its_file_declares() -> None:
+    go = ["// NoArgs returns an error", "func NoArgs(cmd *Command) error {"]
+    assert _qualified("NoArgs", go, "cobra", 0) == "cobra.NoArgs"
+    method = ["func (c *Command) Execute() error {"]
+    assert _qualified("Execute", method, "cobra", 0) == "cobra.Command.Execute"
+    java = ["/** A cart. */", "public class Cart {"]
+    assert _qualified("Cart", java, "org.example", 0) == "org.example.Cart"
+    nested = ["  class Inner {"]  # a nested type's name is its outer type's too
+    assert _qualified("Inner", nested, "org.example", 0) == ""
+    php = ["class StreamHandler extends AbstractHandler"]
+    assert _qualified("StreamHandler", php, "Monolog\\Handler", 0) == (
+        "Monolog\\Handler\\StreamHandler"
+    )
+
+
+def test_the_lines_that_raise_an_error_the_package_defines(tmp_path: Path) -> None:
+    (tmp_path / "errors.py").write_text("class PayError(Exception):\n    pass\n")
+    (tmp_path / "pay.py").write_text(
+        "def pay(x):\n    if x:\n        raise PayError('no')\n    raise ValueError('x')\n"
+    )
+    (tmp_path / "Reader.cs").write_text(
+        "class ReaderException {}\nclass R { void F() { throw ReaderException.Create(1); } }\n"
+    )
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_pay.py").write_text("raise PayError('in a test')\n")
+    found = raised(tmp_path)
+    assert {n: [(t.path, t.start) for t in ts] for n, ts in found.items()} == {
+        "PayError": [("pay.py", 3)],  # not ValueError: the package does not define it
+        "ReaderException": [("Reader.cs", 2)],
+    }
