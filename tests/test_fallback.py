@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from strata import Engine
+from tests.sources import indexed_tree
 
 FILES = {
     "fmt/formatting.py": '''
@@ -82,23 +83,14 @@ RUST = {
 }
 
 
-def _index(root: Path, files: dict[str, str]) -> Engine:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
-    eng = Engine.open(root, config={"embed.provider": "none"})
-    eng.index()
-    return eng
-
-
 @pytest.fixture(scope="module")
 def fmt(tmp_path_factory: pytest.TempPathFactory) -> Engine:
-    return _index(tmp_path_factory.mktemp("fmt"), FILES)
+    return indexed_tree(tmp_path_factory.mktemp("fmt"), FILES)
 
 
 @pytest.fixture(scope="module")
 def rust(tmp_path_factory: pytest.TempPathFactory) -> Engine:
-    return _index(tmp_path_factory.mktemp("rusty"), RUST)
+    return indexed_tree(tmp_path_factory.mktemp("rusty"), RUST)
 
 
 def _files(eng: Engine, query: str, k: int = 10) -> list[str]:

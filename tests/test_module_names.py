@@ -3,13 +3,12 @@ an import or an error (not from the root), and a name qualified by its package."
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 from strata import Engine
 from strata.query.module_names import module_asked, module_file
 from strata.query.router import IndexFacts, route
+from tests.sources import indexed_tree
 
 PATHS = (
     "src/jinja2/sandbox.py",
@@ -156,13 +155,7 @@ SOURCES = {
 
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory: pytest.TempPathFactory) -> Engine:
-    root = tmp_path_factory.mktemp("modules")
-    for rel, text in SOURCES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
-    eng = Engine.open(root, config={"embed.provider": "none"})
-    eng.index()
-    return eng
+    return indexed_tree(tmp_path_factory.mktemp("modules"), SOURCES)
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,6 @@ that a call (`raise PaymentError(...)`) or not (`raise LintError, msg`, `throw X
 from __future__ import annotations
 
 import dataclasses
-import textwrap
 
 import pytest
 
@@ -12,6 +11,7 @@ from strata import Engine
 from strata.query.fallback import raising
 from strata.query.router import route
 from strata.types import Hit
+from tests.sources import indexed_tree
 
 SOURCES = {
     "shop/errors.py": '''
@@ -57,13 +57,7 @@ SOURCES = {
 
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory: pytest.TempPathFactory) -> Engine:
-    root = tmp_path_factory.mktemp("raised")
-    for rel, text in SOURCES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
-    eng = Engine.open(root, config={"embed.provider": "none"})
-    eng.index()
-    return eng
+    return indexed_tree(tmp_path_factory.mktemp("raised"), SOURCES)
 
 
 @pytest.mark.parametrize(

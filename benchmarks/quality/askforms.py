@@ -20,6 +20,8 @@ from benchmarks.quality.model import Corpus, Query, Target
 from benchmarks.quality.run import build_corpora
 
 EMBEDDER = "all-MiniLM-L6-v2"
+# every corpus of code, in every language the quality run draws
+CODE_SETS = "docstring,langs,newlangs,extralangs,elixirbash,perl"
 _WHERE_DEFINED = re.compile(r"^where is (.+) defined$")
 
 

@@ -37,7 +37,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from benchmarks.quality.askforms import defined_names, form_summary, main_with
+from benchmarks.quality.askforms import CODE_SETS, defined_names, form_summary, main_with
 from benchmarks.quality.evaluate import run, strata_searcher
 from benchmarks.quality.indexes import open_index
 from benchmarks.quality.metrics import K, first_hit_rank
@@ -229,13 +229,7 @@ def _head_end(path: Path) -> int:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse flags, measure, print the summary (and write every row with `--json`)."""
-    main_with(
-        argv,
-        __doc__ or "",
-        measure,
-        sets="docstring,langs,newlangs,extralangs,elixirbash,perl",
-        per_corpus=25,
-    )
+    main_with(argv, __doc__ or "", measure, sets=CODE_SETS, per_corpus=25)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.quality.askforms import main_with, measure_asked
+from benchmarks.quality.askforms import CODE_SETS, main_with, measure_asked
 from benchmarks.quality.model import Corpus, Query, Target
 from benchmarks.quality.run import SEED
 
@@ -91,13 +91,7 @@ def measure(sets: Sequence[str], mode: str, per_corpus: int) -> dict[str, Any]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse flags, measure, print the summary (and write every row with `--json`)."""
-    main_with(
-        argv,
-        __doc__ or "",
-        measure,
-        sets="docstring,langs,newlangs,extralangs,elixirbash,perl",
-        per_corpus=15,
-    )
+    main_with(argv, __doc__ or "", measure, sets=CODE_SETS, per_corpus=15)
 
 
 if __name__ == "__main__":
