@@ -186,6 +186,15 @@ def _definition_steps(query: str, c: Classification, k: int) -> list[Step]:
     return steps
 
 
+def _env_steps(query: str, c: Classification, k: int) -> list[Step]:
+    """The passages that read an environment variable (those of a variable the question
+    names first), then the plain search."""
+    return [
+        Step("passages", "env_reads", {"query": query}, k, 2.0),
+        search_step("passages", query, k),
+    ]
+
+
 BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "symbol": _symbol_steps,
     "tests": _tests_steps,
@@ -201,6 +210,7 @@ BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "integrations": _integration_steps,
     "relations": _relation_steps,
     "definition": _definition_steps,
+    "environment": _env_steps,
 }
 # The layers an intent is about: with none of them indexed, the plain search is the answer.
 NEEDS: dict[str, tuple[str, ...]] = {
@@ -218,4 +228,5 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "integrations": (L.D6_INTEGRATION_INDEX, L.D5_RELATION_GRAPH),
     "relations": (L.D5_RELATION_GRAPH,),
     "definition": (L.D1_DOCUMENT_CATALOG, L.D3_ENTITY_CATALOG),
+    "environment": (L.C0_SOURCE_CHUNKS,),
 }

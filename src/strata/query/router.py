@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 from strata import layers as L
 from strata.query import frames
+from strata.query.environment import asks_for_env
 from strata.query.filters import NO_FILTERS, SearchFilters
 from strata.query.graph_questions import imported_path
 from strata.query.intent_steps import BUILDERS, NEEDS, Step
@@ -72,12 +73,13 @@ INTENTS = (
     "integrations",
     "relations",
     "definition",
+    "environment",
     "free_text",
     "empty",
 )
 METHODS = (
     *("symbol", "callers", "callees", "entrypoints", "search", "related", "file_head"),
-    *("subclasses", "bases", "importers", "overview"),
+    *("subclasses", "bases", "importers", "overview", "env_reads"),
 )
 MAX_ROUTED_CHARS = 2000  # the same cap as the searcher: rules read only the head of a long query
 
@@ -234,26 +236,12 @@ def route(
         why = "a stack trace or a file:line of the index: plain search, its frames first"
         return _free_text(query, NO_FILTERS, k, (why,))
     found = classifier.classify(head, facts) if classifier else None
-    reasons: list[str] = []
     if found is not None:
-        reasons.append(
-            f"classifier: {found.intent}" + (f" ({found.reason})" if found.reason else "")
-        )
-    elif path := imported_path(head):
-        found = Classification("importers", (path,), reason=f"importers: of the file {path!r}")
-        reasons.append(found.reason)
-    elif asks_overview(head):
-        found = Classification("overview", reason="overview: asks about the whole repository")
-        reasons.append(found.reason)
-    elif (path := file_asked(head)) and facts.names_a_path(file_glob(path)):
-        found = Classification("file", (path,), reason=f"file: asks about {path!r}")
-        reasons.append(found.reason)
-    elif (module := module_asked(head)) and (about := _module(module, facts)):
-        found = about
-        reasons.append(found.reason)
+        why = f"classifier: {found.intent}" + (f" ({found.reason})" if found.reason else "")
     else:
-        found = named(classify(head), head, facts.defines, facts.meant)
-        reasons.append(found.reason)
+        found = _by_rules(head, facts)
+        why = found.reason
+    reasons = [why]
     if len(query.strip()) > MAX_ROUTED_CHARS:
         reasons.append(f"only the first {MAX_ROUTED_CHARS} characters were read by the router")
     filters, said = filters_of(head, facts)
@@ -270,6 +258,23 @@ _TYPE_KINDS = frozenset(
     {"class", "module", "package", "namespace", "struct", "enum", "interface", "trait"}
     | {"type", "object", "record", "protocol", "union"}
 )
+
+
+def _by_rules(head: str, facts: IndexFacts) -> Classification:
+    """The question's classification by the rules: the whole-question patterns first
+    (importers of a file, environment variables, the repository, a file, a module), then
+    `classify` with the index's names."""
+    if path := imported_path(head):
+        return Classification("importers", (path,), reason=f"importers: of the file {path!r}")
+    if asks_for_env(head):
+        return Classification("environment", reason="environment: asks which variables are read")
+    if asks_overview(head):
+        return Classification("overview", reason="overview: asks about the whole repository")
+    if (path := file_asked(head)) and facts.names_a_path(file_glob(path)):
+        return Classification("file", (path,), reason=f"file: asks about {path!r}")
+    if (module := module_asked(head)) and (about := _module(module, facts)):
+        return about
+    return named(classify(head), head, facts.defines, facts.meant)
 
 
 def _module(name: str, facts: IndexFacts) -> Classification | None:

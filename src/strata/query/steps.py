@@ -13,6 +13,7 @@ from typing import TypeVar
 from strata.errors import QueryError
 from strata.query import hybrid, lookup
 from strata.query.definitions import header_chunks
+from strata.query.env_reads import env_reads
 from strata.query.filters import SearchFilters
 from strata.query.hybrid import QueryContext
 from strata.query.lookup import SymbolMatch, closest
@@ -307,8 +308,13 @@ def _relations(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str 
     return Outcome(list(hits.values()), notes)
 
 
+def _env_reads(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
+    return Outcome(*env_reads(ctx, step, filters, mode))
+
+
 _RUNNERS = {
     ("search", "*"): _search,
+    ("env_reads", "*"): _env_reads,
     ("symbol", "*"): _symbol,
     ("file_head", "*"): _file_head,
     ("overview", "*"): _overview,

@@ -1,10 +1,12 @@
-"""The benchmarks of files named as code names them and of errors raised: how each names a
-file, a module, a packaged name, and which lines raise an error."""
+"""The benchmarks of files named as code names them, of errors raised and of environment
+variables read: how each names a file, a module, a packaged name, and which lines raise an
+error or read a variable."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from benchmarks.quality.envforms import reads
 from benchmarks.quality.modforms import _head_end, _qualified, module_parts, named_files
 from benchmarks.quality.raiseforms import raised
 
@@ -70,4 +72,19 @@ def test_the_lines_that_raise_an_error_the_package_defines(tmp_path: Path) -> No
     assert {n: [(t.path, t.start) for t in ts] for n, ts in found.items()} == {
         "PayError": [("pay.py", 3)],  # not ValueError: the package does not define it
         "ReaderException": [("Reader.cs", 2)],
+    }
+
+
+def test_the_lines_that_read_the_environment_outside_the_tests(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text(
+        'import os\nTOKEN = os.environ.get("APP_TOKEN")\nos.getenv(k)\n'
+    )
+    (tmp_path / "server.js").write_text("const m = process.env.NODE_ENV;\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_app.py").write_text('os.environ["IN_TEST"] = "1"\n')
+    found = reads(tmp_path)
+    assert {n: [(t.path, t.start) for t in ts] for n, ts in found.items()} == {
+        "APP_TOKEN": [("app.py", 2)],
+        "": [("app.py", 3)],  # a read of no literal name: a reading line still
+        "NODE_ENV": [("server.js", 1)],
     }
