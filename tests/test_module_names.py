@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from strata import Engine
-from strata.query.module_names import module_asked, module_file
+from strata.query.module_names import module_asked, module_dir, module_file
 from strata.query.router import IndexFacts, route
 from tests.sources import indexed_tree
 
@@ -63,6 +63,28 @@ def test_the_module_a_query_names(query: str, name: str) -> None:
 )
 def test_the_file_a_module_name_stands_for(name: str, path: str) -> None:
     assert module_file(name, PATHS) == path
+
+
+@pytest.mark.parametrize(
+    ("name", "folder"),
+    [
+        ("github.com/spf13/cobra/doc", "gocode/src/github.com/spf13/cobra/doc"),  # Go's host
+        ("cobra/doc", "gocode/src/github.com/spf13/cobra/doc"),
+        ("org.apache.cordova.engine", "framework/src/org/apache/cordova/engine"),
+        ("cordova.ENGINE", "framework/src/org/apache/cordova/engine"),  # in any case
+        ("apache.nowhere", ""),
+        ("src.doc", ""),  # two directories end so
+    ],
+)
+def test_the_directory_a_package_name_stands_for(name: str, folder: str) -> None:
+    paths = [
+        "gocode/src/github.com/spf13/cobra/doc/md_docs.go",
+        "gocode/src/github.com/spf13/cobra/command.go",
+        "framework/src/org/apache/cordova/engine/SystemWebView.java",
+        "other/src/doc/a.go",
+        "more/src/doc/b.go",
+    ]
+    assert module_dir(name, paths) == folder
 
 
 def test_a_module_two_files_could_be_is_none_of_them() -> None:
@@ -153,6 +175,9 @@ SOURCES = {
 }
 
 
+CART = "app/src/main/java/org/example/shop/Cart.java"
+
+
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory: pytest.TempPathFactory) -> Engine:
     return indexed_tree(tmp_path_factory.mktemp("modules"), SOURCES)
@@ -166,8 +191,13 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Engine:
         ("shop::pricing::rules", "crates/shop/src/pricing/rules.rs", "Pricing rules"),
         ("crate::pricing::rules", "crates/shop/src/pricing/rules.rs", "Pricing rules"),
         ("shop/cart.py", "src/shop/cart.py", "The shopping cart"),  # a path, not from the root
-        ("example/shop/Cart.java", "app/src/main/java/org/example/shop/Cart.java", "package"),
+        ("example/shop/Cart.java", CART, "package"),
         ("csrc/lstore.c", "csrc/lstore.c", "#include"),  # a header comment, then code
+        (
+            "what does the example.shop package do",
+            "app/src/main/java/org/example/shop/Cart.java",
+            "package",
+        ),
     ],
 )
 def test_a_file_named_as_code_names_it_answers_with_its_head(

@@ -178,6 +178,38 @@ def _qualified(name: str, lines: Sequence[str], package: str, indent: int) -> st
     return ""
 
 
+# A package that is a directory (Go's, Java's), named as its language imports it: the heads
+# of its files answer (`file_r_at_1`: a passage of a file directly in it).
+DIR_FORMS = ("package: {package}", "what does the {package} package do")
+
+
+def named_dirs(paths: Sequence[str], per_corpus: int) -> list[tuple[str, str]]:
+    """A seeded sample of the directories holding two source files or more directly, each
+    with the shortest end of its path of two parts or more that names it alone, joined as
+    its files' language joins a package's parts."""
+    sources = [p for p in paths if p.rsplit(".", 1)[-1] in SOURCE and "/" in p]
+    counts: dict[str, int] = defaultdict(int)
+    for p in sources:
+        counts[_dir(p)] += 1
+    dirs = sorted(d for d, n in counts.items() if n >= 2)
+    split = [tuple(d.split("/")) for d in dirs]
+    chosen = sorted(
+        random.Random(f"{SEED}:dirs").sample(range(len(dirs)), min(per_corpus, len(dirs)))
+    )
+    out = []
+    for i in chosen:
+        end = shortest_end(split[i], split)
+        if len(end) < 2 or not all(_IDENTIFIER.fullmatch(p) for p in end):
+            continue
+        ext = next(p for p in sources if _dir(p) == dirs[i]).rsplit(".", 1)[-1]
+        out.append((dirs[i], SEPARATORS.get(ext, "/").join(end)))
+    return out
+
+
+def _dir(path: str) -> str:
+    return path.rpartition("/")[0]
+
+
 def measure(sets: Sequence[str], mode: str, per_corpus: int) -> dict[str, Any]:
     """Every sampled file in every form: the head's rank and the file's."""
     rows: list[dict[str, Any]] = []
@@ -205,6 +237,22 @@ def measure(sets: Sequence[str], mode: str, per_corpus: int) -> dict[str, Any]:
             {"corpus": corpus.name, "form": o.query.set, "query": o.query.text, "rank": o.rank}
             for o in run(f"strata {mode}", EMBEDDER, search, packaged_names(corpus))
         ]
+        for folder, as_package in named_dirs(sorted(heads), per_corpus):
+            heads_there = [Target(p, 1, end) for p, end in heads.items() if _dir(p) == folder]
+            for form in DIR_FORMS:
+                text = form.format(package=as_package)
+                results = search(text)[:K]
+                rows.append(
+                    {
+                        "corpus": corpus.name,
+                        "form": form,
+                        "query": text,
+                        "rank": first_hit_rank(results, heads_there),
+                        "file_rank": next(
+                            (i for i, r in enumerate(results, 1) if _dir(r.path) == folder), None
+                        ),
+                    }
+                )
         eng.close()
     summary = form_summary(rows)
     files: dict[str, list[int | None]] = defaultdict(list)

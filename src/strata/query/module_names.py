@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from strata.query.question_filters import rx
 
-__all__ = ["module_asked", "module_file"]
+__all__ = ["module_asked", "module_dir", "module_file"]
 
 _SEP = r"(?:\.|::|/|\\)"
 # two parts or more: `loaders` alone is a word, not a module
@@ -56,27 +56,60 @@ def module_file(name: str, paths: Iterable[str]) -> str:
     `lib/router/index.js`, `regex_syntax::hir` is `src/hir/mod.rs`). Rust's `crate::` and
     a crate's own name (`regex_syntax::ast::parse`: the crate is `src/`) may lead.
     """
-    parts = [p for p in re.split(_SEP, name.strip("`'\"")) if p]
-    while parts and parts[0] in _RELATIVE:
-        parts = parts[1:]
-    wanted = [tuple(p.replace("-", "_") for p in parts)]
-    if len(parts) > 2 or (len(parts) == 2 and "::" in name):
-        # the package's or crate's own name, which no directory of it spells (`express/lib/
-        # request` is `lib/request.js`, `regex_syntax::hir` is `src/hir/mod.rs`)
-        wanted.append(wanted[0][1:])
+    parts = _parts(name)
     if not parts:
         return ""
     last = _folded(parts[-1])  # one cheap pass keeps the few paths that could be it
     paths = [p for p in paths if last in _folded(p)]
     # as written, then in any case (Ruby's `Rack::Utils` is `rack/utils.rb`); the file's
     # name without its extension, then without all of them (Kotlin's `Builders.common.kt`)
-    for want, cased, loose in itertools.product(filter(None, wanted), (True, False), (0, 1)):
+    for want, cased, loose in itertools.product(_wanted(name, parts), (True, False), (0, 1)):
         found = {p for p in paths if _is_module_file(p, want, cased=cased, loose=bool(loose))}
         if len(found) == 1:
             return found.pop()
         if found:
             return ""
     return ""
+
+
+def module_dir(name: str, paths: Iterable[str]) -> str:
+    """The one indexed directory a package name stands for (Go's `cobra/doc`, Java's
+    `org.apache.cordova.engine`), read as `module_file` reads a name; "" for none or
+    several."""
+    parts = _parts(name)
+    dirs = {p.rpartition("/")[0] for p in paths if "/" in p}
+    for want, cased in itertools.product(_wanted(name, parts), (True, False)):
+        # a Go import path's host is one directory (`github.com`), two parts of the name
+        found = {d for d in dirs if _ends_with(re.split(r"[/.]", d), want, cased)}
+        if len(found) == 1:
+            return found.pop()
+        if found:
+            return ""
+    return ""
+
+
+def _ends_with(segments: list[str], want: tuple[str, ...], cased: bool) -> bool:
+    if not cased:
+        segments, want = [_folded(s) for s in segments], tuple(_folded(w) for w in want)
+    return len(segments) >= len(want) and tuple(segments[len(segments) - len(want) :]) == want
+
+
+def _parts(name: str) -> list[str]:
+    """A module name's parts, without Rust's relative leads (`crate::`, `self::`)."""
+    parts = [p for p in re.split(_SEP, name.strip("`'\"")) if p]
+    while parts and parts[0] in _RELATIVE:
+        parts = parts[1:]
+    return parts
+
+
+def _wanted(name: str, parts: list[str]) -> list[tuple[str, ...]]:
+    """The ends of a path the name may be: all its parts, then without the package's or
+    crate's own name, which no directory of it spells (`express/lib/request` is
+    `lib/request.js`, `regex_syntax::hir` is `src/hir/mod.rs`)."""
+    wanted = [tuple(p.replace("-", "_") for p in parts)]
+    if len(parts) > 2 or (len(parts) == 2 and "::" in name):
+        wanted.append(wanted[0][1:])
+    return [w for w in wanted if w]
 
 
 def _is_module_file(path: str, want: tuple[str, ...], *, cased: bool, loose: bool) -> bool:

@@ -37,7 +37,7 @@ from strata.query.environment import asks_for_env
 from strata.query.filters import NO_FILTERS, SearchFilters
 from strata.query.graph_questions import imported_path
 from strata.query.intent_steps import BUILDERS, NEEDS, Step
-from strata.query.module_names import module_asked, module_file
+from strata.query.module_names import module_asked, module_dir, module_file
 from strata.query.plain_names import named
 from strata.query.question_filters import asks_overview, file_asked, file_glob, filters_of
 from strata.query.questions import Classification, classify, is_operator
@@ -124,6 +124,11 @@ class IndexFacts:
         if self.paths is None:
             return ""
         return module_file(name, self.paths())
+
+    def module_dir(self, name: str) -> str:
+        """The indexed directory a package name stands for (`cobra/doc`), "" for none or
+        several (or when the paths are not known)."""
+        return "" if self.paths is None else module_dir(name, self.paths())
 
     def points_into(self, text: str) -> bool:
         """Whether `text` holds a stack trace's frame or a `file:line` of an indexed file."""
@@ -278,17 +283,22 @@ def _by_rules(head: str, facts: IndexFacts) -> Classification:
 
 
 def _module(name: str, facts: IndexFacts) -> Classification | None:
-    """A module asked about (`jinja2.sandbox`, "what does the Math::BigFloat module do"):
-    the file the name stands for, unless the index defines a type or module by that name
-    (Perl's package, `org.example.Cart` in `Cart.java`), or it stands for no file and
-    the index defines it at all. A member that a package's path qualifies (`jinja2.
-    environment` is also `Context.environment` of `jinja2/runtime.py`) leaves the file."""
+    """A module or package asked about (`jinja2.sandbox`, `cobra/doc`, "what does the
+    Math::BigFloat module do"), in this order: a type or module the index defines by that
+    name (Perl's package, `org.example.Cart` in `Cart.java`); the one file the name stands
+    for; the one directory (the heads of its files, then the question in them); a member
+    the index defines by it. A member that a package's path qualifies (`jinja2.environment`
+    is also `Context.environment` of `jinja2/runtime.py`) leaves the file its place."""
     kinds = set(facts.defines(name)) if facts.defines is not None else set()
-    path = facts.module_file(name)
-    if kinds and (kinds & _TYPE_KINDS or not path):
+    if kinds & _TYPE_KINDS:
         return Classification("symbol", (name,), reason=f"symbol: the index defines {name!r}")
-    if path:
+    if path := facts.module_file(name):
         return Classification("file", (path,), reason=f"file: the module {name!r} is {path}")
+    if folder := facts.module_dir(name):
+        why = f"file: the package {name!r} is the directory {folder}/"
+        return Classification("file", (f"{folder}/*",), reason=why)
+    if kinds:
+        return Classification("symbol", (name,), reason=f"symbol: the index defines {name!r}")
     return None
 
 
