@@ -7,7 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchmarks.quality.envforms import reads
-from benchmarks.quality.modforms import _head_end, _qualified, module_parts, named_files
+from benchmarks.quality.modforms import (
+    _head_end,
+    _qualified,
+    module_parts,
+    named_dirs,
+    named_files,
+)
 from benchmarks.quality.raiseforms import raised
 
 PATHS = [
@@ -88,3 +94,17 @@ def test_the_lines_that_read_the_environment_outside_the_tests(tmp_path: Path) -
         "": [("app.py", 3)],  # a read of no literal name: a reading line still
         "NODE_ENV": [("server.js", 1)],
     }
+
+
+def test_a_package_directory_is_named_alone_and_never_beside_a_file_of_its_name() -> None:
+    paths = [
+        "gocode/src/github.com/spf13/cobra/doc/md_docs.go",
+        "gocode/src/github.com/spf13/cobra/doc/man_docs.go",
+        "perl/Pod/Text.pm",
+        "perl/Pod/Text/Color.pm",
+        "perl/Pod/Text/Overstrike.pm",
+        "lonely/one.go",
+    ]
+    named = dict(named_dirs(paths, 10))
+    assert named == {"gocode/src/github.com/spf13/cobra/doc": "cobra/doc"}  # not `Pod::Text`
+    assert named_dirs(paths, 10) == named_dirs(paths, 10)

@@ -1,8 +1,9 @@
 """A file named as code names it: a path copied from an import or an error
 (`cordova/CordovaWebView.java`, not from the root), or a module as its language imports it
-(`jinja2.sandbox`, `ast::parse`, `Pod::Text`, `Megaparsec.Char`, `lib/router`), alone or in
-a question about it; and a definition named with the package its file declares
-(`cobra.Command`, `org.apache.cordova.LOG`, `Monolog\\Handler\\StreamHandler`).
+(`jinja2.sandbox`, `ast::parse`, `Pod::Text`, `Megaparsec.Char`, `lib/router`) or a
+package that is a directory (`cobra/doc`), alone or in a question about it; and a
+definition named with the package its file declares (`cobra.Command`,
+`org.apache.cordova.LOG`, `Monolog\\Handler\\StreamHandler`).
 
     python -m benchmarks.quality.modforms [--sets docstring,langs,newlangs,extralangs,
         elixirbash,perl] [--per-corpus 25] [--mode hybrid] [--json FILE]
@@ -17,6 +18,11 @@ as a module. The target is the file's head: its leading comment (a licence, a fi
 and the 30 lines after it, under the quality run's hit rule. A module name that is also a
 type's (Java's `cordova.CordovaActivity`) answers with the type's definition: the file's
 rank (`file_r_at_1`) counts it.
+
+The packages that are directories (`{package}` forms) are a seeded sample of the
+directories holding two source files or more, each named by the shortest end of its path
+that names no other directory and no file outside it (`cobra/doc`, `cordova.engine`); the
+head of any file directly in it answers (`file_r_at_1`: any passage of one).
 
 The packaged names are the `def-` names that a package qualifies (`packaged: …` forms): a
 Go function or type (a method by its receiver, `cobra.Command.Execute`), a Java, Kotlin,
@@ -180,13 +186,13 @@ def _qualified(name: str, lines: Sequence[str], package: str, indent: int) -> st
 
 # A package that is a directory (Go's, Java's), named as its language imports it: the heads
 # of its files answer (`file_r_at_1`: a passage of a file directly in it).
-DIR_FORMS = ("package: {package}", "what does the {package} package do")
+DIR_FORMS = ("{package}", "what does the {package} package do")
 
 
 def named_dirs(paths: Sequence[str], per_corpus: int) -> list[tuple[str, str]]:
     """A seeded sample of the directories holding two source files or more directly, each
-    with the shortest end of its path of two parts or more that names it alone, joined as
-    its files' language joins a package's parts."""
+    with the shortest end of its path of two parts or more that names it alone (and no file
+    outside it), joined as its files' language joins a package's parts."""
     sources = [p for p in paths if p.rsplit(".", 1)[-1] in SOURCE and "/" in p]
     counts: dict[str, int] = defaultdict(int)
     for p in sources:
@@ -201,6 +207,9 @@ def named_dirs(paths: Sequence[str], per_corpus: int) -> list[tuple[str, str]]:
         end = shortest_end(split[i], split)
         if len(end) < 2 or not all(_IDENTIFIER.fullmatch(p) for p in end):
             continue
+        beside = [p for p in sources if module_parts(p)[-len(end) :] == end and _dir(p) != dirs[i]]
+        if beside:
+            continue  # a file beside it has the name too (Perl's `Pod/Text.pm`, `Pod/Text/`)
         ext = next(p for p in sources if _dir(p) == dirs[i]).rsplit(".", 1)[-1]
         out.append((dirs[i], SEPARATORS.get(ext, "/").join(end)))
     return out
