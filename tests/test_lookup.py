@@ -260,6 +260,8 @@ def test_typos_find_the_symbol(mini: Store, typo: str, qname: str) -> None:
         ("Clientt.__init__", "Client.__init__"),  # a short name, qualified: its class read
         ("Clinet.delay", None),  # no `delay` of a class that close
         ("Xyzzyq.send", None),  # no class near
+        ("Clinet.sendd", "Client.send"),  # both parts misspelt, each by the rules
+        ("Xyzzyq.sendd", None),
         ("parse_headr", "parse_header"),  # the last letter cut
         ("parse_hdr", None),  # three letters short: too far
         ("RetryPolicy", None),  # defined as written: nothing to correct

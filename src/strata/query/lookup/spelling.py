@@ -49,12 +49,20 @@ def meant(store: Store, name: str) -> str | None:
     nearest = _nearest(index.names.within(key, _typos(key, tail)))
     if len(nearest) != 1:
         return None
-    spellings = {e.name for e in index.by_fold[nearest[0]] if e.qualified_by(qualifier)}
-    if not spellings or _written(store, tail):
+    entries = index.by_fold[nearest[0]]
+    spellings = {e.name for e in entries if e.qualified_by(qualifier)}
+    if _written(store, tail):
         return None
-    # of `Environment` and `environment`, the one written most like the question's
-    bare = min(spellings, key=lambda s: (edit_distance(tail, s, len(s) + len(tail)), s))
+    if not spellings:  # `Environmnt.get_templat`: the qualifier misspelt as well
+        unqualified = {e.name for e in entries}
+        return _qualifier_meant(store, qualifier, _likest(tail, unqualified)) if qualifier else None
+    bare = _likest(tail, spellings)
     return f"{qualifier}.{bare}" if qualifier else bare
+
+
+def _likest(written: str, spellings: set[str]) -> str:
+    """Of `Environment` and `environment`, the one written most like the question's."""
+    return min(spellings, key=lambda s: (edit_distance(written, s, len(s) + len(written)), s))
 
 
 def _qualifier_meant(store: Store, qualifier: str, tail: str) -> str | None:
