@@ -1,10 +1,12 @@
-"""A file named as code names it (pure): a module as its language imports it
-(`jinja2.sandbox`, `regex_syntax::ast::parse`, `Text.Megaparsec.Char`, `pl.tablex`,
-`lib/command`, `Monolog\\Handler`), alone or in a question about it ("what does the
+"""A file or a package named as code names it (pure): a module as its language imports
+it (`jinja2.sandbox`, `regex_syntax::ast::parse`, `Text.Megaparsec.Char`, `pl.tablex`,
+`lib/command`, `Monolog\\Handler`) or a package that is a directory (`cobra/doc`,
+`org.apache.cordova.engine`), alone or in a question about it ("what does the
 jinja2.sandbox module do").
 
-`strata.query.router` asks `module_asked` for the name and `module_file` for the indexed
-file it stands for, once the index has said that no symbol is defined by that name.
+`strata.query.router` asks `module_asked` for the name, then (when the index defines no
+type by it) `module_file` for the one indexed file it stands for, else `module_dir` for
+the one directory.
 """
 
 from __future__ import annotations
