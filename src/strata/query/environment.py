@@ -36,7 +36,8 @@ _ASKING = frozenset({"environment", "variable", "variables", "var", "vars", "rea
 
 def asks_for_env(query: str) -> bool:
     """Whether the question asks which environment variables are read, or where one is."""
-    return matches_any(_ASKS, query)
+    said = query.casefold()  # every pattern says `env` or `окружени` (every question routes)
+    return ("env" in said or "окружени" in said) and matches_any(_ASKS, query)
 
 
 def reading_words(query: str) -> str:

@@ -20,6 +20,7 @@ from strata.query.question_filters import rx
 __all__ = ["module_asked", "module_dir", "module_file"]
 
 _SEP = r"(?:\.|::|/|\\)"
+_HAS_SEP = re.compile(r"[.:/\\]")
 # two parts or more: `loaders` alone is a word, not a module
 _MODULE = rf"[A-Za-z_@][\w@-]*(?:{_SEP}[A-Za-z_][\w-]*)+"
 # a module's words, and a type's or a function's (`org.example.Cart` is a class in a package)
@@ -46,6 +47,8 @@ _RELATIVE = frozenset({"crate", "self", "super", "."})
 
 def module_asked(query: str) -> str:
     """The module name a query is, or asks about (`jinja2.sandbox`), or ""."""
+    if not _HAS_SEP.search(query):  # a module's name has two parts (every question routes)
+        return ""
     m = next((m for p in _ABOUT_MODULE if (m := p.search(query))), None)
     return m.group("name") if m else ""
 

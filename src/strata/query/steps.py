@@ -187,7 +187,7 @@ def _as_meant(
     """The step run again for the name it meant (`_meant`), with a note that says so."""
     shown = fn(ctx, dataclasses.replace(step, args={**step.args, "name": fixed}), filters, mode)
     name = str(step.args["name"])
-    note = f"no symbol named {name!r}; showing {fixed!r}, the one defined name this close"
+    note = lookup.meant_note(name, fixed)
     return Outcome(shown.hits, [note, *shown.notes])
 
 

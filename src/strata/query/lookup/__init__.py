@@ -10,7 +10,7 @@ from strata.query.lookup.hierarchy import Lineage, bases, subclasses
 from strata.query.lookup.hubs import central_files
 from strata.query.lookup.imports import ImportSite, importers
 from strata.query.lookup.rows import compiled_paths, indexed_paths
-from strata.query.lookup.spelling import meant, misspelt_word
+from strata.query.lookup.spelling import meant, meant_note, misspelt_word
 from strata.query.lookup.symbols import SymbolMatch, closest, defined_kinds, find_symbols
 from strata.query.lookup.walks import CallLink, CallWalk, as_meant, callees, callers
 
@@ -37,6 +37,7 @@ __all__ = [
     "list_docs",
     "list_entrypoints",
     "meant",
+    "meant_note",
     "misspelt_word",
     "related",
     "subclasses",

@@ -259,3 +259,26 @@ def _json_value(value: Any) -> Any:
         return record_json(value)
     to_json = getattr(value, "to_json", None)
     return to_json() if callable(to_json) else value
+
+
+def member_record(block: Record, i: int, qname: str) -> Record:
+    """Constant `i` of a block row as a C1 record of its own (the row's id: it is the row
+    that holds it)."""
+    meta = dict(block.metadata)
+    lines = meta.pop("member_lines", None) or []
+    meta.pop("members", None)
+    signatures = block.content.split("\n")
+    signature = signatures[i] if i < len(signatures) else ""
+    path = str(meta.get("symbol_id") or "").partition("::")[0]
+    meta |= {"symbol_id": f"{path}::{qname}", "qname": qname, "kind": "constant"}
+    meta["signature"] = signature
+    start, end = (lines[2 * i], lines[2 * i + 1]) if len(lines) > 2 * i + 1 else (None, None)
+    return dataclasses.replace(
+        block,
+        title=qname,
+        content=signature,
+        kind="constant",
+        span_start=start,
+        span_end=end,
+        metadata=meta,
+    )

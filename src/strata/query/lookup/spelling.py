@@ -24,10 +24,15 @@ from strata.query.lookup.symbols import symbol_index
 from strata.store import Filter, Store
 from strata.text.tokens import query_terms, split_identifier
 
-__all__ = ["MIN_CHARS", "meant", "misspelt_word", "searchable"]
+__all__ = ["MIN_CHARS", "meant", "meant_note", "misspelt_word", "searchable"]
 
 MIN_CHARS = 5  # shorter names (`sned`, `gte`) are a typo of too many others to guess
 _PASSAGES = Filter(layers=PASSAGE_LAYERS)
+
+
+def meant_note(name: str, fixed: str) -> str:
+    """What a user is told of a name read as the one it misspells."""
+    return f"no symbol named {name!r}; showing {fixed!r}, the one defined name this close"
 
 
 def misspelt_word(store: Store, word: str) -> str | None:

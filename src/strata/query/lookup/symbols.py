@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import functools
 import heapq
 import json
-import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from strata.layers import C1_SYMBOL_CATALOG
 from strata.query.lookup.names import NameIndex, fold, max_typos
-from strata.query.lookup.rows import KeptRows, compiled_paths, derived, meta_str, record_json
+from strata.query.lookup.qualifiers import dotted, in_path
+from strata.query.lookup.rows import (
+    KeptRows,
+    compiled_paths,
+    derived,
+    member_record,
+    meta_str,
+    record_json,
+)
 from strata.query.path_priors import is_vendored
 from strata.store import Filter, Store, capabilities
 from strata.text.tokens import split_identifier
@@ -89,7 +94,7 @@ class _Entry:
     @property
     def record(self) -> Record:
         rec = self.rows.record(self.pos)
-        return rec if self.member < 0 else _member_record(rec, self.member, self.qname)
+        return rec if self.member < 0 else member_record(rec, self.member, self.qname)
 
     def qualified_by(self, qualifier: str) -> bool:
         """Whether the qname's parents end with `qualifier` (case-insensitive; "" always
@@ -178,7 +183,7 @@ class SymbolIndex:
     ) -> list[SymbolMatch]:
         """Matches for `name` (bare or dotted), best first; see `find_symbols`."""
         written = name.strip()
-        query = _dotted(written)
+        query = dotted(written)
         if not query or limit <= 0:
             return []
         best: dict[tuple[int, int], _Found] = {}
@@ -262,7 +267,7 @@ class SymbolIndex:
                 (e, "qualified", _IN_PATH)
                 for e in self.by_name.get(parts[-1], ())
                 if (e.qname == rest or e.qname.endswith("." + rest))
-                and _in_path_parts(parts[:cut], e.record.path)
+                and in_path(parts[:cut], e.record.path)
             ]
             if found:
                 return found
@@ -307,44 +312,6 @@ class SymbolIndex:
                 share = len(part) / max(len(e.folded), 1)
                 out.append((e, _FUZZY_PART * sim * (0.5 + 0.5 * share)))
         return out
-
-
-def _dotted(name: str) -> str:
-    """A name's parts joined by dots, however its language separates them (C++, Rust, Perl
-    and Ruby `::`, R and PHP `->`, PHP's namespaces `\\`)."""
-    return name.replace("::", ".").replace("->", ".").replace("\\", ".").strip(".")
-
-
-_PATH_PIECES = re.compile(r"[/.\-]")
-_NOT_A_PLACE = frozenset({"crate", "self", "super"})  # Rust's relative module paths
-
-
-def _in_path_parts(qualifier: Sequence[str], path: str) -> bool:
-    """Whether a package or module path (`org`, `apache`, `cordova`) is the definition's
-    path read in order: each part a directory or the file's stem, or a piece of one
-    (`kotlinx-coroutines-core`, `Newtonsoft.Json`); the first may begin a directory's name
-    (the crate `regex_syntax` in `regex-syntax-0.6.27`). Case and `_` do not count."""
-    wanted = [fold(q) for q in qualifier if q not in _NOT_A_PLACE]
-    segments = path.split("/")
-    segments[-1] = segments[-1].rsplit(".", 1)[0]
-    places = [(fold(seg), {fold(p) for p in _PATH_PIECES.split(seg) if p}) for seg in segments]
-    i = 0
-    for n, want in enumerate(wanted):
-        while i < len(places) and not (
-            want == places[i][0]
-            or want in places[i][1]
-            or (n == 0 and places[i][0].startswith(want))
-        ):
-            i += 1
-        if i == len(places):
-            return False
-        i += 1
-    return bool(wanted)
-
-
-def _is_place(want: str, place: tuple[str, set[str]], *, first: bool) -> bool:
-    whole, pieces = place
-    return want == whole or want in pieces or (first and whole.startswith(want))
 
 
 def symbol_index(store: Store) -> SymbolIndex:
@@ -410,29 +377,6 @@ def _members(rows: KeptRows, pos: int, is_test: bool, meta: Any) -> list[_Entry]
         qname = f"{module}.{name}" if module else str(name)
         out.append(_Entry(rows, pos, qname, name, fold(name), "constant", is_test, i))
     return out
-
-
-def _member_record(block: Record, i: int, qname: str) -> Record:
-    """Constant `i` of a block row as a C1 record of its own (the row's id: it is the row
-    that holds it)."""
-    meta = dict(block.metadata)
-    lines = meta.pop("member_lines", None) or []
-    meta.pop("members", None)
-    signatures = block.content.split("\n")
-    signature = signatures[i] if i < len(signatures) else ""
-    path = str(meta.get("symbol_id") or "").partition("::")[0]
-    meta |= {"symbol_id": f"{path}::{qname}", "qname": qname, "kind": "constant"}
-    meta["signature"] = signature
-    start, end = (lines[2 * i], lines[2 * i + 1]) if len(lines) > 2 * i + 1 else (None, None)
-    return dataclasses.replace(
-        block,
-        title=qname,
-        content=signature,
-        kind="constant",
-        span_start=start,
-        span_end=end,
-        metadata=meta,
-    )
 
 
 def _rank(found: _Found) -> tuple[float, int, bool, bool, bool, int, str]:

@@ -18,7 +18,7 @@ from strata.query.lookup.graph import (
     call_graph,
 )
 from strata.query.lookup.rows import chunks_at, link_json
-from strata.query.lookup.spelling import meant
+from strata.query.lookup.spelling import meant, meant_note
 from strata.store import Store
 from strata.types import JSON, Record
 
@@ -85,12 +85,7 @@ class CallWalk:
 
     def read_as_note(self) -> str:
         """What the user should know of a misspelt name read as another ("" if none)."""
-        if not self.read_as:
-            return ""
-        return (
-            f"no symbol named {self.query!r}; showing {self.read_as!r}, "
-            "the one defined name this close"
-        )
+        return meant_note(self.query, self.read_as) if self.read_as else ""
 
     def to_json(self) -> list[JSON]:
         """The links as an array of records (the `--json` shape)."""
