@@ -39,6 +39,19 @@ def test_nested_gitignore_with_negation_and_dir_only_patterns(tmp_path: Path) ->
     ]  # fmt: skip
 
 
+def test_a_line_that_is_no_pattern_is_left_out_and_the_rest_applies(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # black's own tests ship such a file (`tests/data/invalid_gitignore_tests/.gitignore`)
+    make(tmp_path, "a.py", "b.log", "sub/c.py", "sub/d.tmp")
+    (tmp_path / ".gitignore").write_text("!\n*.log\n")
+    (tmp_path / "sub/.gitignore").write_text("*.tmp\n!\n")
+    with caplog.at_level("WARNING"):
+        assert rels(discover(tmp_path, config(exclude=["!"]))) == ["a.py", "sub/c.py"]
+    assert "sub/.gitignore: pattern '!' left out" in caplog.text
+    assert "index.exclude: pattern '!' left out" in caplog.text
+
+
 def test_a_negation_cannot_reinclude_a_file_of_an_ignored_directory(tmp_path: Path) -> None:
     make(tmp_path, "out_dir/keep.py", "out_dir/drop.py")
     (tmp_path / ".gitignore").write_text("out_dir/\n!out_dir/keep.py\n")

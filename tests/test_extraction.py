@@ -75,6 +75,13 @@ def test_a_script_without_an_extension_by_its_interpreter(
     assert text_of(tmp_path, rel, head).lang == lang
 
 
+def test_a_source_map_is_build_output_and_other_map_files_are_text(tmp_path: Path) -> None:
+    made = b'{"version":3,"file":"mocha.js","sources":["lib/a.js"],"mappings":"AAAA;AACA"}'
+    got = skip_of(tmp_path, "mocha.js.map", made)
+    assert (got.reason, got.detail) == (SkipReason.GENERATED, "a source map")
+    assert text_of(tmp_path, "world.map", "a level map: walls # and floors .\n").lang == "text"
+
+
 def test_file_hash_is_of_the_raw_bytes(tmp_path: Path) -> None:
     raw = codecs.BOM_UTF8 + b"a\r\nb\r\n"
     got = text_of(tmp_path, "a.txt", raw)

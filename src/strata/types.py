@@ -53,6 +53,7 @@ class SkipReason(str, Enum):
     NO_TEXT = "no text"
     NOT_A_FILE = "not a regular file"
     VANISHED = "vanished"
+    GENERATED = "generated"
 
 
 @dataclass(frozen=True, slots=True)

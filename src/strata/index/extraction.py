@@ -6,6 +6,7 @@ from __future__ import annotations
 import codecs
 import io
 import logging
+import re
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -41,6 +42,10 @@ _BOMS: Final = (
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
 _PROSE: Final = frozenset({"markdown", "rst", "text"})
+# A source map's JSON opens with its version, then its `sources` or `mappings` (one blob).
+_SOURCE_MAP: Final = re.compile(
+    rb'\s*\{\s*"version"\s*:\s*3\s*,.*"(?:sources|mappings)"', re.DOTALL
+)
 
 
 def extract(f: SourceFile, max_bytes: int | None = None) -> Extracted | Skip:
@@ -66,6 +71,8 @@ def extract(f: SourceFile, max_bytes: int | None = None) -> Extracted | Skip:
     why = sniff_binary(raw)
     if why:
         return Skip(f.rel, SkipReason.BINARY, why)
+    if ext == ".map" and _SOURCE_MAP.match(raw[:SNIFF_BYTES]):  # `app.js.map`: build output
+        return Skip(f.rel, SkipReason.GENERATED, "a source map")
     text, notes = decode(raw)
     text = normalise_newlines(text)
     lang = language_of_text(f.rel, text)

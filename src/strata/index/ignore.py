@@ -85,7 +85,7 @@ class IgnoreRules:
         self._names = (GITIGNORE, STRATAIGNORE) if cfg.respect_gitignore else (STRATAIGNORE,)
         self._max_bytes = cfg.max_file_bytes
         self._exclude = compile_patterns(cfg.exclude) if cfg.exclude else None
-        self._include = compile_patterns(cfg.include) if cfg.include else None
+        self._include = compile_patterns(cfg.include, "index.include") if cfg.include else None
         self._include_dirs = tuple(_literal_dir(p) for p in cfg.include)
         self._narrow: set[str] = set()  # left-out directories walked only for their includes
         self._specs: dict[str, GitIgnoreSpec | None] = {}
@@ -166,6 +166,7 @@ class IgnoreRules:
 
     def _read(self, dir_rel: str, names: Iterable[str]) -> GitIgnoreSpec | None:
         lines: list[str] = []
+        read: list[str] = []
         for name in names:
             path = self.root / dir_rel / name
             try:
@@ -176,12 +177,27 @@ class IgnoreRules:
                 log.warning("ignore file %s not read: %s", path, exc)
                 continue
             lines += raw.decode("utf-8", errors="replace").splitlines()
-        return compile_patterns(lines) if lines else None
+            read.append(str(Path(dir_rel, name)))
+        return compile_patterns(lines, " + ".join(read)) if lines else None
 
 
-def compile_patterns(lines: Iterable[str]) -> GitIgnoreSpec:
-    """Gitignore-style patterns matched by RE2, in time linear in the path (never backtracking)."""
-    return GitIgnoreSpec.from_lines(lines, backend="re2")
+def compile_patterns(lines: Iterable[str], source: str = "index.exclude") -> GitIgnoreSpec:
+    """Gitignore-style patterns matched by RE2, in time linear in the path (never
+    backtracking). A line that is no pattern (`!` alone) is left out with a warning, as
+    git leaves it: it ignores nothing, and the rest of `source` still applies."""
+    lines = list(lines)
+    try:
+        return GitIgnoreSpec.from_lines(lines, backend="re2")
+    except ValueError:  # pathspec's GitIgnorePatternError: one line is no pattern
+        kept = []
+        for line in lines:
+            try:
+                GitIgnoreSpec.from_lines([line], backend="re2")
+            except ValueError as exc:
+                log.warning("%s: pattern %r left out: %s", source, line, exc)
+            else:
+                kept.append(line)
+        return GitIgnoreSpec.from_lines(kept, backend="re2")
 
 
 def _literal_dir(pattern: str) -> str:
