@@ -1,12 +1,14 @@
-"""The benchmarks of files named as code names them, of errors raised and of environment
-variables read: how each names a file, a module, a packaged name, and which lines raise an
-error or read a variable."""
+"""The benchmarks of files named as code names them, of errors raised, of environment
+variables read and of command-line flags: how each names a file, a module, a packaged name,
+and which lines raise an error, read a variable or define a flag."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from benchmarks.quality.envforms import reads
+from benchmarks.quality.flagforms import definitions
+from benchmarks.quality.model import Target
 from benchmarks.quality.modforms import (
     _head_end,
     _qualified,
@@ -108,3 +110,40 @@ def test_a_package_directory_is_named_alone_and_never_beside_a_file_of_its_name(
     named = dict(named_dirs(paths, 10))
     assert named == {"gocode/src/github.com/spf13/cobra/doc": "cobra/doc"}  # not `Pod::Text`
     assert named_dirs(paths, 10) == named_dirs(paths, 10)
+
+
+def test_a_flag_is_defined_by_a_parsers_call_or_option_object(tmp_path: Path) -> None:
+    (tmp_path / "tool").mkdir()
+    (tmp_path / "tool/cli.py").write_text(
+        "import argparse, click, optparse\n"
+        "p = argparse.ArgumentParser()\n"
+        "p.add_argument(\n"
+        "    '-o', '--output',\n"
+        "    help='where --output goes, not -x',\n"
+        ")\n"
+        "branch = optparse.make_option('', '--branch', action='store_true')\n"
+        "@click.option('--check/--no-check', default=False)\n"
+        "def main(check): pass\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "run.js").write_text(
+        "module.exports = yargs => yargs.options({\n"
+        "  'allow-uncaught': {\n"
+        "    description: 'Allow uncaught errors to propagate',\n"
+        "  },\n"
+        "});\n"
+        "const opts = [{\n"
+        "  option: 'fix',\n"
+        "  type: 'Boolean',\n"
+        "}];\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests/test_cli.py").write_text("p.add_argument('--in-a-test')\n", encoding="utf-8")
+    found = definitions(tmp_path)
+    assert found["-o"] == found["--output"] == [Target("tool/cli.py", 3, 6)]
+    assert found["--branch"] == [Target("tool/cli.py", 7, 7)]
+    assert found["--check"] == found["--no-check"] == [Target("tool/cli.py", 8, 8)]
+    assert found["--allow-uncaught"] == [Target("run.js", 2, 5)]
+    assert found["--fix"] == [Target("run.js", 6, 10)]
+    assert "--in-a-test" not in found and "-x" not in found

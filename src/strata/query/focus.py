@@ -66,8 +66,14 @@ def at_frame(rec: Record) -> Record:
     """A long hit that a stack trace's frame points into, focused on the frame's line
     (`CONTEXT` lines above it); itself otherwise."""
     line = rec.metadata.get("frame_line")
+    return at_line(rec, line) if isinstance(line, int) else rec
+
+
+def at_line(rec: Record, line: int) -> Record:
+    """A long hit focused on its line `line` (1-based in the file, `CONTEXT` lines above
+    it); itself when it is short or does not hold that line."""
     first, n = rec.span_start or 1, rec.content.count("\n") + 1
-    if not isinstance(line, int) or n < LONG_LINES or not first <= line < first + n:
+    if n < LONG_LINES or not first <= line < first + n:
         return rec
     start = min(max(first, line - CONTEXT), first + n - FOCUS_LINES)
     meta = {**rec.metadata, "focus_start": start, "focus_end": start + FOCUS_LINES - 1}

@@ -195,6 +195,12 @@ def _env_steps(query: str, c: Classification, k: int) -> list[Step]:
     ]
 
 
+def _flag_steps(query: str, c: Classification, k: int) -> list[Step]:
+    """The passages that define, document or read the command-line flag asked about, then
+    the plain search (one step: its tiers are its order)."""
+    return [Step("passages", "flag_lines", {"query": query}, k)]
+
+
 BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "symbol": _symbol_steps,
     "tests": _tests_steps,
@@ -211,6 +217,7 @@ BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "relations": _relation_steps,
     "definition": _definition_steps,
     "environment": _env_steps,
+    "flag": _flag_steps,
 }
 # The layers an intent is about: with none of them indexed, the plain search is the answer.
 NEEDS: dict[str, tuple[str, ...]] = {
@@ -229,4 +236,5 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "relations": (L.D5_RELATION_GRAPH,),
     "definition": (L.D1_DOCUMENT_CATALOG, L.D3_ENTITY_CATALOG),
     "environment": (L.C0_SOURCE_CHUNKS,),
+    "flag": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
 }

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 from strata import layers as L
 from strata.query import frames
+from strata.query.cli_flags import asked_flags, asks_for_flags
 from strata.query.environment import asks_for_env
 from strata.query.filters import NO_FILTERS, SearchFilters
 from strata.query.graph_questions import imported_path
@@ -74,12 +75,13 @@ INTENTS = (
     "relations",
     "definition",
     "environment",
+    "flag",
     "free_text",
     "empty",
 )
 METHODS = (
     *("symbol", "callers", "callees", "entrypoints", "search", "related", "file_head"),
-    *("subclasses", "bases", "importers", "overview", "env_reads"),
+    *("subclasses", "bases", "importers", "overview", "env_reads", "flag_lines"),
 )
 MAX_ROUTED_CHARS = 2000  # the same cap as the searcher: rules read only the head of a long query
 
@@ -267,12 +269,17 @@ _TYPE_KINDS = frozenset(
 
 def _by_rules(head: str, facts: IndexFacts) -> Classification:
     """The question's classification by the rules: the whole-question patterns first
-    (importers of a file, environment variables, the repository, a file, a module), then
+    (importers of a file, environment variables, a command-line flag, the repository, a
+    file, a module), then
     `classify` with the index's names."""
     if path := imported_path(head):
         return Classification("importers", (path,), reason=f"importers: of the file {path!r}")
     if asks_for_env(head):
         return Classification("environment", reason="environment: asks which variables are read")
+    if flags := asked_flags(head):
+        return Classification("flag", reason=f"flag: asks about {' '.join(flags)}")
+    if asks_for_flags(head):
+        return Classification("flag", reason="flag: asks which command-line flags there are")
     if asks_overview(head):
         return Classification("overview", reason="overview: asks about the whole repository")
     if (path := file_asked(head)) and facts.names_a_path(file_glob(path)):

@@ -13,9 +13,9 @@ from typing import TypeVar
 from strata.errors import QueryError
 from strata.query import hybrid, lookup
 from strata.query.definitions import header_chunks
-from strata.query.env_reads import env_reads
 from strata.query.filters import SearchFilters
 from strata.query.hybrid import QueryContext
+from strata.query.line_steps import LINE_STEPS
 from strata.query.lookup import SymbolMatch, closest
 from strata.query.lookup.matches import as_spelt, without_implementations
 from strata.query.lookup.rows import file_heads, indexed_paths, meta_str
@@ -308,13 +308,15 @@ def _relations(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str 
     return Outcome(list(hits.values()), notes)
 
 
-def _env_reads(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
-    return Outcome(*env_reads(ctx, step, filters, mode))
+def _lines(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
+    """The passages whose lines read an environment variable or write a flag."""
+    return Outcome(*LINE_STEPS[step.method](ctx, step, filters, mode))
 
 
 _RUNNERS = {
     ("search", "*"): _search,
-    ("env_reads", "*"): _env_reads,
+    ("env_reads", "*"): _lines,
+    ("flag_lines", "*"): _lines,
     ("symbol", "*"): _symbol,
     ("file_head", "*"): _file_head,
     ("overview", "*"): _overview,

@@ -1,0 +1,102 @@
+"""The plan steps that find passages by what their lines write: reading an environment
+variable (`strata.query.environment`), or defining, documenting or reading a command-line
+flag (`strata.query.cli_flags`). Each is a lexical search kept where a line does."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from strata.query import cli_flags, environment, hybrid
+from strata.query.filters import SearchFilters
+from strata.query.focus import at_line
+from strata.query.hybrid import QueryContext
+from strata.query.router import Step
+from strata.types import Hit
+
+__all__ = ["LINE_STEPS", "POOL", "env_reads", "flag_lines"]
+
+POOL = 100  # the lexical hits read for a line that does what is asked
+
+
+def env_reads(
+    ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
+) -> tuple[list[Hit], list[str]]:
+    """The passages that read an environment variable, those the question's own words (a
+    variable's name) find first: a lexical search kept where a line reads one."""
+    words = environment.reading_words(str(step.args["query"]))
+    found = hybrid.search(ctx, words, POOL, filters=filters.on_store(), mode="lexical")
+    hits = [h for h in found.hits if environment.READS.search(h.record.content)]
+    return hits, [] if hits else ["no passage reads an environment variable"]
+
+
+def flag_lines(
+    ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
+) -> tuple[list[Hit], list[str]]:
+    """The passages that write a flag the question asks about, in tiers: those defining it
+    (its dashes in a string, then its name as a string), the documents that write it, the
+    code reading its parsed value; each long one shown from the line that writes it. A
+    short flag's long name, read off its definition (`'-o', '--outfile'`), finds the code
+    reading `args.outfile`. Then the plain search of the question. (Tiers, not a fusion: a
+    passage the plain search ranks first would otherwise come before the definition.)"""
+    query = str(step.args["query"])
+    flags = cli_flags.asked_flags(query)
+    ranked = _written(ctx, flags, filters)
+    defining = [h.record.content for (_, _, how, _), h in ranked if how == cli_flags.Written.DASHED]
+    if longer := cli_flags.long_names(flags, defining):
+        have = {h.record.id for _, h in ranked}
+        more = [
+            ((d, t, how, n + 2 * POOL), h) for (d, t, how, n), h in _written(ctx, longer, filters)
+        ]
+        ranked += [pair for pair in more if pair[1].record.id not in have]
+    hits = [hit for _, hit in sorted(ranked, key=lambda pair: pair[0])]
+    asked = " or ".join(flags) or "a command-line flag"
+    notes = [] if hits else [f"no passage writes {asked}: plain search instead"]
+    plain = hybrid.search(ctx, query, step.limit, filters=filters, mode=mode)
+    have = {h.record.id for h in hits}
+    return hits + [h for h in plain.hits if h.record.id not in have], notes
+
+
+def _written(
+    ctx: QueryContext, flags: tuple[str, ...], filters: SearchFilters
+) -> list[tuple[tuple[int, bool, int, int], Hit]]:
+    """The lexical hits of the flags' words that write one (any flag, none being named),
+    each with whether it defines one (`_defining`), whether it is a test's, how, and its
+    place in the search; shown from the line that writes it."""
+    # Two pools: the flags' words, and those with the words definitions are written with:
+    # a flag named like a common word (`--config`, `-a`) is written in more passages than
+    # a pool holds, and only the second holds its definition.
+    words = cli_flags.flag_words(flags)
+    pools = [words] if any(f.startswith("--") for f in flags) else []  # `o` finds nothing
+    pools.append(f"{words} {cli_flags.DEFINING_WORDS}")
+    hits: dict[str, Hit] = {}
+    for text in pools:
+        found = hybrid.search(ctx, text, POOL, filters=filters.on_store(), mode="lexical")
+        hits |= {h.record.id: h for h in found.hits if h.record.id not in hits}
+    ranked: list[tuple[tuple[int, bool, int, int], Hit]] = []
+    for n, hit in enumerate(hits.values()):
+        rec = hit.record
+        seen = [w for f in flags if (w := cli_flags.how_written(f, rec.content, _doc(hit)))]
+        if not flags and not _doc(hit) and (m := cli_flags.DEFINES_ANY.search(rec.content)):
+            seen = [(cli_flags.Written.DASHED, rec.content.count("\n", 0, m.start()))]
+        if seen:
+            how, line = min(seen)
+            if rec.span_start is not None:
+                hit = dataclasses.replace(hit, record=at_line(rec, rec.span_start + line))
+            defining = _defining(how, rec.content, line)
+            ranked.append(((defining, rec.is_test, how, n), hit))
+    return ranked
+
+
+def _defining(how: cli_flags.Written, text: str, line: int) -> int:
+    """0 for a flag written as parsers are told one and described there (`help=`,
+    `description:`): a definition, before every other way of writing it; else 1."""
+    return int(how > cli_flags.Written.NAMED or not cli_flags.described(text, line))
+
+
+def _doc(hit: Hit) -> bool:
+    return hit.record.layer.startswith("D")
+
+
+Runner = Callable[[QueryContext, Step, SearchFilters, "str | None"], tuple[list[Hit], list[str]]]
+LINE_STEPS: dict[str, Runner] = {"env_reads": env_reads, "flag_lines": flag_lines}
