@@ -17,6 +17,7 @@ from benchmarks.quality.modforms import (
     named_files,
 )
 from benchmarks.quality.raiseforms import raised
+from benchmarks.quality.typeforms import uses
 
 PATHS = [
     "src/jinja2/sandbox.py",
@@ -147,3 +148,19 @@ def test_a_flag_is_defined_by_a_parsers_call_or_option_object(tmp_path: Path) ->
     assert found["--allow-uncaught"] == [Target("run.js", 2, 5)]
     assert found["--fix"] == [Target("run.js", 6, 10)]
     assert "--in-a-test" not in found and "-x" not in found
+
+
+def test_a_types_uses_are_the_lines_naming_it_outside_its_definition(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src/types.ts").write_text(
+        "export interface Clock {\n  now(): Clock;\n}\n", encoding="utf-8"
+    )
+    (tmp_path / "src/run.ts").write_text(
+        "import { Clock } from './types';\n"
+        "export function run(clock: Clock): number { return 1; }\n"
+        "const ClockLike = 2;  // another name\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "src/run.test.ts").write_text("const c: Clock = make();\n", encoding="utf-8")
+    definition = [Target("src/types.ts", 1, 3)]
+    assert uses(tmp_path, "Clock", definition) == [Target("src/run.ts", 2, 2)]

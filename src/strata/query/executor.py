@@ -9,11 +9,12 @@ rankings.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 
 from strata import layers as L
 from strata.errors import QueryError
-from strata.query import fallback, hybrid
+from strata.query import fallback, hybrid, lookup
 from strata.query.filters import SearchFilters
 from strata.query.hybrid import QueryContext, SearchResult
 from strata.query.ranking import fused_order, rrf
@@ -27,6 +28,8 @@ __all__ = ["execute"]
 log = logging.getLogger(__name__)
 
 RRF_K = 60
+# A name the router read off a callers question (`Result`, `LOG`, `io.Writer`, `ast::Ast`).
+_A_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*")
 
 
 def execute(
@@ -90,6 +93,10 @@ def _routed(
         words = f"{name} raise throw"
         near = hybrid.search(ctx, words, 3 * k, filters=plan.filters, mode="lexical").hits
         raised = fallback.raising(name, near)
+    elif failed.method == "callers" and _A_NAME.fullmatch(name):  # a type: used, not called
+        near = hybrid.search(ctx, name, 3 * k, filters=plan.filters, mode="lexical").hits
+        defined = [m.record for m in lookup.find_symbols(ctx.store, name, limit=20, exact=True)]
+        occurs = fallback.referring(name, near, defined)
     text = _text(ctx, plan.query, k, plan.filters, mode)
     tiers = [
         (f"a line that raises or throws {name!r}", raised),
@@ -99,6 +106,8 @@ def _routed(
     ]
     if raised:
         notes.append(f"falling back to the lines that raise or throw {name!r}, then text")
+    elif failed.method == "callers" and occurs:
+        notes.append(f"falling back to the passages that name {name!r} (not called), then text")
     else:
         notes.append(f"falling back to where {name!r} occurs: {len(uses)} use(s), then text")
     result = SearchResult(

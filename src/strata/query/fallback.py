@@ -22,7 +22,7 @@ from typing import Any
 
 from strata.query.filters import SearchFilters
 from strata.query.router import RetrievalPlan, Step
-from strata.types import Hit
+from strata.types import Hit, Record
 
 __all__ = ["caller_filters", "failed_name", "narrowed_note", "raising", "tiered", "top_up"]
 
@@ -89,3 +89,33 @@ def raising(name: str, hits: Sequence[Hit]) -> list[Hit]:
     tail = re.escape(name.replace("::", ".").rsplit(".", 1)[-1])
     line = re.compile(rf"\b(?:raise|throw)\s+(?:new\s+)?(?:[\w\\:.]*[.\\:])?{tail}\b")
     return [h for h in hits if line.search(h.record.content)]
+
+
+# A line that only brings a name in (`import { X } from`, `from m import X`, `use a::X;`).
+_IMPORT = re.compile(r"^\s*(?:import|from|use|using|require|#\s*include)\b|\brequire\s*\(")
+
+
+def referring(name: str, hits: Sequence[Hit], defined: Sequence[Record]) -> list[Hit]:
+    """The hits with a line that writes `name` (its last part) as a whole word outside the
+    lines of its definitions `defined`: a type in a signature, a field, a cast, a generic
+    argument. Those that use it come first, those that only import it after."""
+    tail = name.replace("::", ".").rsplit(".", 1)[-1]
+    word = re.compile(rf"(?<![\w$]){re.escape(tail)}(?![\w$])")
+    using: list[Hit] = []
+    importing: list[Hit] = []
+    for h in hits:
+        rec = h.record
+        own = [
+            (d.span_start, d.span_end or d.span_start)
+            for d in defined
+            if d.path == rec.path and d.span_start is not None
+        ]
+        lines = enumerate(rec.content.split("\n"), rec.span_start or 1)
+        naming = [
+            line for n, line in lines if word.search(line) and not any(a <= n <= b for a, b in own)
+        ]
+        if any(not _IMPORT.search(line) for line in naming):
+            using.append(h)
+        elif naming:
+            importing.append(h)
+    return using + importing

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from strata.query.phrases import END, KIND, KIND_AFTER, NAME, THE
+from strata.query.phrases import END, KIND, KIND_AFTER, KINDS, NAME, THE
 from strata.query.question_filters import rx
 
 __all__ = ["GRAPH_INTENTS", "RAISED", "WALKS_OF_CODE", "imported_path"]
@@ -24,6 +24,9 @@ CALLERS = rx(
     rf"\bwhere\s+(?:is|are)\s+{NAME}\s+"
     r"(?:called|used|invoked|instantiated|constructed|raised|thrown)\b",
     rf"\bwho\s+(?:creates|instantiates|constructs)\s+{THE}{NAME}{END}",
+    # "where is the OperatorFunction type used", "where is the class Context used"
+    rf"\bwhere\s+(?:is|are)\s+{THE}(?={KINDS}\s|\S+\s+{KINDS}\s)(?:{KINDS}\s+)?{NAME}"
+    rf"(?:\s+{KINDS})?\s+(?:used|referenced|called|instantiated)\b",
     rf"\bwhere\s+(?:do|does|did|can)\s+(?:we|i|you|they|it|the\s+code)\s+"
     rf"(?:call|use|invoke|raise|throw)\s+{NAME}{END}",
     rf"\bwhat\s+(?:is|are)\s+{NAME}\s+(?:called|used|invoked)\s+(?:by|from)\b",
