@@ -8,6 +8,7 @@ from pathlib import Path
 
 from benchmarks.quality.envforms import reads
 from benchmarks.quality.flagforms import definitions
+from benchmarks.quality.markforms import marked
 from benchmarks.quality.model import Target
 from benchmarks.quality.modforms import (
     _head_end,
@@ -164,3 +165,16 @@ def test_a_types_uses_are_the_lines_naming_it_outside_its_definition(tmp_path: P
     (tmp_path / "src/run.test.ts").write_text("const c: Clock = make();\n", encoding="utf-8")
     definition = [Target("src/types.ts", 1, 3)]
     assert uses(tmp_path, "Clock", definition) == [Target("src/run.ts", 2, 2)]
+
+
+def test_the_marked_lines_are_todo_comments_and_deprecations(tmp_path: Path) -> None:
+    (tmp_path / "lib.py").write_text(
+        "# TODO: split this\nlabel = \"TODO list\"\nwarnings.warn('old', DeprecationWarning)\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests/test_lib.py").write_text("# FIXME: flaky\n", encoding="utf-8")
+    assert marked(tmp_path) == {
+        "todo": [Target("lib.py", 1, 1)],
+        "deprecated": [Target("lib.py", 3, 3)],
+    }

@@ -201,6 +201,13 @@ def _flag_steps(query: str, c: Classification, k: int) -> list[Step]:
     return [Step("passages", "flag_lines", {"query": query}, k)]
 
 
+def _marked_steps(query: str, c: Classification, k: int) -> list[Step]:
+    """The passages with a line of the kind asked for (a TODO comment, a deprecation),
+    those the question's other words find first, then the plain search."""
+    args = {"query": query, "kind": c.names[0]}
+    return [Step("passages", "marked_lines", args, k, 2.0), search_step("passages", query, k)]
+
+
 BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "symbol": _symbol_steps,
     "tests": _tests_steps,
@@ -218,6 +225,7 @@ BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "definition": _definition_steps,
     "environment": _env_steps,
     "flag": _flag_steps,
+    "marked": _marked_steps,
 }
 # The layers an intent is about: with none of them indexed, the plain search is the answer.
 NEEDS: dict[str, tuple[str, ...]] = {
@@ -237,4 +245,5 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "definition": (L.D1_DOCUMENT_CATALOG, L.D3_ENTITY_CATALOG),
     "environment": (L.C0_SOURCE_CHUNKS,),
     "flag": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
+    "marked": (L.C0_SOURCE_CHUNKS,),
 }

@@ -7,14 +7,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from strata.query import cli_flags, environment, hybrid
+from strata.query import cli_flags, environment, hybrid, marked
 from strata.query.filters import SearchFilters
 from strata.query.focus import at_line
 from strata.query.hybrid import QueryContext
 from strata.query.router import Step
 from strata.types import Hit
 
-__all__ = ["LINE_STEPS", "POOL", "env_reads", "flag_lines"]
+__all__ = ["LINE_STEPS", "POOL", "env_reads", "flag_lines", "marked_lines"]
 
 POOL = 100  # the lexical hits read for a line that does what is asked
 
@@ -28,6 +28,27 @@ def env_reads(
     found = hybrid.search(ctx, words, POOL, filters=filters.on_store(), mode="lexical")
     hits = [h for h in found.hits if environment.READS.search(h.record.content)]
     return hits, [] if hits else ["no passage reads an environment variable"]
+
+
+def marked_lines(
+    ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
+) -> tuple[list[Hit], list[str]]:
+    """The code passages with a line of the kind asked for (`todo`: a comment leaving work,
+    `deprecated`: a deprecation), those the question's own words find first; each long one
+    shown from that line."""
+    kind = str(step.args["kind"])
+    words = marked.mark_words(kind, str(step.args["query"]))
+    found = hybrid.search(ctx, words, POOL, filters=filters.on_store(), mode="lexical")
+    hits = []
+    for hit in found.hits:
+        rec = hit.record
+        if rec.layer.startswith("C") and (m := marked.MARKS[kind].search(rec.content)):
+            if rec.span_start is not None:
+                line = rec.span_start + rec.content.count("\n", 0, m.start())
+                hit = dataclasses.replace(hit, record=at_line(rec, line))
+            hits.append(hit)
+    said = {"todo": "a TODO or FIXME comment", "deprecated": "a deprecation"}[kind]
+    return hits, [] if hits else [f"no passage holds {said}"]
 
 
 def flag_lines(
@@ -99,4 +120,8 @@ def _doc(hit: Hit) -> bool:
 
 
 Runner = Callable[[QueryContext, Step, SearchFilters, "str | None"], tuple[list[Hit], list[str]]]
-LINE_STEPS: dict[str, Runner] = {"env_reads": env_reads, "flag_lines": flag_lines}
+LINE_STEPS: dict[str, Runner] = {
+    "env_reads": env_reads,
+    "flag_lines": flag_lines,
+    "marked_lines": marked_lines,
+}

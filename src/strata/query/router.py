@@ -38,6 +38,7 @@ from strata.query.environment import asks_for_env
 from strata.query.filters import NO_FILTERS, SearchFilters
 from strata.query.graph_questions import imported_path
 from strata.query.intent_steps import BUILDERS, NEEDS, Step
+from strata.query.marked import asks_for_marks
 from strata.query.module_names import module_asked, module_dir, module_file
 from strata.query.plain_names import named
 from strata.query.question_filters import asks_overview, file_asked, file_glob, filters_of
@@ -76,12 +77,13 @@ INTENTS = (
     "definition",
     "environment",
     "flag",
+    "marked",
     "free_text",
     "empty",
 )
 METHODS = (
     *("symbol", "callers", "callees", "entrypoints", "search", "related", "file_head"),
-    *("subclasses", "bases", "importers", "overview", "env_reads", "flag_lines"),
+    *("subclasses", "bases", "importers", "overview", "env_reads", "flag_lines", "marked_lines"),
 )
 MAX_ROUTED_CHARS = 2000  # the same cap as the searcher: rules read only the head of a long query
 
@@ -269,8 +271,8 @@ _TYPE_KINDS = frozenset(
 
 def _by_rules(head: str, facts: IndexFacts) -> Classification:
     """The question's classification by the rules: the whole-question patterns first
-    (importers of a file, environment variables, a command-line flag, the repository, a
-    file, a module), then
+    (importers of a file, environment variables, a command-line flag, TODO comments or
+    deprecations, the repository, a file, a module), then
     `classify` with the index's names."""
     if path := imported_path(head):
         return Classification("importers", (path,), reason=f"importers: of the file {path!r}")
@@ -280,6 +282,8 @@ def _by_rules(head: str, facts: IndexFacts) -> Classification:
         return Classification("flag", reason=f"flag: asks about {' '.join(flags)}")
     if asks_for_flags(head):
         return Classification("flag", reason="flag: asks which command-line flags there are")
+    if kind := asks_for_marks(head):
+        return Classification("marked", (kind,), reason=f"marked: asks for the {kind} lines")
     if asks_overview(head):
         return Classification("overview", reason="overview: asks about the whole repository")
     if (path := file_asked(head)) and facts.names_a_path(file_glob(path)):

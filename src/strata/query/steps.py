@@ -317,6 +317,7 @@ _RUNNERS = {
     ("search", "*"): _search,
     ("env_reads", "*"): _lines,
     ("flag_lines", "*"): _lines,
+    ("marked_lines", "*"): _lines,
     ("symbol", "*"): _symbol,
     ("file_head", "*"): _file_head,
     ("overview", "*"): _overview,
