@@ -91,6 +91,9 @@ def asked_flags(query: str) -> tuple[str, ...]:
 
 def asks_for_flags(query: str) -> bool:
     """Whether the question asks which command-line flags there are (none named)."""
+    said = query.casefold()
+    if not any(w in said for w in ("line", "cli", "terminal", "shell", "командн")):
+        return False  # every listing says where the flags are given (most questions: not)
     return _asking(query) and bool(_LISTING.search(query))
 
 
