@@ -17,6 +17,7 @@ from benchmarks.quality.modforms import (
     named_dirs,
     named_files,
 )
+from benchmarks.quality.projectforms import stated
 from benchmarks.quality.raiseforms import raised
 from benchmarks.quality.typeforms import uses
 
@@ -177,4 +178,19 @@ def test_the_marked_lines_are_todo_comments_and_deprecations(tmp_path: Path) -> 
     assert marked(tmp_path) == {
         "todo": [Target("lib.py", 1, 1)],
         "deprecated": [Target("lib.py", 3, 3)],
+    }
+
+
+def test_a_projects_dependencies_and_version_lines(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nversion = "1.2.3"\ndependencies = [\n  "httpx",\n]\n', encoding="utf-8"
+    )
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg/about.py").write_text("version_info = (1, 2, 3)\n", encoding="utf-8")
+    (tmp_path / "CHANGELOG.md").write_text("## version 1.2.3\n", encoding="utf-8")
+    (tmp_path / ".gitignore").write_text("pkg/_built.py\n", encoding="utf-8")
+    (tmp_path / "pkg/_built.py").write_text('version = "1.2.3"\n', encoding="utf-8")
+    assert stated(tmp_path, "1.2.3") == {
+        "dependencies": [Target("pyproject.toml", 3, 3)],
+        "version": [Target("pkg/about.py", 1, 1), Target("pyproject.toml", 2, 2)],
     }

@@ -208,6 +208,12 @@ def _marked_steps(query: str, c: Classification, k: int) -> list[Step]:
     return [Step("passages", "marked_lines", args, k, 2.0), search_step("passages", query, k)]
 
 
+def _project_steps(query: str, c: Classification, k: int) -> list[Step]:
+    """The manifests' lines that state the project's dependencies or version, then the
+    plain search (one step: its tiers are its order)."""
+    return [Step("passages", "project_lines", {"query": query, "kind": c.names[0]}, k)]
+
+
 BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "symbol": _symbol_steps,
     "tests": _tests_steps,
@@ -226,6 +232,7 @@ BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "environment": _env_steps,
     "flag": _flag_steps,
     "marked": _marked_steps,
+    "project": _project_steps,
 }
 # The layers an intent is about: with none of them indexed, the plain search is the answer.
 NEEDS: dict[str, tuple[str, ...]] = {
@@ -246,4 +253,5 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "environment": (L.C0_SOURCE_CHUNKS,),
     "flag": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
     "marked": (L.C0_SOURCE_CHUNKS,),
+    "project": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
 }

@@ -7,14 +7,15 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from strata.query import cli_flags, environment, hybrid, marked
+from strata.query import cli_flags, environment, hybrid, marked, project_facts
 from strata.query.filters import SearchFilters
 from strata.query.focus import at_line
 from strata.query.hybrid import QueryContext
+from strata.query.lookup.rows import indexed_paths
 from strata.query.router import Step
 from strata.types import Hit
 
-__all__ = ["LINE_STEPS", "POOL", "env_reads", "flag_lines", "marked_lines"]
+__all__ = ["LINE_STEPS", "POOL", "env_reads", "flag_lines", "marked_lines", "project_lines"]
 
 POOL = 100  # the lexical hits read for a line that does what is asked
 
@@ -51,6 +52,51 @@ def marked_lines(
     return hits, [] if hits else [f"no passage holds {said}"]
 
 
+def project_lines(
+    ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
+) -> tuple[list[Hit], list[str]]:
+    """The lines of the project's manifests (and, for its version, of its version modules:
+    `__init__.py`'s `__version__`) that state what was asked: those writing a number
+    first (`"8.57.1"`, `(7, 6, 1)`: a `version = attr: ...` only points), then the
+    shallowest file (the root's manifest before a fixture's or a vendored copy's), a
+    manifest before code, a test's last; each long passage shown from its line. Then the
+    plain search of the question (tiers, not a fusion, as `flag_lines`)."""
+    kind = str(step.args["kind"])
+    hits = _stated(ctx, kind, filters)
+    notes = [] if hits else [f"no manifest line states the {kind}: plain search instead"]
+    return _then_plain(ctx, step, filters, mode, hits), notes
+
+
+def _stated(ctx: QueryContext, kind: str, filters: SearchFilters) -> list[Hit]:
+    sources = tuple(p for p in indexed_paths(ctx.store) if project_facts.is_source(kind, p))
+    if not sources:
+        return []
+    where = filters.on_store() if filters.path else dataclasses.replace(filters, path=sources)
+    found = hybrid.search(ctx, project_facts.WORDS[kind], POOL, filters=where, mode="lexical")
+    ranked: list[tuple[tuple[bool, int, bool, bool, int], Hit]] = []
+    for n, hit in enumerate(found.hits):
+        rec = hit.record
+        m = project_facts.LINES[kind].search(rec.content)
+        if m is None or not project_facts.is_source(kind, rec.path):
+            continue
+        if rec.span_start is not None:
+            line = rec.span_start + rec.content.count("\n", 0, m.start())
+            hit = dataclasses.replace(hit, record=at_line(rec, line))
+        numbered = bool(project_facts.NUMBER.search(_line_at(rec.content, m.start())))
+        manifest = project_facts.is_manifest(rec.path)
+        ranked.append(((not numbered, rec.path.count("/"), not manifest, rec.is_test, n), hit))
+    return [hit for _, hit in sorted(ranked, key=lambda pair: pair[0])]
+
+
+def _then_plain(
+    ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None, hits: list[Hit]
+) -> list[Hit]:
+    """`hits`, then those of the plain search of the step's question they lack."""
+    plain = hybrid.search(ctx, str(step.args["query"]), step.limit, filters=filters, mode=mode)
+    have = {h.record.id for h in hits}
+    return hits + [h for h in plain.hits if h.record.id not in have]
+
+
 def flag_lines(
     ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
 ) -> tuple[list[Hit], list[str]]:
@@ -73,9 +119,7 @@ def flag_lines(
     hits = [hit for _, hit in sorted(ranked, key=lambda pair: pair[0])]
     asked = " or ".join(flags) or "a command-line flag"
     notes = [] if hits else [f"no passage writes {asked}: plain search instead"]
-    plain = hybrid.search(ctx, query, step.limit, filters=filters, mode=mode)
-    have = {h.record.id for h in hits}
-    return hits + [h for h in plain.hits if h.record.id not in have], notes
+    return _then_plain(ctx, step, filters, mode, hits), notes
 
 
 def _written(
@@ -115,6 +159,12 @@ def _defining(how: cli_flags.Written, text: str, line: int) -> int:
     return int(how > cli_flags.Written.NAMED or not cli_flags.described(text, line))
 
 
+def _line_at(text: str, at: int) -> str:
+    """The line of `text` that holds its character `at`."""
+    end = text.find("\n", at)
+    return text[text.rfind("\n", 0, at) + 1 : end if end >= 0 else len(text)]
+
+
 def _doc(hit: Hit) -> bool:
     return hit.record.layer.startswith("D")
 
@@ -124,4 +174,5 @@ LINE_STEPS: dict[str, Runner] = {
     "env_reads": env_reads,
     "flag_lines": flag_lines,
     "marked_lines": marked_lines,
+    "project_lines": project_lines,
 }

@@ -41,6 +41,7 @@ from strata.query.intent_steps import BUILDERS, NEEDS, Step
 from strata.query.marked import asks_for_marks
 from strata.query.module_names import module_asked, module_dir, module_file
 from strata.query.plain_names import named
+from strata.query.project_facts import asks_about_project
 from strata.query.question_filters import asks_overview, file_asked, file_glob, filters_of
 from strata.query.questions import Classification, classify, is_operator
 from strata.text.globs import select
@@ -78,12 +79,22 @@ INTENTS = (
     "environment",
     "flag",
     "marked",
+    "project",
     "free_text",
     "empty",
 )
 METHODS = (
     *("symbol", "callers", "callees", "entrypoints", "search", "related", "file_head"),
-    *("subclasses", "bases", "importers", "overview", "env_reads", "flag_lines", "marked_lines"),
+    *(
+        "subclasses",
+        "bases",
+        "importers",
+        "overview",
+        "env_reads",
+        "flag_lines",
+        "marked_lines",
+        "project_lines",
+    ),
 )
 MAX_ROUTED_CHARS = 2000  # the same cap as the searcher: rules read only the head of a long query
 
@@ -272,7 +283,7 @@ _TYPE_KINDS = frozenset(
 def _by_rules(head: str, facts: IndexFacts) -> Classification:
     """The question's classification by the rules: the whole-question patterns first
     (importers of a file, environment variables, a command-line flag, TODO comments or
-    deprecations, the repository, a file, a module), then
+    deprecations, the project's dependencies or version, the repository, a file, a module), then
     `classify` with the index's names."""
     if path := imported_path(head):
         return Classification("importers", (path,), reason=f"importers: of the file {path!r}")
@@ -284,6 +295,8 @@ def _by_rules(head: str, facts: IndexFacts) -> Classification:
         return Classification("flag", reason="flag: asks which command-line flags there are")
     if kind := asks_for_marks(head):
         return Classification("marked", (kind,), reason=f"marked: asks for the {kind} lines")
+    if kind := asks_about_project(head):
+        return Classification("project", (kind,), reason=f"project: asks for its {kind}")
     if asks_overview(head):
         return Classification("overview", reason="overview: asks about the whole repository")
     if (path := file_asked(head)) and facts.names_a_path(file_glob(path)):

@@ -315,9 +315,7 @@ def _lines(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | No
 
 _RUNNERS = {
     ("search", "*"): _search,
-    ("env_reads", "*"): _lines,
-    ("flag_lines", "*"): _lines,
-    ("marked_lines", "*"): _lines,
+    **{(method, "*"): _lines for method in LINE_STEPS},
     ("symbol", "*"): _symbol,
     ("file_head", "*"): _file_head,
     ("overview", "*"): _overview,
