@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from benchmarks.quality.catchforms import caught
 from benchmarks.quality.envforms import reads
 from benchmarks.quality.flagforms import definitions
 from benchmarks.quality.markforms import marked
@@ -193,4 +194,27 @@ def test_a_projects_dependencies_and_version_lines(tmp_path: Path) -> None:
     assert stated(tmp_path, "1.2.3") == {
         "dependencies": [Target("pyproject.toml", 3, 3)],
         "version": [Target("pkg/about.py", 1, 1), Target("pyproject.toml", 2, 2)],
+    }
+
+
+def test_the_lines_that_catch_an_error_by_name(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text(
+        "try:\n    f()\nexcept (KeyError, errors.TemplateNotFound) as e:\n    pass\n"
+        "except Exception:\n    pass\nexcept:\n    pass\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "B.java").write_text(
+        "} catch (IOException | SecurityException e) {\n", encoding="utf-8"
+    )
+    (tmp_path / "c.rb").write_text("rescue Errno::ENOENT, Timeout::Error => e\n", encoding="utf-8")
+    (tmp_path / "d.kt").write_text("} catch (e: CancellationException) {\n", encoding="utf-8")
+    assert caught(tmp_path) == {
+        "KeyError": [Target("a.py", 3, 3)],
+        "TemplateNotFound": [Target("a.py", 3, 3)],
+        "Exception": [Target("a.py", 5, 5)],
+        "IOException": [Target("B.java", 1, 1)],
+        "SecurityException": [Target("B.java", 1, 1)],
+        "ENOENT": [Target("c.rb", 1, 1)],
+        "Error": [Target("c.rb", 1, 1)],
+        "CancellationException": [Target("d.kt", 1, 1)],
     }

@@ -214,6 +214,12 @@ def _project_steps(query: str, c: Classification, k: int) -> list[Step]:
     return [Step("passages", "project_lines", {"query": query, "kind": c.names[0]}, k)]
 
 
+def _caught_steps(query: str, c: Classification, k: int) -> list[Step]:
+    """The passages with a line that catches the error asked about, then the plain search
+    (one step: its order is its tiers)."""
+    return [Step("passages", "caught_lines", {"query": query, "name": c.names[0]}, k)]
+
+
 BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "symbol": _symbol_steps,
     "tests": _tests_steps,
@@ -233,6 +239,7 @@ BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "flag": _flag_steps,
     "marked": _marked_steps,
     "project": _project_steps,
+    "caught": _caught_steps,
 }
 # The layers an intent is about: with none of them indexed, the plain search is the answer.
 NEEDS: dict[str, tuple[str, ...]] = {
@@ -254,4 +261,5 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "flag": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
     "marked": (L.C0_SOURCE_CHUNKS,),
     "project": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
+    "caught": (L.C0_SOURCE_CHUNKS,),
 }

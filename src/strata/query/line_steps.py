@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from strata.query import cli_flags, environment, hybrid, marked, project_facts
+from strata.query import caught, cli_flags, environment, hybrid, marked, project_facts
 from strata.query.filters import SearchFilters
 from strata.query.focus import at_line
 from strata.query.hybrid import QueryContext
@@ -15,7 +15,8 @@ from strata.query.lookup.rows import indexed_paths
 from strata.query.router import Step
 from strata.types import Hit
 
-__all__ = ["LINE_STEPS", "POOL", "env_reads", "flag_lines", "marked_lines", "project_lines"]
+__all__ = ["LINE_STEPS", "POOL", "caught_lines", "env_reads", "flag_lines", "marked_lines"]
+__all__ += ["project_lines"]
 
 POOL = 100  # the lexical hits read for a line that does what is asked
 
@@ -50,6 +51,27 @@ def marked_lines(
             hits.append(hit)
     said = {"todo": "a TODO or FIXME comment", "deprecated": "a deprecation"}[kind]
     return hits, [] if hits else [f"no passage holds {said}"]
+
+
+def caught_lines(
+    ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
+) -> tuple[list[Hit], list[str]]:
+    """The passages with a line that catches the error asked about (`except X`, `catch (X
+    e)`, `rescue X`, ...), each long one shown from that line; then the plain search."""
+    name = str(step.args["name"])
+    words = f"{name} {caught.CATCH_WORDS}"
+    found = hybrid.search(ctx, words, POOL, filters=filters.on_store(), mode="lexical")
+    pattern = caught.catching(name)
+    hits = []
+    for hit in found.hits:
+        rec = hit.record
+        if rec.layer.startswith("C") and (m := pattern.search(rec.content)):
+            if rec.span_start is not None:
+                line = rec.span_start + rec.content.count("\n", 0, m.start())
+                hit = dataclasses.replace(hit, record=at_line(rec, line))
+            hits.append(hit)
+    notes = [] if hits else [f"no line catches {name!r}: plain search instead"]
+    return _then_plain(ctx, step, filters, mode, hits), notes
 
 
 def project_lines(
@@ -175,4 +197,5 @@ LINE_STEPS: dict[str, Runner] = {
     "flag_lines": flag_lines,
     "marked_lines": marked_lines,
     "project_lines": project_lines,
+    "caught_lines": caught_lines,
 }

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 from strata import layers as L
 from strata.query import frames
+from strata.query.caught import caught_name
 from strata.query.cli_flags import asked_flags, asks_for_flags
 from strata.query.environment import asks_for_env
 from strata.query.filters import NO_FILTERS, SearchFilters
@@ -80,21 +81,14 @@ INTENTS = (
     "flag",
     "marked",
     "project",
+    "caught",
     "free_text",
     "empty",
 )
 METHODS = (
     *("symbol", "callers", "callees", "entrypoints", "search", "related", "file_head"),
-    *(
-        "subclasses",
-        "bases",
-        "importers",
-        "overview",
-        "env_reads",
-        "flag_lines",
-        "marked_lines",
-        "project_lines",
-    ),
+    *("subclasses", "bases", "importers", "overview"),
+    *("env_reads", "flag_lines", "marked_lines", "project_lines", "caught_lines"),
 )
 MAX_ROUTED_CHARS = 2000  # the same cap as the searcher: rules read only the head of a long query
 
@@ -283,7 +277,8 @@ _TYPE_KINDS = frozenset(
 def _by_rules(head: str, facts: IndexFacts) -> Classification:
     """The question's classification by the rules: the whole-question patterns first
     (importers of a file, environment variables, a command-line flag, TODO comments or
-    deprecations, the project's dependencies or version, the repository, a file, a module), then
+    deprecations, the project's dependencies or version, where an error is caught, the
+    repository, a file, a module), then
     `classify` with the index's names."""
     if path := imported_path(head):
         return Classification("importers", (path,), reason=f"importers: of the file {path!r}")
@@ -297,6 +292,8 @@ def _by_rules(head: str, facts: IndexFacts) -> Classification:
         return Classification("marked", (kind,), reason=f"marked: asks for the {kind} lines")
     if kind := asks_about_project(head):
         return Classification("project", (kind,), reason=f"project: asks for its {kind}")
+    if name := caught_name(head):
+        return Classification("caught", (name,), reason=f"caught: where {name!r} is caught")
     if asks_overview(head):
         return Classification("overview", reason="overview: asks about the whole repository")
     if (path := file_asked(head)) and facts.names_a_path(file_glob(path)):
