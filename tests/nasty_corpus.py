@@ -99,11 +99,13 @@ def _binaries(root: Path) -> dict[str, str]:
     _write(root, "bin/photo.png", b"\x89PNG\r\n\x1a\n" + noise)
     _write(root, "bin/empty.py", b"")
     _write(root, "bin/whitespace.txt", b"  \n\t\n   \r\n\n")
+    _write(root, "bin/app.js.map", b'{"version":3,"sources":["app.ts"],"mappings":"AAAA"}')
     return {
         "bin/looks_like.py": "binary", "bin/looks_like.txt": "binary",
         "bin/nul_bytes.py": "binary", "bin/control_chars.txt": "binary",
         "bin/archive.zip": "binary", "bin/photo.png": "image",
         "bin/empty.py": "empty", "bin/whitespace.txt": "empty",
+        "bin/app.js.map": "generated",
     }  # fmt: skip
 
 
