@@ -7,9 +7,10 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import random
 import re
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +18,37 @@ from benchmarks.quality.evaluate import run, strata_searcher
 from benchmarks.quality.indexes import open_index
 from benchmarks.quality.metrics import K, Retrieved, first_hit_rank, is_hit
 from benchmarks.quality.model import Corpus, Query, Target
-from benchmarks.quality.run import build_corpora
+from benchmarks.quality.run import SEED, build_corpora
 
 EMBEDDER = "all-MiniLM-L6-v2"
 # every corpus of code, in every language the quality run draws
 CODE_SETS = "docstring,langs,newlangs,extralangs,elixirbash,perl"
 _WHERE_DEFINED = re.compile(r"^where is (.+) defined$")
+# A test's path (its directory or its name says so), and the suffixes of prose and data.
+TEST_PATH = re.compile(
+    r"(?:^|/)(?:tests?|spec|__tests__|testing)/|(?:^|/)test_|_test\.|\.test\.|Tests?\."
+)
+PROSE_SUFFIXES = (".md", ".rst", ".txt", ".html", ".json", ".yaml", ".yml", ".map")
+
+
+def library_code(rel: str) -> bool:
+    """Whether a corpus path is its library's code: no test, no prose, no data."""
+    return not TEST_PATH.search(rel) and not rel.endswith(PROSE_SUFFIXES)
+
+
+def corpus_lines(root: Path, keep: Callable[[str], bool]) -> Iterator[tuple[str, int, str]]:
+    """Each line of the UTF-8 text files under `root` whose path `keep` keeps: its path,
+    its 1-based number and its text (the oracles of the forms benchmarks read these)."""
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        rel = path.relative_to(root).as_posix()
+        if not keep(rel):
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        for n, line in enumerate(text.split("\n"), 1):
+            yield rel, n, line
 
 
 def defined_names(corpus: Corpus) -> list[tuple[Query, str]]:
@@ -31,13 +57,16 @@ def defined_names(corpus: Corpus) -> list[tuple[Query, str]]:
 
 
 def measure_asked(
-    sets: Sequence[str], mode: str, ask: Callable[[Corpus], list[Query]]
+    sets: Sequence[str],
+    mode: str,
+    ask: Callable[[Corpus], list[Query]],
+    corpora: Iterable[Corpus] | None = None,
 ) -> dict[str, Any]:
-    """Every query `ask` makes of each corpus of `sets` (its `set` the form asked), through
-    `Engine.search` on the corpus's cached index: the first hit's rank per row, and each
-    form's summary."""
+    """Every query `ask` makes of each corpus of `sets` (or of `corpora`; its `set` the
+    form asked), through `Engine.search` on the corpus's cached index: the first hit's
+    rank per row, and each form's summary."""
     rows: list[dict[str, Any]] = []
-    for corpus in build_corpora(sets):
+    for corpus in build_corpora(sets) if corpora is None else corpora:
         queries = ask(corpus)
         if not queries:
             continue
@@ -48,6 +77,30 @@ def measure_asked(
         ]
         eng.close()
     return {"mode": mode, "summary": form_summary(rows), "rows": rows}
+
+
+def named_queries(
+    corpus: Corpus,
+    found: dict[str, list[Target]],
+    per_corpus: int,
+    phrasings: Sequence[str],
+    tag: str,
+) -> list[Query]:
+    """A seeded sample of `found`'s names (at most `per_corpus`), each asked in every one
+    of `phrasings` (its `set`); any of the name's lines answers."""
+    names = sorted(found)
+    pick = random.Random(f"{SEED}:{tag}:{corpus.name}")
+    return [
+        Query(
+            f"{tag}:{corpus.name}:{name}#{n}",
+            phrasing,
+            corpus.name,
+            phrasing.format(name),
+            tuple(found[name]),
+        )
+        for name in sorted(pick.sample(names, min(per_corpus, len(names))))
+        for n, phrasing in enumerate(phrasings)
+    ]
 
 
 def form_summary(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

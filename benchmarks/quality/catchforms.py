@@ -15,16 +15,14 @@ the quality run's cached ones (run `benchmarks.quality.run` first for the curren
 
 from __future__ import annotations
 
-import random
 import re
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.quality.askforms import CODE_SETS, main_with, measure_asked
+from benchmarks.quality.askforms import CODE_SETS, main_with, measure_asked, named_queries
 from benchmarks.quality.model import Corpus, Query, Target
-from benchmarks.quality.run import SEED
 
 PHRASINGS = (
     "where is {} caught",
@@ -62,20 +60,7 @@ def caught(root: Path) -> dict[str, list[Target]]:
 
 
 def _asked(corpus: Corpus, per_corpus: int) -> list[Query]:
-    errors = caught(corpus.root)
-    names = sorted(errors)
-    pick = random.Random(f"{SEED}:catches:{corpus.name}")
-    return [
-        Query(
-            f"catches:{corpus.name}:{name}#{n}",
-            phrasing,
-            corpus.name,
-            phrasing.format(name),
-            tuple(errors[name]),
-        )
-        for name in sorted(pick.sample(names, min(per_corpus, len(names))))
-        for n, phrasing in enumerate(PHRASINGS)
-    ]
+    return named_queries(corpus, caught(corpus.root), per_corpus, PHRASINGS, "catches")
 
 
 def measure(sets: Sequence[str], mode: str, per_corpus: int) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.quality.askforms import CODE_SETS, main_with, measure_asked
+from benchmarks.quality.askforms import CODE_SETS, corpus_lines, main_with, measure_asked
 from benchmarks.quality.model import Corpus, Query, Target
 from benchmarks.quality.run import SEED
 
@@ -48,21 +48,17 @@ READ = re.compile(
 )
 
 
+def _library(rel: str) -> bool:
+    return "test" not in rel.lower() and not rel.endswith((".md", ".rst", ".txt", ".html", ".json"))
+
+
 def reads(root: Path) -> dict[str, list[Target]]:
     """Each variable the library code reads ("" for a read of no literal name): its lines."""
     found: dict[str, list[Target]] = defaultdict(list)
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        rel = path.relative_to(root).as_posix()
-        if "test" in rel.lower() or path.suffix in (".md", ".rst", ".txt", ".html", ".json"):
-            continue
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        for n, line in enumerate(text.split("\n"), 1):
-            for m in READ.finditer(line):
-                name = next((g for g in m.groups() if g), "")
-                found[name].append(Target(rel, n, n))
+    for rel, n, line in corpus_lines(root, _library):
+        for m in READ.finditer(line):
+            name = next((g for g in m.groups() if g), "")
+            found[name].append(Target(rel, n, n))
     return dict(found)
 
 

@@ -23,7 +23,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.quality.askforms import CODE_SETS, main_with, measure_asked
+from benchmarks.quality.askforms import (
+    CODE_SETS,
+    TEST_PATH,
+    corpus_lines,
+    main_with,
+    measure_asked,
+)
 from benchmarks.quality.model import Corpus, Query, Target
 
 PHRASINGS = {
@@ -49,25 +55,21 @@ LINES = {
         r"Deprecated:|\.\. deprecated::|\bdeprecate\w*\s*\(|@available\(.*deprecated"
     ),
 }
-_TEST = re.compile(r"(?:^|/)(?:tests?|spec|__tests__|testing)/|(?:^|/)test_|_test\.|\.test\.")
-_SKIP_SUFFIXES = (".md", ".rst", ".txt", ".html", ".json", ".map")
+
+
+def _library(rel: str) -> bool:  # the library's code; its YAML too (a workflow's TODO)
+    return not TEST_PATH.search(rel) and not rel.endswith(
+        (".md", ".rst", ".txt", ".html", ".json", ".map")
+    )
 
 
 def marked(root: Path) -> dict[str, list[Target]]:
     """Each kind's lines in the files under `root` outside the tests."""
     found: dict[str, list[Target]] = defaultdict(list)
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        rel = path.relative_to(root).as_posix()
-        if _TEST.search(rel) or path.suffix in _SKIP_SUFFIXES:
-            continue
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        for n, line in enumerate(text.split("\n"), 1):
-            for kind, pattern in LINES.items():
-                if pattern.search(line):
-                    found[kind].append(Target(rel, n, n))
+    for rel, n, line in corpus_lines(root, _library):
+        for kind, pattern in LINES.items():
+            if pattern.search(line):
+                found[kind].append(Target(rel, n, n))
     return dict(found)
 
 

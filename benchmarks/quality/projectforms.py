@@ -25,10 +25,8 @@ from typing import Any
 
 from pathspec import GitIgnoreSpec
 
-from benchmarks.quality.askforms import form_summary, main_with
-from benchmarks.quality.evaluate import run, strata_searcher
-from benchmarks.quality.flagforms import CLIS, EMBEDDER
-from benchmarks.quality.indexes import open_index
+from benchmarks.quality.askforms import corpus_lines, main_with, measure_asked
+from benchmarks.quality.flagforms import CLIS
 from benchmarks.quality.model import Corpus, Query, Target
 
 PHRASINGS = {
@@ -69,41 +67,31 @@ def stated(root: Path, version: str) -> dict[str, list[Target]]:
     number = re.compile(rf"{re.escape(version)}\b|\b{', '.join(version.split('.'))}\b")
     ignore = root / ".gitignore"  # black's `src/_black_version.py` is written by its build
     ignored = GitIgnoreSpec.from_lines(ignore.read_text().split("\n") if ignore.is_file() else [])
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        rel = path.relative_to(root).as_posix()
-        if _NOT_STATING.search(rel) or ignored.match_file(rel):
-            continue
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        for n, line in enumerate(text.split("\n"), 1):
-            if "version" in line.lower() and number.search(line):
-                found["version"].append(Target(rel, n, n))
+
+    def stating(rel: str) -> bool:
+        return not _NOT_STATING.search(rel) and not ignored.match_file(rel)
+
+    for rel, n, line in corpus_lines(root, stating):
+        if "version" in line.lower() and number.search(line):
+            found["version"].append(Target(rel, n, n))
     return found
 
 
 def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
     """Every tool of `sets` asked each phrasing of what its lines state: the first such
     line's rank per row."""
-    rows: list[dict[str, Any]] = []
-    for group, fetch, name, version in CLIS:
-        if group not in sets:
-            continue
-        corpus = Corpus(f"cli-{name}", fetch(name, version), ())
-        queries = [
-            Query(f"project:{name}:{kind}#{n}", text, corpus.name, text, tuple(lines))
-            for kind, lines in stated(corpus.root, version).items()
+    versions = {f"cli-{name}": version for _, _, name, version in CLIS}
+
+    def ask(corpus: Corpus) -> list[Query]:
+        return [
+            Query(f"project:{corpus.name}:{kind}#{n}", text, corpus.name, text, tuple(lines))
+            for kind, lines in stated(corpus.root, versions[corpus.name]).items()
             if lines
             for n, text in enumerate(PHRASINGS[kind])
         ]
-        eng, _ = open_index(corpus, EMBEDDER, reindex=False)
-        rows += [
-            {"corpus": corpus.name, "form": o.query.set, "query": o.query.text, "rank": o.rank}
-            for o in run(f"strata {mode}", EMBEDDER, strata_searcher(eng, mode), queries)
-        ]
-        eng.close()
-    return {"mode": mode, "summary": form_summary(rows), "rows": rows}
+
+    tools = [Corpus(f"cli-{n}", fetch(n, v), ()) for group, fetch, n, v in CLIS if group in sets]
+    return measure_asked(sets, mode, ask, tools)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -16,16 +16,14 @@ current build).
 
 from __future__ import annotations
 
-import random
 import re
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.quality.askforms import CODE_SETS, main_with, measure_asked
+from benchmarks.quality.askforms import CODE_SETS, main_with, measure_asked, named_queries
 from benchmarks.quality.model import Corpus, Query, Target
-from benchmarks.quality.run import SEED
 
 PHRASINGS = (
     "where is {} raised",
@@ -66,22 +64,7 @@ def raised(root: Path) -> dict[str, list[Target]]:
 
 
 def _asked(corpus: Corpus, per_corpus: int) -> list[Query]:
-    errors = raised(corpus.root)
-    names = sorted(errors)
-    chosen = sorted(
-        random.Random(f"{SEED}:raises:{corpus.name}").sample(names, min(per_corpus, len(names)))
-    )
-    return [
-        Query(
-            id=f"raises:{corpus.name}:{name}#{n}",
-            set=phrasing,
-            repo=corpus.name,
-            text=phrasing.format(name),
-            targets=tuple(errors[name]),
-        )
-        for name in chosen
-        for n, phrasing in enumerate(PHRASINGS)
-    ]
+    return named_queries(corpus, raised(corpus.root), per_corpus, PHRASINGS, "raises")
 
 
 def measure(sets: Sequence[str], mode: str, per_corpus: int) -> dict[str, Any]:

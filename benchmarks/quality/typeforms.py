@@ -22,7 +22,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.quality.askforms import CODE_SETS, defined_names, main_with, measure_asked
+from benchmarks.quality.askforms import (
+    CODE_SETS,
+    corpus_lines,
+    defined_names,
+    library_code,
+    main_with,
+    measure_asked,
+)
 from benchmarks.quality.model import Corpus, Query, Target
 from benchmarks.quality.run import SEED
 
@@ -38,10 +45,6 @@ _DECLARES = re.compile(
     r"\b(?:class|interface|struct|type|enum|trait|record|protocol|object|typealias|module)\b"
 )
 _IMPORT = re.compile(r"^\s*(?:import|from|use|using|require|#\s*include|package)\b|\brequire\s*\(")
-_TEST = re.compile(
-    r"(?:^|/)(?:tests?|spec|__tests__|testing)/|(?:^|/)test_|_test\.|\.test\.|Tests?\."
-)
-_SKIP_SUFFIXES = (".md", ".rst", ".txt", ".html", ".json", ".yaml", ".yml", ".map")
 
 
 def uses(root: Path, name: str, definition: Sequence[Target]) -> list[Target]:
@@ -49,21 +52,10 @@ def uses(root: Path, name: str, definition: Sequence[Target]) -> list[Target]:
     word, outside `definition`'s lines and other than an import."""
     word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
     out: list[Target] = []
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        rel = path.relative_to(root).as_posix()
-        if _TEST.search(rel) or path.suffix in _SKIP_SUFFIXES:
+    for rel, n, line in corpus_lines(root, library_code):
+        if not word.search(line) or _IMPORT.search(line):
             continue
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        if name not in text:
-            continue
-        for n, line in enumerate(text.split("\n"), 1):
-            if not word.search(line) or _IMPORT.search(line):
-                continue
-            if any(t.path == rel and t.start <= n <= t.end for t in definition):
-                continue
+        if not any(t.path == rel and t.start <= n <= t.end for t in definition):
             out.append(Target(rel, n, n))
     return out
 

@@ -18,6 +18,11 @@ table of shared/spec/layers.md:
 | `integrations` | D6 records of the subject, then D5 relations |
 | `relations` | D5 relations of the subject, then D6 records |
 | `definition` | D0 search, D1 cards, D3 entities, C0 search |
+| `environment` | the passages reading an environment variable, then the plain search |
+| `flag` | the passages defining a command-line flag, the docs and code that use it |
+| `marked` | the code's TODO/FIXME comments, or its deprecations |
+| `project` | the manifest lines stating the dependencies or the version |
+| `caught` | the lines that catch an error (`except X`, `catch (X e)`, `rescue X`) |
 | `free_text` | one plain hybrid search (exactly `Engine.search`) |
 
 The steps of each intent are `strata.query.intent_steps`'. The question itself is read
