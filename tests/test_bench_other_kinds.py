@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from benchmarks.quality.assignforms import assigned
 from benchmarks.quality.catchforms import caught
 from benchmarks.quality.envforms import reads
 from benchmarks.quality.flagforms import definitions
@@ -218,3 +219,13 @@ def test_the_lines_that_catch_an_error_by_name(tmp_path: Path) -> None:
         "Error": [Target("c.rb", 1, 1)],
         "CancellationException": [Target("d.kt", 1, 1)],
     }
+
+
+def test_an_attribute_is_written_by_any_statement_that_assigns_its_name(tmp_path: Path) -> None:
+    (tmp_path / "lib.py").write_text(
+        "class A:\n    def __init__(self):\n        self.cache = {}\n        self.x = 1\n"
+        "def reset(a):\n    a.cache = {}\n    if a.cache == {}:\n        pass\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "test_lib.py").write_text("def test():\n    self.cache = 2\n", encoding="utf-8")
+    assert assigned(tmp_path) == {"cache": [Target("lib.py", 3, 3), Target("lib.py", 6, 6)]}

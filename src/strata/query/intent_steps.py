@@ -220,6 +220,12 @@ def _caught_steps(query: str, c: Classification, k: int) -> list[Step]:
     return [Step("passages", "caught_lines", {"query": query, "name": c.names[0]}, k)]
 
 
+def _assigned_steps(query: str, c: Classification, k: int) -> list[Step]:
+    """The passages with a line that writes the name asked about, then the plain search
+    (one step: its order is its tiers)."""
+    return [Step("passages", "assigned_lines", {"query": query, "name": c.names[0]}, k)]
+
+
 BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "symbol": _symbol_steps,
     "tests": _tests_steps,
@@ -240,6 +246,7 @@ BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "marked": _marked_steps,
     "project": _project_steps,
     "caught": _caught_steps,
+    "assigned": _assigned_steps,
 }
 # The layers an intent is about: with none of them indexed, the plain search is the answer.
 NEEDS: dict[str, tuple[str, ...]] = {
@@ -262,4 +269,5 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "marked": (L.C0_SOURCE_CHUNKS,),
     "project": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
     "caught": (L.C0_SOURCE_CHUNKS,),
+    "assigned": (L.C0_SOURCE_CHUNKS,),
 }

@@ -5,9 +5,10 @@ flag (`strata.query.cli_flags`). Each is a lexical search kept where a line does
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 
-from strata.query import caught, cli_flags, environment, hybrid, marked, project_facts
+from strata.query import assigned, caught, cli_flags, environment, hybrid, marked, project_facts
 from strata.query.filters import SearchFilters
 from strata.query.focus import at_line
 from strata.query.hybrid import QueryContext
@@ -16,7 +17,7 @@ from strata.query.router import Step
 from strata.types import Hit
 
 __all__ = ["LINE_STEPS", "POOL", "caught_lines", "env_reads", "flag_lines", "marked_lines"]
-__all__ += ["project_lines"]
+__all__ += ["assigned_lines", "project_lines"]
 
 POOL = 100  # the lexical hits read for a line that does what is asked
 
@@ -40,28 +41,17 @@ def marked_lines(
     shown from that line."""
     kind = str(step.args["kind"])
     words = marked.mark_words(kind, str(step.args["query"]))
-    found = hybrid.search(ctx, words, POOL, filters=filters.on_store(), mode="lexical")
-    hits = []
-    for hit in found.hits:
-        rec = hit.record
-        if rec.layer.startswith("C") and (m := marked.MARKS[kind].search(rec.content)):
-            if rec.span_start is not None:
-                line = rec.span_start + rec.content.count("\n", 0, m.start())
-                hit = dataclasses.replace(hit, record=at_line(rec, line))
-            hits.append(hit)
+    hits = _code_lines(ctx, words, marked.MARKS[kind], filters)
     said = {"todo": "a TODO or FIXME comment", "deprecated": "a deprecation"}[kind]
     return hits, [] if hits else [f"no passage holds {said}"]
 
 
-def caught_lines(
-    ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
-) -> tuple[list[Hit], list[str]]:
-    """The passages with a line that catches the error asked about (`except X`, `catch (X
-    e)`, `rescue X`, ...), each long one shown from that line; then the plain search."""
-    name = str(step.args["name"])
-    words = f"{name} {caught.CATCH_WORDS}"
+def _code_lines(
+    ctx: QueryContext, words: str, pattern: re.Pattern[str], filters: SearchFilters
+) -> list[Hit]:
+    """The code passages of a lexical search of `words` (`POOL` deep) with a line that
+    `pattern` finds, in the search's order; each long one shown from that line."""
     found = hybrid.search(ctx, words, POOL, filters=filters.on_store(), mode="lexical")
-    pattern = caught.catching(name)
     hits = []
     for hit in found.hits:
         rec = hit.record
@@ -70,7 +60,30 @@ def caught_lines(
                 line = rec.span_start + rec.content.count("\n", 0, m.start())
                 hit = dataclasses.replace(hit, record=at_line(rec, line))
             hits.append(hit)
+    return hits
+
+
+def caught_lines(
+    ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
+) -> tuple[list[Hit], list[str]]:
+    """The passages with a line that catches the error asked about (`except X`, `catch (X
+    e)`, `rescue X`, ...), each long one shown from that line; then the plain search."""
+    name = str(step.args["name"])
+    hits = _code_lines(ctx, f"{name} {caught.CATCH_WORDS}", caught.catching(name), filters)
     notes = [] if hits else [f"no line catches {name!r}: plain search instead"]
+    return _then_plain(ctx, step, filters, mode, hits), notes
+
+
+def assigned_lines(
+    ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
+) -> tuple[list[Hit], list[str]]:
+    """The passages with a line that writes the variable, field or attribute asked about
+    (`self.x = ...`, `x += 1`, `@x =`, `x := ...`), each long one shown from that line;
+    then the plain search."""
+    name = str(step.args["name"])
+    words = f"{name} {assigned.ASSIGN_WORDS}"
+    hits = _code_lines(ctx, words, assigned.assigning(name), filters)
+    notes = [] if hits else [f"no line assigns {name!r}: plain search instead"]
     return _then_plain(ctx, step, filters, mode, hits), notes
 
 
@@ -198,4 +211,5 @@ LINE_STEPS: dict[str, Runner] = {
     "marked_lines": marked_lines,
     "project_lines": project_lines,
     "caught_lines": caught_lines,
+    "assigned_lines": assigned_lines,
 }

@@ -23,6 +23,7 @@ table of shared/spec/layers.md:
 | `marked` | the code's TODO/FIXME comments, or its deprecations |
 | `project` | the manifest lines stating the dependencies or the version |
 | `caught` | the lines that catch an error (`except X`, `catch (X e)`, `rescue X`) |
+| `assigned` | the lines that write a variable or attribute (`self.x = ...`, `x += 1`) |
 | `free_text` | one plain hybrid search (exactly `Engine.search`) |
 
 The steps of each intent are `strata.query.intent_steps`'. The question itself is read
@@ -38,6 +39,7 @@ from typing import Any, Protocol
 
 from strata import layers as L
 from strata.query import frames
+from strata.query.assigned import assigned_name
 from strata.query.caught import caught_name
 from strata.query.cli_flags import asked_flags, asks_for_flags
 from strata.query.environment import asks_for_env
@@ -87,6 +89,7 @@ INTENTS = (
     "marked",
     "project",
     "caught",
+    "assigned",
     "free_text",
     "empty",
 )
@@ -94,6 +97,7 @@ METHODS = (
     *("symbol", "callers", "callees", "entrypoints", "search", "related", "file_head"),
     *("subclasses", "bases", "importers", "overview"),
     *("env_reads", "flag_lines", "marked_lines", "project_lines", "caught_lines"),
+    "assigned_lines",
 )
 MAX_ROUTED_CHARS = 2000  # the same cap as the searcher: rules read only the head of a long query
 
@@ -282,8 +286,8 @@ _TYPE_KINDS = frozenset(
 def _by_rules(head: str, facts: IndexFacts) -> Classification:
     """The question's classification by the rules: the whole-question patterns first
     (importers of a file, environment variables, a command-line flag, TODO comments or
-    deprecations, the project's dependencies or version, where an error is caught, the
-    repository, a file, a module), then
+    deprecations, the project's dependencies or version, where an error is caught or a name
+    is assigned, the repository, a file, a module), then
     `classify` with the index's names."""
     if path := imported_path(head):
         return Classification("importers", (path,), reason=f"importers: of the file {path!r}")
@@ -299,6 +303,8 @@ def _by_rules(head: str, facts: IndexFacts) -> Classification:
         return Classification("project", (kind,), reason=f"project: asks for its {kind}")
     if name := caught_name(head):
         return Classification("caught", (name,), reason=f"caught: where {name!r} is caught")
+    if name := assigned_name(head):
+        return Classification("assigned", (name,), reason=f"assigned: where {name!r} is set")
     if asks_overview(head):
         return Classification("overview", reason="overview: asks about the whole repository")
     if (path := file_asked(head)) and facts.names_a_path(file_glob(path)):
