@@ -11,6 +11,7 @@ from benchmarks.quality.catchforms import caught
 from benchmarks.quality.envforms import reads
 from benchmarks.quality.flagforms import definitions
 from benchmarks.quality.markforms import marked
+from benchmarks.quality.memberforms import classes
 from benchmarks.quality.model import Target
 from benchmarks.quality.modforms import (
     _head_end,
@@ -229,3 +230,17 @@ def test_an_attribute_is_written_by_any_statement_that_assigns_its_name(tmp_path
     )
     (tmp_path / "test_lib.py").write_text("def test():\n    self.cache = 2\n", encoding="utf-8")
     assert assigned(tmp_path) == {"cache": [Target("lib.py", 3, 3), Target("lib.py", 6, 6)]}
+
+
+def test_a_class_is_its_class_line_and_the_methods_it_defines(tmp_path: Path) -> None:
+    (tmp_path / "lib.py").write_text(
+        "class A:\n    x = 1\n\n    def f(self):\n        pass\n\n"
+        "    async def g(self):\n        pass\n\n    class Inner:\n        def h(self):\n"
+        "            pass\n\n\nclass B:\n    pass\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "other.py").write_text("class B:\n    pass\n", encoding="utf-8")
+    found = classes(tmp_path)
+    assert found["A"] == (Target("lib.py", 1, 1), [Target("lib.py", 4, 5), Target("lib.py", 7, 8)])
+    assert found["Inner"] == (Target("lib.py", 10, 10), [Target("lib.py", 11, 12)])
+    assert "B" not in found  # defined twice: which one is asked is not clear

@@ -15,6 +15,7 @@ the router's and `strata symbols`' business, not the ranking's.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from strata.layers import C0_SOURCE_CHUNKS
@@ -81,3 +82,25 @@ def header_chunks(
 def _decl_line(m: SymbolMatch) -> int:
     line = m.record.metadata.get("decl_line")
     return line if isinstance(line, int) else 0
+
+
+def at_header(m: SymbolMatch, chunk: Record | None) -> Record:
+    """A definition shown at its header: the C0 chunk its first line starts (signature and
+    docstring, not a catalogue row spanning the whole class), carrying the symbol's qname,
+    kind and whole span in its metadata; the catalogue row when no chunk holds it."""
+    if chunk is None:
+        return m.record
+    meta = {
+        **chunk.metadata,
+        "qname": m.qname,
+        "symbol_kind": m.kind,
+        "definition_start": m.record.span_start,
+        "definition_end": m.record.span_end,
+    }
+    return dataclasses.replace(chunk, metadata=meta)
+
+
+def defined_at(m: SymbolMatch) -> str:
+    """Why a definition is a hit: how it matched, its qname, kind and span."""
+    span = f"{m.record.path}:{m.record.span_start}-{m.record.span_end}"
+    return f"{m.match} name {m.qname} ({m.kind} at {span})"

@@ -226,6 +226,11 @@ def _assigned_steps(query: str, c: Classification, k: int) -> list[Step]:
     return [Step("passages", "assigned_lines", {"query": query, "name": c.names[0]}, k)]
 
 
+def _members_steps(query: str, c: Classification, k: int) -> list[Step]:
+    """The type asked about and its members at their headers, then the plain search."""
+    return [Step(L.C1_SYMBOL_CATALOG, "members", {"query": query, "name": c.names[0]}, k)]
+
+
 BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "symbol": _symbol_steps,
     "tests": _tests_steps,
@@ -247,6 +252,7 @@ BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "project": _project_steps,
     "caught": _caught_steps,
     "assigned": _assigned_steps,
+    "members": _members_steps,
 }
 # The layers an intent is about: with none of them indexed, the plain search is the answer.
 NEEDS: dict[str, tuple[str, ...]] = {
@@ -270,4 +276,5 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "project": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
     "caught": (L.C0_SOURCE_CHUNKS,),
     "assigned": (L.C0_SOURCE_CHUNKS,),
+    "members": (L.C1_SYMBOL_CATALOG,),
 }

@@ -17,7 +17,7 @@ from strata.query.router import Step
 from strata.types import Hit
 
 __all__ = ["LINE_STEPS", "POOL", "caught_lines", "env_reads", "flag_lines", "marked_lines"]
-__all__ += ["assigned_lines", "project_lines"]
+__all__ += ["assigned_lines", "project_lines", "then_plain"]
 
 POOL = 100  # the lexical hits read for a line that does what is asked
 
@@ -71,7 +71,7 @@ def caught_lines(
     name = str(step.args["name"])
     hits = _code_lines(ctx, f"{name} {caught.CATCH_WORDS}", caught.catching(name), filters)
     notes = [] if hits else [f"no line catches {name!r}: plain search instead"]
-    return _then_plain(ctx, step, filters, mode, hits), notes
+    return then_plain(ctx, step, filters, mode, hits), notes
 
 
 def assigned_lines(
@@ -84,7 +84,7 @@ def assigned_lines(
     words = f"{name} {assigned.ASSIGN_WORDS}"
     hits = _code_lines(ctx, words, assigned.assigning(name), filters)
     notes = [] if hits else [f"no line assigns {name!r}: plain search instead"]
-    return _then_plain(ctx, step, filters, mode, hits), notes
+    return then_plain(ctx, step, filters, mode, hits), notes
 
 
 def project_lines(
@@ -99,7 +99,7 @@ def project_lines(
     kind = str(step.args["kind"])
     hits = _stated(ctx, kind, filters)
     notes = [] if hits else [f"no manifest line states the {kind}: plain search instead"]
-    return _then_plain(ctx, step, filters, mode, hits), notes
+    return then_plain(ctx, step, filters, mode, hits), notes
 
 
 def _stated(ctx: QueryContext, kind: str, filters: SearchFilters) -> list[Hit]:
@@ -123,7 +123,7 @@ def _stated(ctx: QueryContext, kind: str, filters: SearchFilters) -> list[Hit]:
     return [hit for _, hit in sorted(ranked, key=lambda pair: pair[0])]
 
 
-def _then_plain(
+def then_plain(
     ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None, hits: list[Hit]
 ) -> list[Hit]:
     """`hits`, then those of the plain search of the step's question they lack."""
@@ -154,7 +154,7 @@ def flag_lines(
     hits = [hit for _, hit in sorted(ranked, key=lambda pair: pair[0])]
     asked = " or ".join(flags) or "a command-line flag"
     notes = [] if hits else [f"no passage writes {asked}: plain search instead"]
-    return _then_plain(ctx, step, filters, mode, hits), notes
+    return then_plain(ctx, step, filters, mode, hits), notes
 
 
 def _written(

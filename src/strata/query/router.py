@@ -24,6 +24,7 @@ table of shared/spec/layers.md:
 | `project` | the manifest lines stating the dependencies or the version |
 | `caught` | the lines that catch an error (`except X`, `catch (X e)`, `rescue X`) |
 | `assigned` | the lines that write a variable or attribute (`self.x = ...`, `x += 1`) |
+| `members` | a type at its header, then each of its methods and fields at theirs |
 | `free_text` | one plain hybrid search (exactly `Engine.search`) |
 
 The steps of each intent are `strata.query.intent_steps`'. The question itself is read
@@ -47,6 +48,7 @@ from strata.query.filters import NO_FILTERS, SearchFilters
 from strata.query.graph_questions import imported_path
 from strata.query.intent_steps import BUILDERS, NEEDS, Step
 from strata.query.marked import asks_for_marks
+from strata.query.member_questions import members_asked
 from strata.query.module_names import module_asked, module_dir, module_file
 from strata.query.plain_names import named
 from strata.query.project_facts import asks_about_project
@@ -57,6 +59,7 @@ from strata.text.tokens import STOP_WORDS, query_terms
 
 __all__ = [
     "INTENTS",
+    "TYPE_KINDS",
     "Classification",
     "Classifier",
     "IndexFacts",
@@ -90,6 +93,7 @@ INTENTS = (
     "project",
     "caught",
     "assigned",
+    "members",
     "free_text",
     "empty",
 )
@@ -97,7 +101,7 @@ METHODS = (
     *("symbol", "callers", "callees", "entrypoints", "search", "related", "file_head"),
     *("subclasses", "bases", "importers", "overview"),
     *("env_reads", "flag_lines", "marked_lines", "project_lines", "caught_lines"),
-    "assigned_lines",
+    *("assigned_lines", "members"),
 )
 MAX_ROUTED_CHARS = 2000  # the same cap as the searcher: rules read only the head of a long query
 
@@ -277,7 +281,7 @@ def route(
 
 # What a package's or module's name may stand for besides its file: a type, or a module
 # the language declares (Perl's `package Pod::Text`, Ruby's `module Rack`).
-_TYPE_KINDS = frozenset(
+TYPE_KINDS = frozenset(
     {"class", "module", "package", "namespace", "struct", "enum", "interface", "trait"}
     | {"type", "object", "record", "protocol", "union"}
 )
@@ -285,14 +289,32 @@ _TYPE_KINDS = frozenset(
 
 def _by_rules(head: str, facts: IndexFacts) -> Classification:
     """The question's classification by the rules: the whole-question patterns first
-    (importers of a file, environment variables, a command-line flag, TODO comments or
-    deprecations, the project's dependencies or version, where an error is caught or a name
-    is assigned, the repository, a file, a module), then
-    `classify` with the index's names."""
+    (importers of a file, environment variables, the lines a kind of question asks for, a
+    type's members, the repository, a file, a module), then `classify` with the index's
+    names."""
     if path := imported_path(head):
         return Classification("importers", (path,), reason=f"importers: of the file {path!r}")
     if asks_for_env(head):
         return Classification("environment", reason="environment: asks which variables are read")
+    if lines := _lines_asked(head):
+        return lines
+    if (name := members_asked(head)) and (
+        facts.defines is None or TYPE_KINDS & {*facts.defines(name)}
+    ):
+        return Classification("members", (name,), reason=f"members: what {name!r} defines")
+    if asks_overview(head):
+        return Classification("overview", reason="overview: asks about the whole repository")
+    if (path := file_asked(head)) and facts.names_a_path(file_glob(path)):
+        return Classification("file", (path,), reason=f"file: asks about {path!r}")
+    if (module := module_asked(head)) and (about := _module(module, facts)):
+        return about
+    return named(classify(head), head, facts.defines, facts.meant)
+
+
+def _lines_asked(head: str) -> Classification | None:
+    """A question answered by the lines that do something (`strata.query.line_steps`): a
+    command-line flag, TODO comments or deprecations, the project's dependencies or
+    version, where an error is caught, where a name is assigned."""
     if flags := asked_flags(head):
         return Classification("flag", reason=f"flag: asks about {' '.join(flags)}")
     if asks_for_flags(head):
@@ -305,13 +327,7 @@ def _by_rules(head: str, facts: IndexFacts) -> Classification:
         return Classification("caught", (name,), reason=f"caught: where {name!r} is caught")
     if name := assigned_name(head):
         return Classification("assigned", (name,), reason=f"assigned: where {name!r} is set")
-    if asks_overview(head):
-        return Classification("overview", reason="overview: asks about the whole repository")
-    if (path := file_asked(head)) and facts.names_a_path(file_glob(path)):
-        return Classification("file", (path,), reason=f"file: asks about {path!r}")
-    if (module := module_asked(head)) and (about := _module(module, facts)):
-        return about
-    return named(classify(head), head, facts.defines, facts.meant)
+    return None
 
 
 def _module(name: str, facts: IndexFacts) -> Classification | None:
@@ -322,7 +338,7 @@ def _module(name: str, facts: IndexFacts) -> Classification | None:
     the index defines by it. A member that a package's path qualifies (`jinja2.environment`
     is also `Context.environment` of `jinja2/runtime.py`) leaves the file its place."""
     kinds = set(facts.defines(name)) if facts.defines is not None else set()
-    if kinds & _TYPE_KINDS:
+    if kinds & TYPE_KINDS:
         return Classification("symbol", (name,), reason=f"symbol: the index defines {name!r}")
     if path := facts.module_file(name):
         return Classification("file", (path,), reason=f"file: the module {name!r} is {path}")

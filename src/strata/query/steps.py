@@ -12,13 +12,14 @@ from typing import TypeVar
 
 from strata.errors import QueryError
 from strata.query import hybrid, lookup
-from strata.query.definitions import header_chunks
+from strata.query.definitions import at_header, defined_at, header_chunks
 from strata.query.filters import SearchFilters
 from strata.query.hybrid import QueryContext
 from strata.query.line_steps import LINE_STEPS
 from strata.query.lookup import SymbolMatch, closest
 from strata.query.lookup.matches import as_spelt, without_implementations
 from strata.query.lookup.rows import file_heads, indexed_paths, meta_str
+from strata.query.member_steps import members_of
 from strata.query.question_filters import file_glob
 from strata.query.router import Step
 from strata.store import Filter
@@ -111,7 +112,7 @@ def _lineage(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | 
     verb = "derives from" if step.method == "subclasses" else "is a base of"
     hits = [
         Hit(
-            _at_header(m, headers.get(m.symbol_id)),
+            at_header(m, headers.get(m.symbol_id)),
             1.0 / i,
             {step.method: 1.0 / i},
             (f"{m.qname} {verb} {name}",),
@@ -156,7 +157,7 @@ def _symbol(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | N
     exact = without_implementations(as_spelt(exact))
     headers = header_chunks(ctx.store, exact)
     hits = [
-        Hit(_at_header(m, headers.get(m.symbol_id)), m.score, {"symbol": m.score}, (_why(m),))
+        Hit(at_header(m, headers.get(m.symbol_id)), m.score, {"symbol": m.score}, (defined_at(m),))
         for m in exact
     ]
     return Outcome(hits, [])
@@ -189,27 +190,6 @@ def _as_meant(
     name = str(step.args["name"])
     note = lookup.meant_note(name, fixed)
     return Outcome(shown.hits, [note, *shown.notes])
-
-
-def _at_header(m: SymbolMatch, chunk: Record | None) -> Record:
-    """A definition shown at its header: the C0 chunk its first line starts (signature and
-    docstring, not a catalogue row spanning the whole class), carrying the symbol's qname,
-    kind and whole span in its metadata; the catalogue row when no chunk holds it."""
-    if chunk is None:
-        return m.record
-    meta = {
-        **chunk.metadata,
-        "qname": m.qname,
-        "symbol_kind": m.kind,
-        "definition_start": m.record.span_start,
-        "definition_end": m.record.span_end,
-    }
-    return dataclasses.replace(chunk, metadata=meta)
-
-
-def _why(m: SymbolMatch) -> str:
-    span = f"{m.record.path}:{m.record.span_start}-{m.record.span_end}"
-    return f"{m.match} name {m.qname} ({m.kind} at {span})"
 
 
 def _walk(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
@@ -308,6 +288,10 @@ def _relations(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str 
     return Outcome(list(hits.values()), notes)
 
 
+def _members(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
+    return Outcome(*members_of(ctx, step, filters, mode))
+
+
 def _lines(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
     """The passages whose lines read an environment variable or write a flag."""
     return Outcome(*LINE_STEPS[step.method](ctx, step, filters, mode))
@@ -316,6 +300,7 @@ def _lines(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | No
 _RUNNERS = {
     ("search", "*"): _search,
     **{(method, "*"): _lines for method in LINE_STEPS},
+    ("members", "*"): _members,
     ("symbol", "*"): _symbol,
     ("file_head", "*"): _file_head,
     ("overview", "*"): _overview,

@@ -1,0 +1,105 @@
+"""What a type defines ("what methods does Environment have", "list the methods of the
+Template class"): the type at its header, then each member at its own, in the file's order;
+of two types of one name, the one that defines more first."""
+
+from __future__ import annotations
+
+import pytest
+
+from strata import Engine
+from strata.query.member_questions import members_asked
+from strata.query.router import IndexFacts, route
+from tests.sources import indexed_tree
+
+SOURCES = {
+    "app/environment.py": """
+        class Environment:
+            \"\"\"The settings templates share.\"\"\"
+
+            def get_template(self, name):
+                return Template(name)
+
+            def from_string(self, text):
+                return Template(text)
+
+            def list_templates(self):
+                return []
+
+
+        class Template:
+            \"\"\"A compiled template.\"\"\"
+
+            def render(self, **context):
+                return ""
+
+            def stream(self, **context):
+                return iter(())
+    """,
+    "app/nodes.py": """
+        class Template:
+            \"\"\"The root node of a parsed template.\"\"\"
+
+            fields = ("body",)
+    """,
+    "web/cart.ts": """
+        export class Cart {
+          add(item: string): void {}
+          remove(item: string): void {}
+        }
+    """,
+}
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    return indexed_tree(tmp_path_factory.mktemp("members"), SOURCES)
+
+
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [
+        ("what methods does Environment have", "Environment"),
+        ("list the methods of the Template class", "Template"),
+        ("methods of Cart", "Cart"),
+        ("what are the fields of Config", "Config"),
+        ("what's in class Node", "Node"),
+        ("какие методы есть у класса Cart", "Cart"),
+        ("what methods are deprecated", ""),
+        ("how do the methods of a class get bound", ""),
+    ],
+)
+def test_a_question_about_what_a_type_defines(query: str, name: str) -> None:
+    assert members_asked(query) == name
+
+
+def test_only_a_type_the_index_defines_is_listed() -> None:
+    def kinds(name: str) -> set[str]:
+        return {"Environment": {"class"}, "render": {"method"}}.get(name, set())
+
+    facts = IndexFacts(defines=kinds)
+    assert route("what methods does Environment have", facts).intent == "members"
+    assert route("what methods does render have", facts).intent != "members"
+
+
+def test_the_type_then_its_methods_in_order(app: Engine) -> None:
+    result = app.search("what methods does Environment have", k=5, mode="lexical")
+    assert result.plan["route"]["intent"] == "members"
+    qnames = [h.record.metadata.get("qname", "") for h in result.hits[:4]]
+    assert [q.rsplit(".", 2)[-2:] for q in qnames] == [
+        ["environment", "Environment"],
+        ["Environment", "get_template"],
+        ["Environment", "from_string"],
+        ["Environment", "list_templates"],
+    ]
+
+
+def test_of_two_types_the_one_that_defines_more_first(app: Engine) -> None:
+    hits = app.search("list the methods of the Template class", k=6, mode="lexical").hits
+    assert hits[0].record.path == "app/environment.py"
+    assert [h.record.title for h in hits[1:3]] == ["Template.render", "Template.stream"]
+    assert "app/nodes.py" in [h.record.path for h in hits]  # the other one after
+
+
+def test_a_typescript_class(app: Engine) -> None:
+    titles = [h.record.title for h in app.search("methods of Cart", k=3, mode="lexical").hits]
+    assert titles == ["Cart", "Cart.add", "Cart.remove"]
