@@ -23,6 +23,7 @@ from benchmarks.quality.modforms import (
 from benchmarks.quality.projectforms import stated
 from benchmarks.quality.raiseforms import raised
 from benchmarks.quality.typeforms import uses
+from benchmarks.quality.usageforms import usages
 
 PATHS = [
     "src/jinja2/sandbox.py",
@@ -244,3 +245,24 @@ def test_a_class_is_its_class_line_and_the_methods_it_defines(tmp_path: Path) ->
     assert found["A"] == (Target("lib.py", 1, 1), [Target("lib.py", 4, 5), Target("lib.py", 7, 8)])
     assert found["Inner"] == (Target("lib.py", 10, 10), [Target("lib.py", 11, 12)])
     assert "B" not in found  # defined twice: which one is asked is not clear
+
+
+def test_a_names_document_lines_and_its_calls_in_documents_and_tests(tmp_path: Path) -> None:
+    (tmp_path / "lib.py").write_text("def configure(x):\n    return x\n", encoding="utf-8")
+    (tmp_path / "lib.js").write_text(
+        "function setup() {\n  while (x) {\n  }\n}\n", encoding="utf-8"
+    )
+    (tmp_path / "README.md").write_text(
+        "Call `configure` first:\n\n    configure(1)\n\nThen setup().\n", encoding="utf-8"
+    )
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests/test_lib.py").write_text("def test():\n    configure(2)\n", encoding="utf-8")
+    documented, example = usages(tmp_path)
+    assert documented == {
+        "configure": [Target("README.md", 1, 1), Target("README.md", 3, 3)],
+        "setup": [Target("README.md", 5, 5)],
+    }
+    assert example == {
+        "configure": [Target("README.md", 3, 3), Target("tests/test_lib.py", 2, 2)],
+        "setup": [Target("README.md", 5, 5)],
+    }

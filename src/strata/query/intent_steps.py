@@ -231,6 +231,13 @@ def _members_steps(query: str, c: Classification, k: int) -> list[Step]:
     return [Step(L.C1_SYMBOL_CATALOG, "members", {"query": query, "name": c.names[0]}, k)]
 
 
+def _usage_steps(query: str, c: Classification, k: int) -> list[Step]:
+    """Where the name is documented, or the passages calling it, then the plain search
+    (one step: its order is its tiers)."""
+    kind, name = c.names
+    return [Step("passages", "usage_lines", {"query": query, "kind": kind, "name": name}, k)]
+
+
 BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "symbol": _symbol_steps,
     "tests": _tests_steps,
@@ -253,6 +260,7 @@ BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "caught": _caught_steps,
     "assigned": _assigned_steps,
     "members": _members_steps,
+    "usage": _usage_steps,
 }
 # The layers an intent is about: with none of them indexed, the plain search is the answer.
 NEEDS: dict[str, tuple[str, ...]] = {
@@ -277,4 +285,5 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "caught": (L.C0_SOURCE_CHUNKS,),
     "assigned": (L.C0_SOURCE_CHUNKS,),
     "members": (L.C1_SYMBOL_CATALOG,),
+    "usage": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
 }

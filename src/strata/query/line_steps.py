@@ -8,16 +8,28 @@ import dataclasses
 import re
 from collections.abc import Callable
 
-from strata.query import assigned, caught, cli_flags, environment, hybrid, marked, project_facts
+from strata import layers as L
+from strata.query import (
+    assigned,
+    caught,
+    cli_flags,
+    documented,
+    environment,
+    hybrid,
+    marked,
+    project_facts,
+)
+from strata.query.definitions import at_header, header_chunks
 from strata.query.filters import SearchFilters
 from strata.query.focus import at_line
 from strata.query.hybrid import QueryContext
 from strata.query.lookup.rows import indexed_paths
+from strata.query.lookup.symbols import find_symbols
 from strata.query.router import Step
 from strata.types import Hit
 
 __all__ = ["LINE_STEPS", "POOL", "caught_lines", "env_reads", "flag_lines", "marked_lines"]
-__all__ += ["assigned_lines", "project_lines", "then_plain"]
+__all__ += ["assigned_lines", "project_lines", "then_plain", "usage_lines"]
 
 POOL = 100  # the lexical hits read for a line that does what is asked
 
@@ -84,6 +96,40 @@ def assigned_lines(
     words = f"{name} {assigned.ASSIGN_WORDS}"
     hits = _code_lines(ctx, words, assigned.assigning(name), filters)
     notes = [] if hits else [f"no line assigns {name!r}: plain search instead"]
+    return then_plain(ctx, step, filters, mode, hits), notes
+
+
+def usage_lines(
+    ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
+) -> tuple[list[Hit], list[str]]:
+    """Where a name is documented (`documented`: the document passages that write it, then
+    its definition at its header, the docstring), or an example of its use (`example`:
+    the passages that call it, documents first, then tests, then code); then the plain
+    search."""
+    kind, name = str(step.args["kind"]), str(step.args["name"])
+    if kind == "documented":
+        docs = hybrid.search(
+            ctx, name, POOL, layers=[L.D0_DOC_CHUNKS], filters=filters.on_store(), mode="lexical"
+        )
+        word = documented.writes(name)
+        hits = [h for h in docs.hits if word.search(h.record.content)]
+        defined = find_symbols(ctx.store, name, limit=3, exact=True)
+        heads = header_chunks(ctx.store, defined)
+        hits += [Hit(at_header(m, heads.get(m.symbol_id)), m.score) for m in defined]
+        notes = [] if len(hits) > len(defined) else [f"no document writes {name!r}"]
+    else:
+        found = hybrid.search(ctx, name, POOL, filters=filters.on_store(), mode="lexical")
+        ranked = []
+        for n, hit in enumerate(found.hits):
+            rec = hit.record
+            if (at := documented.first_call(rec.content, name)) is None:
+                continue
+            if rec.span_start is not None:
+                line = rec.span_start + rec.content.count("\n", 0, at)
+                hit = dataclasses.replace(hit, record=at_line(rec, line))
+            ranked.append(((not _doc(hit), not rec.is_test, n), hit))
+        hits = [hit for _, hit in sorted(ranked, key=lambda pair: pair[0])]
+        notes = [] if hits else [f"no passage calls {name!r}"]
     return then_plain(ctx, step, filters, mode, hits), notes
 
 
@@ -212,4 +258,5 @@ LINE_STEPS: dict[str, Runner] = {
     "project_lines": project_lines,
     "caught_lines": caught_lines,
     "assigned_lines": assigned_lines,
+    "usage_lines": usage_lines,
 }

@@ -25,6 +25,7 @@ table of shared/spec/layers.md:
 | `caught` | the lines that catch an error (`except X`, `catch (X e)`, `rescue X`) |
 | `assigned` | the lines that write a variable or attribute (`self.x = ...`, `x += 1`) |
 | `members` | a type at its header, then each of its methods and fields at theirs |
+| `usage` | the docs that write a name (then its docstring), or the passages calling it |
 | `free_text` | one plain hybrid search (exactly `Engine.search`) |
 
 The steps of each intent are `strata.query.intent_steps`'. The question itself is read
@@ -43,6 +44,7 @@ from strata.query import frames
 from strata.query.assigned import assigned_name
 from strata.query.caught import caught_name
 from strata.query.cli_flags import asked_flags, asks_for_flags
+from strata.query.documented import asked_usage
 from strata.query.environment import asks_for_env
 from strata.query.filters import NO_FILTERS, SearchFilters
 from strata.query.graph_questions import imported_path
@@ -55,7 +57,7 @@ from strata.query.project_facts import asks_about_project
 from strata.query.question_filters import asks_overview, file_asked, file_glob, filters_of
 from strata.query.questions import Classification, classify, is_operator
 from strata.text.globs import select
-from strata.text.tokens import STOP_WORDS, query_terms
+from strata.text.tokens import STOP_WORDS, is_identifier_like, query_terms
 
 __all__ = [
     "INTENTS",
@@ -94,6 +96,7 @@ INTENTS = (
     "caught",
     "assigned",
     "members",
+    "usage",
     "free_text",
     "empty",
 )
@@ -101,7 +104,7 @@ METHODS = (
     *("symbol", "callers", "callees", "entrypoints", "search", "related", "file_head"),
     *("subclasses", "bases", "importers", "overview"),
     *("env_reads", "flag_lines", "marked_lines", "project_lines", "caught_lines"),
-    *("assigned_lines", "members"),
+    *("assigned_lines", "members", "usage_lines"),
 )
 MAX_ROUTED_CHARS = 2000  # the same cap as the searcher: rules read only the head of a long query
 
@@ -290,8 +293,8 @@ TYPE_KINDS = frozenset(
 def _by_rules(head: str, facts: IndexFacts) -> Classification:
     """The question's classification by the rules: the whole-question patterns first
     (importers of a file, environment variables, the lines a kind of question asks for, a
-    type's members, the repository, a file, a module), then `classify` with the index's
-    names."""
+    type's members, where a name is documented or an example of it, the repository, a
+    file, a module), then `classify` with the index's names."""
     if path := imported_path(head):
         return Classification("importers", (path,), reason=f"importers: of the file {path!r}")
     if asks_for_env(head):
@@ -302,6 +305,8 @@ def _by_rules(head: str, facts: IndexFacts) -> Classification:
         facts.defines is None or TYPE_KINDS & {*facts.defines(name)}
     ):
         return Classification("members", (name,), reason=f"members: what {name!r} defines")
+    if (usage := _usage(head, facts)) is not None:
+        return usage
     if asks_overview(head):
         return Classification("overview", reason="overview: asks about the whole repository")
     if (path := file_asked(head)) and facts.names_a_path(file_glob(path)):
@@ -309,6 +314,18 @@ def _by_rules(head: str, facts: IndexFacts) -> Classification:
     if (module := module_asked(head)) and (about := _module(module, facts)):
         return about
     return named(classify(head), head, facts.defines, facts.meant)
+
+
+def _usage(head: str, facts: IndexFacts) -> Classification | None:
+    """Where a name is documented, or an example of its use: a name written as code, or
+    one the index defines ("example of a plugin" names a topic)."""
+    kind, name = asked_usage(head)
+    if not kind:
+        return None
+    if not is_identifier_like(name) and facts.defines is not None and not facts.defines(name):
+        return None
+    why = "where it is documented" if kind == "documented" else "an example of its use"
+    return Classification("usage", (kind, name), reason=f"usage: {why}, {name!r}")
 
 
 def _lines_asked(head: str) -> Classification | None:
