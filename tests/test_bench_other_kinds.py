@@ -178,10 +178,14 @@ def test_the_marked_lines_are_todo_comments_and_deprecations(tmp_path: Path) -> 
         encoding="utf-8",
     )
     (tmp_path / "tests").mkdir()
-    (tmp_path / "tests/test_lib.py").write_text("# FIXME: flaky\n", encoding="utf-8")
+    (tmp_path / "tests/test_lib.py").write_text(
+        "# FIXME: flaky\n@pytest.mark.skip(reason='down')\ndef test(): pass\n", encoding="utf-8"
+    )
+    (tmp_path / "skip.py").write_text("def run():\n    pytest.skip('x')\n", encoding="utf-8")
     assert marked(tmp_path) == {
         "todo": [Target("lib.py", 1, 1)],
         "deprecated": [Target("lib.py", 3, 3)],
+        "skipped": [Target("tests/test_lib.py", 2, 2)],
     }
 
 

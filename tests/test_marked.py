@@ -35,6 +35,18 @@ def old_charge(amount):
             def add(self, item):
                 return [item]
     """,
+    "tests/test_billing.py": """
+        import pytest
+
+
+        @pytest.mark.skip(reason="the gateway sandbox is down")
+        def test_charge_retries():
+            assert charge(1) == 1
+
+
+        def test_charge_adds():
+            assert charge(2) == 2
+    """,
     "web/api.ts": """
         /** @deprecated use fetchUser */
         export function getUser(id: string) {
@@ -67,6 +79,11 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Engine:
         ("what is deprecated", "deprecated"),
         ("list the deprecated APIs", "deprecated"),
         ("where are deprecation warnings emitted", "deprecated"),
+        ("which tests are skipped", "skipped"),
+        ("list the skipped tests", "skipped"),
+        ("which tests are marked xfail", "skipped"),
+        ("какие тесты пропущены", "skipped"),
+        ("what does the test runner do", ""),
         ("what does the todo app do", ""),  # a todo list, no comment
         ("is old_charge deprecated", ""),  # about one name: the plain search
         ("Remove this hack once the gateway is fixed.", ""),  # a sentence, not a question
@@ -92,6 +109,14 @@ def test_a_question_asking_for_marked_lines(query: str, kind: str) -> None:
         ("deprecated", "// Deprecated: use NewReader.", True),
         ("deprecated", "    .. deprecated:: 3.0", True),
         ("deprecated", "deprecated = False", False),
+        ("skipped", '@pytest.mark.skip(reason="down")', True),
+        ("skipped", "@unittest.skipIf(WINDOWS, 'posix only')", True),
+        ("skipped", "  it.skip('retries', () => {})", True),
+        ("skipped", "xit('retries', function () {", True),
+        ("skipped", '    t.Skip("slow")', True),
+        ("skipped", "@Disabled", True),
+        ("skipped", "#[ignore]", True),
+        ("skipped", "def skip_whitespace(self):", False),
     ],
 )
 def test_the_lines_each_kind_marks(kind: str, line: str, marks: bool) -> None:
@@ -122,3 +147,10 @@ def test_a_long_passage_is_shown_from_its_marked_line(app: Engine) -> None:
     start, end = top.metadata["focus_start"], top.metadata["focus_end"]
     lines = (app.root / "app/billing.py").read_text(encoding="utf-8").split("\n")
     assert any("# TODO: retry" in text for text in lines[start - 1 : end])
+
+
+def test_a_skipped_test_comes_first(app: Engine) -> None:
+    result = app.search("which tests are skipped", k=3, mode="lexical")
+    assert result.plan["route"]["intent"] == "marked"
+    first = result.hits[0].record
+    assert first.path == "tests/test_billing.py" and "@pytest.mark.skip" in first.content

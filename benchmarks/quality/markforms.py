@@ -1,17 +1,21 @@
 """What the code marks in its lines, asked as users and agents ask it: the work its comments
-leave ("what TODOs are there", "where are the FIXMEs") and what it declares deprecated
-("which functions are deprecated", "list the deprecated APIs"). For each phrasing, the
-rank of the first hit that holds such a line.
+leave ("what TODOs are there", "where are the FIXMEs"), what it declares deprecated
+("which functions are deprecated", "list the deprecated APIs") and the tests it skips
+("which tests are skipped"). For each phrasing, the rank of the first hit that holds such
+a line.
 
     python -m benchmarks.quality.markforms [--sets docstring,langs,newlangs,extralangs,
-        elixirbash,perl,devqs] [--mode hybrid] [--json FILE]
+        elixirbash,perl,devqs,cli] [--mode hybrid] [--json FILE]
 
-The lines are read from each corpus's files outside its tests with one pattern per kind,
-not from Strata's index: a comment whose first word is `TODO`, `FIXME`, `XXX` or `HACK`; a
-deprecation (`@deprecated`/`@Deprecated`, `#[deprecated`, `[Obsolete`,
-`DeprecationWarning`, a `Deprecated:` comment, `.. deprecated::`, a `deprecate(` call,
-Swift's `@available(..., deprecated`). Every corpus with such a line is asked each
-phrasing of its kind (any such line answers). The indexes are the quality run's cached
+The lines are read with one pattern per kind, not from Strata's index: outside the tests,
+a comment whose first word is `TODO`, `FIXME`, `XXX` or `HACK`, and a deprecation
+(`@deprecated`/`@Deprecated`, `#[deprecated`, `[Obsolete`, `DeprecationWarning`, a
+`Deprecated:` comment, `.. deprecated::`, a `deprecate(` call, Swift's `@available(...,
+deprecated`); in the tests, a skip (`@pytest.mark.skip`/`skipif`/`xfail`,
+`@unittest.skip`, `pytest.skip(`, `it.skip(`, `xit(`, `t.Skip(`, `@Disabled`,
+`#[ignore]`). The corpora are the quality sets' and, with `cli`, the `flagforms` tools'
+whole releases (tests included). Every corpus with such a line is asked each phrasing of
+its kind (any such line answers). The indexes are the quality run's cached
 ones (run `benchmarks.quality.run` first for the current build).
 """
 
@@ -30,7 +34,9 @@ from benchmarks.quality.askforms import (
     main_with,
     measure_asked,
 )
+from benchmarks.quality.flagforms import CLIS
 from benchmarks.quality.model import Corpus, Query, Target
+from benchmarks.quality.run import build_corpora
 
 PHRASINGS = {
     "todo": (
@@ -47,6 +53,12 @@ PHRASINGS = {
         "deprecated functions",
         "where are deprecation warnings emitted",
     ),
+    "skipped": (
+        "which tests are skipped",
+        "list the skipped tests",
+        "what tests are disabled",
+        "skipped tests",
+    ),
 }
 LINES = {
     "todo": re.compile(r"(?:#|//|/\*|^\s*\*|--|;)\s*(?:TODO|FIXME|XXX|HACK)\b"),
@@ -54,21 +66,24 @@ LINES = {
         r"@[Dd]eprecated\b|#\[deprecated|\[Obsolete|DeprecationWarning|^\s*(?://|#|\*)\s*"
         r"Deprecated:|\.\. deprecated::|\bdeprecate\w*\s*\(|@available\(.*deprecated"
     ),
+    "skipped": re.compile(
+        r"@pytest\.mark\.(?:skip|skipif|xfail)\b|@unittest\.skip|\bpytest\.skip\(|\.skip\(|\bxit\("
+        r"|\bt\.Skip\(|@Disabled|#\[ignore\]"
+    ),
 }
 
 
-def _library(rel: str) -> bool:  # the library's code; its YAML too (a workflow's TODO)
-    return not TEST_PATH.search(rel) and not rel.endswith(
-        (".md", ".rst", ".txt", ".html", ".json", ".map")
-    )
+def _code(rel: str) -> bool:
+    return not rel.endswith((".md", ".rst", ".txt", ".html", ".json", ".map"))
 
 
 def marked(root: Path) -> dict[str, list[Target]]:
-    """Each kind's lines in the files under `root` outside the tests."""
+    """Each kind's lines in the files under `root`: a skip in the tests, the others outside."""
     found: dict[str, list[Target]] = defaultdict(list)
-    for rel, n, line in corpus_lines(root, _library):
+    for rel, n, line in corpus_lines(root, _code):
+        in_tests = bool(TEST_PATH.search(rel))
         for kind, pattern in LINES.items():
-            if pattern.search(line):
+            if (kind == "skipped") is in_tests and pattern.search(line):
                 found[kind].append(Target(rel, n, n))
     return dict(found)
 
@@ -85,12 +100,14 @@ def _asked(corpus: Corpus) -> list[Query]:
 def measure(sets: Sequence[str], mode: str) -> dict[str, Any]:
     """Every corpus with a marked line, in every phrasing of its kinds: the first marked
     line's rank per row."""
-    return measure_asked(sets, mode, _asked)
+    corpora = build_corpora([s for s in sets if s != "cli"])
+    corpora += [Corpus(f"cli-{n}", fetch(n, v), ()) for _, fetch, n, v in CLIS if "cli" in sets]
+    return measure_asked(sets, mode, _asked, corpora)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse flags, measure, print the summary (and write every row with `--json`)."""
-    main_with(argv, __doc__ or "", measure, sets=CODE_SETS + ",devqs")
+    main_with(argv, __doc__ or "", measure, sets=CODE_SETS + ",devqs,cli")
 
 
 if __name__ == "__main__":

@@ -54,7 +54,8 @@ def marked_lines(
     kind = str(step.args["kind"])
     words = marked.mark_words(kind, str(step.args["query"]))
     hits = _code_lines(ctx, words, marked.MARKS[kind], filters)
-    said = {"todo": "a TODO or FIXME comment", "deprecated": "a deprecation"}[kind]
+    said = {"todo": "a TODO or FIXME comment", "deprecated": "a deprecation"}.get(kind)
+    said = said or "a skipped test"
     return hits, [] if hits else [f"no passage holds {said}"]
 
 

@@ -1,6 +1,7 @@
 """Questions about what the code marks in its lines (pure): the work left in comments ("what
-TODOs are there", "list the FIXME comments") and what it declares deprecated ("which
-functions are deprecated", "list the deprecated APIs"); `strata.query.line_steps` finds
+TODOs are there", "list the FIXME comments"), what it declares deprecated ("which
+functions are deprecated", "list the deprecated APIs") and the tests it skips ("which
+tests are skipped", "list the xfail tests"); `strata.query.line_steps` finds
 the passages with such a line.
 """
 
@@ -33,6 +34,14 @@ _DEPRECATED_ASKS = rx(
     r"^\W*deprecat(?:ed|ions?)\W*$",
     r"\bчто\s+(?:устарело|помечено\s+устаревшим)|\bустаревш\w+\s+(?:функци|метод|api)",
 )
+_SKIPPED_ASKS = rx(
+    r"\b(?:which|what)\s+tests?\s+(?:are|is|get|were)\s+(?:skipped|disabled|ignored|marked\s+xfail"
+    r"|expected\s+to\s+fail|pending)\b",
+    r"\b(?:list|show|find|all|any)\b(?:\s+\w+){0,2}\s+(?:skipped|disabled|ignored|pending|xfail)"
+    r"\s+tests?\b",
+    r"^\W*(?:skipped|disabled|ignored|pending|xfail(?:ed)?)\s+tests?\W*$",
+    r"\bкакие\s+тесты\s+(?:пропущены|отключены|пропускаются)",
+)
 # A comment that leaves work: a comment mark, then the tag (`# TODO:`, `// FIXME(x)`, `-- XXX`).
 _TODO_LINE = r"(?:#|//|/\*|\*|--|;|<!--|%|\{-)[ \t]*(?:@?(?:TODO|FIXME|XXX|HACK)\b)"
 # What a language's code or docs say of a deprecated definition.
@@ -41,23 +50,40 @@ _DEPRECATED_LINE = (
     r"|\bPendingDeprecationWarning\b|^[ \t]*(?://|#|\*|--)[ \t]*Deprecated:|\.\. deprecated::"
     r"|\bdeprecate\w*\s*\(|\bdeprecated\s*\(|@available\([^)]*deprecated"
 )
+# A test skipped or expected to fail, in each framework's way (pytest, unittest, Jest and
+# Mocha, Go, JUnit, NUnit/xUnit, Rust, RSpec).
+_SKIPPED_LINE = (
+    r"@pytest\.mark\.(?:skip|skipif|xfail)\b|@unittest\.(?:skip\w*|expectedFailure)\b"
+    r"|\bpytest\.(?:skip|xfail)\(|\.skipTest\(|\b(?:it|test|describe|context)\.(?:skip|todo)\("
+    r"|\bx(?:it|describe|test|context)\(|\bt\.Skip(?:f|Now)?\(|@Disabled\b|@Ignore\b"
+    r"|\[Ignore\b|\[Fact\(Skip\s*=|#\[ignore\b|^[ \t]*(?:skip|pending)(?:[ \t]*\(|[ \t]+[\"'])"
+)
 MARKS: dict[str, re.Pattern[str]] = {
     "todo": re.compile(_TODO_LINE),
     "deprecated": re.compile(_DEPRECATED_LINE, re.MULTILINE),
+    "skipped": re.compile(_SKIPPED_LINE, re.MULTILINE),
 }
 # the words a lexical search for each kind's lines uses besides the question's own
-_IDIOMS = {"todo": "todo fixme xxx hack", "deprecated": "deprecated deprecation warn obsolete"}
+_IDIOMS = {
+    "todo": "todo fixme xxx hack",
+    "deprecated": "deprecated deprecation warn obsolete",
+    "skipped": "skip skipif xfail disabled ignore pending",
+}
 _ASKING = frozenset(
     {"todo", "todos", "fixme", "fixmes", "xxx", "hack", "hacks", "comment", "comments", "list"}
     | {"deprecated", "deprecation", "deprecations", "api", "apis", "functions", "function"}
     | {"methods", "method", "classes", "show", "find", "open", "remaining", "left", "there"}
+    | {"tests", "test", "skipped", "disabled", "ignored", "marked", "expected", "fail"}
 )
 
 
 def asks_for_marks(query: str) -> str:
-    """Which marked lines the question asks for (`todo`, `deprecated`), "" for none."""
+    """Which marked lines the question asks for (`todo`, `deprecated`, `skipped`), "" for
+    none."""
     said = query.casefold()
-    if not any(w in said for w in ("todo", "fixme", "xxx", "hack", "deprecat", "устар")):
+    if not any(
+        w in said for w in ("todo", "fixme", "xxx", "hack", "deprecat", "устар", "test", "тест")
+    ):
         return ""  # most questions: no mark to look for
     alone = len(query.split()) <= 2
     asking = alone or is_question(query) or bool(re.match(r"\W*(?:какие|что)\b", said))
@@ -65,6 +91,8 @@ def asks_for_marks(query: str) -> str:
         return "todo"
     if asking and any(p.search(query) for p in _DEPRECATED_ASKS):
         return "deprecated"
+    if asking and any(p.search(query) for p in _SKIPPED_ASKS):
+        return "skipped"
     return ""
 
 
