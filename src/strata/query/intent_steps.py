@@ -238,6 +238,14 @@ def _usage_steps(query: str, c: Classification, k: int) -> list[Step]:
     return [Step("passages", "usage_lines", {"query": query, "kind": kind, "name": name}, k)]
 
 
+def _compare_steps(query: str, c: Classification, k: int) -> list[Step]:
+    """Both names' definitions at their headers, side by side, then the plain search."""
+    steps = [
+        Step(L.C1_SYMBOL_CATALOG, "symbol", {"name": n, "exact": True}, 3, 2.0) for n in c.names
+    ]
+    return [*steps, search_step("passages", query, k, 1.0)]
+
+
 BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "symbol": _symbol_steps,
     "tests": _tests_steps,
@@ -261,6 +269,7 @@ BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "assigned": _assigned_steps,
     "members": _members_steps,
     "usage": _usage_steps,
+    "compare": _compare_steps,
 }
 # The layers an intent is about: with none of them indexed, the plain search is the answer.
 NEEDS: dict[str, tuple[str, ...]] = {
@@ -286,4 +295,5 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "assigned": (L.C0_SOURCE_CHUNKS,),
     "members": (L.C1_SYMBOL_CATALOG,),
     "usage": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
+    "compare": (L.C1_SYMBOL_CATALOG,),
 }

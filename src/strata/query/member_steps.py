@@ -7,9 +7,10 @@ from strata.query import lookup
 from strata.query.definitions import at_header, defined_at, header_chunks
 from strata.query.filters import SearchFilters
 from strata.query.hybrid import QueryContext
+from strata.query.kinds import TYPE_KINDS
 from strata.query.line_steps import then_plain
 from strata.query.lookup.members import members
-from strata.query.router import TYPE_KINDS, Step
+from strata.query.router import Step
 from strata.types import Hit
 
 __all__ = ["MAX_TYPES", "members_of"]

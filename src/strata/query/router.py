@@ -26,6 +26,7 @@ table of shared/spec/layers.md:
 | `assigned` | the lines that write a variable or attribute (`self.x = ...`, `x += 1`) |
 | `members` | a type at its header, then each of its methods and fields at theirs |
 | `usage` | the docs that write a name (then its docstring), or the passages calling it |
+| `compare` | both names' definitions at their headers, then the plain search |
 | `free_text` | one plain hybrid search (exactly `Engine.search`) |
 
 The steps of each intent are `strata.query.intent_steps`'. The question itself is read
@@ -41,27 +42,20 @@ from typing import Any, Protocol
 
 from strata import layers as L
 from strata.query import frames
-from strata.query.assigned import assigned_name
-from strata.query.caught import caught_name
-from strata.query.cli_flags import asked_flags, asks_for_flags
-from strata.query.documented import asked_usage
 from strata.query.environment import asks_for_env
 from strata.query.filters import NO_FILTERS, SearchFilters
 from strata.query.graph_questions import imported_path
 from strata.query.intent_steps import BUILDERS, NEEDS, Step
-from strata.query.marked import asks_for_marks
-from strata.query.member_questions import members_asked
+from strata.query.kinds import TYPE_KINDS, kind_asked
 from strata.query.module_names import module_asked, module_dir, module_file
 from strata.query.plain_names import named
-from strata.query.project_facts import asks_about_project
 from strata.query.question_filters import asks_overview, file_asked, file_glob, filters_of
 from strata.query.questions import Classification, classify, is_operator
 from strata.text.globs import select
-from strata.text.tokens import STOP_WORDS, is_identifier_like, query_terms
+from strata.text.tokens import STOP_WORDS, query_terms
 
 __all__ = [
     "INTENTS",
-    "TYPE_KINDS",
     "Classification",
     "Classifier",
     "IndexFacts",
@@ -97,6 +91,7 @@ INTENTS = (
     "assigned",
     "members",
     "usage",
+    "compare",
     "free_text",
     "empty",
 )
@@ -282,14 +277,6 @@ def route(
     return _build(query, found, filters, facts, k, reasons + said)
 
 
-# What a package's or module's name may stand for besides its file: a type, or a module
-# the language declares (Perl's `package Pod::Text`, Ruby's `module Rack`).
-TYPE_KINDS = frozenset(
-    {"class", "module", "package", "namespace", "struct", "enum", "interface", "trait"}
-    | {"type", "object", "record", "protocol", "union"}
-)
-
-
 def _by_rules(head: str, facts: IndexFacts) -> Classification:
     """The question's classification by the rules: the whole-question patterns first
     (importers of a file, environment variables, the lines a kind of question asks for, a
@@ -299,14 +286,8 @@ def _by_rules(head: str, facts: IndexFacts) -> Classification:
         return Classification("importers", (path,), reason=f"importers: of the file {path!r}")
     if asks_for_env(head):
         return Classification("environment", reason="environment: asks which variables are read")
-    if lines := _lines_asked(head):
-        return lines
-    if (name := members_asked(head)) and (
-        facts.defines is None or TYPE_KINDS & {*facts.defines(name)}
-    ):
-        return Classification("members", (name,), reason=f"members: what {name!r} defines")
-    if (usage := _usage(head, facts)) is not None:
-        return usage
+    if kind := kind_asked(head, facts.defines):
+        return kind
     if asks_overview(head):
         return Classification("overview", reason="overview: asks about the whole repository")
     if (path := file_asked(head)) and facts.names_a_path(file_glob(path)):
@@ -314,37 +295,6 @@ def _by_rules(head: str, facts: IndexFacts) -> Classification:
     if (module := module_asked(head)) and (about := _module(module, facts)):
         return about
     return named(classify(head), head, facts.defines, facts.meant)
-
-
-def _usage(head: str, facts: IndexFacts) -> Classification | None:
-    """Where a name is documented, or an example of its use: a name written as code, or
-    one the index defines ("example of a plugin" names a topic)."""
-    kind, name = asked_usage(head)
-    if not kind:
-        return None
-    if not is_identifier_like(name) and facts.defines is not None and not facts.defines(name):
-        return None
-    why = "where it is documented" if kind == "documented" else "an example of its use"
-    return Classification("usage", (kind, name), reason=f"usage: {why}, {name!r}")
-
-
-def _lines_asked(head: str) -> Classification | None:
-    """A question answered by the lines that do something (`strata.query.line_steps`): a
-    command-line flag, TODO comments or deprecations, the project's dependencies or
-    version, where an error is caught, where a name is assigned."""
-    if flags := asked_flags(head):
-        return Classification("flag", reason=f"flag: asks about {' '.join(flags)}")
-    if asks_for_flags(head):
-        return Classification("flag", reason="flag: asks which command-line flags there are")
-    if kind := asks_for_marks(head):
-        return Classification("marked", (kind,), reason=f"marked: asks for the {kind} lines")
-    if kind := asks_about_project(head):
-        return Classification("project", (kind,), reason=f"project: asks for its {kind}")
-    if name := caught_name(head):
-        return Classification("caught", (name,), reason=f"caught: where {name!r} is caught")
-    if name := assigned_name(head):
-        return Classification("assigned", (name,), reason=f"assigned: where {name!r} is set")
-    return None
 
 
 def _module(name: str, facts: IndexFacts) -> Classification | None:
