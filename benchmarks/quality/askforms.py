@@ -103,6 +103,21 @@ def named_queries(
     ]
 
 
+def measure_named(
+    find: Callable[[Path], dict[str, list[Target]]], phrasings: Sequence[str], tag: str
+) -> Callable[[Sequence[str], str, int], dict[str, Any]]:
+    """A benchmark's `measure` that asks each corpus about a seeded sample of the names
+    `find` reads off its files (`named_queries`): the first target's rank per row."""
+
+    def measure(sets: Sequence[str], mode: str, per_corpus: int) -> dict[str, Any]:
+        def ask(corpus: Corpus) -> list[Query]:
+            return named_queries(corpus, find(corpus.root), per_corpus, phrasings, tag)
+
+        return measure_asked(sets, mode, ask)
+
+    return measure
+
+
 def form_summary(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per `form` of the rows (in first-seen order): n, Recall@1 and MRR@10 of `rank`."""
     groups: dict[str, list[int | None]] = defaultdict(list)

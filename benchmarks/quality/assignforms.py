@@ -19,17 +19,15 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from benchmarks.quality.askforms import (
     CODE_SETS,
     corpus_lines,
     library_code,
     main_with,
-    measure_asked,
-    named_queries,
+    measure_named,
 )
-from benchmarks.quality.model import Corpus, Query, Target
+from benchmarks.quality.model import Target
 
 PHRASINGS = (
     "where is {} set",
@@ -61,13 +59,8 @@ def assigned(root: Path) -> dict[str, list[Target]]:
     return dict(sites)
 
 
-def _asked(corpus: Corpus, per_corpus: int) -> list[Query]:
-    return named_queries(corpus, assigned(corpus.root), per_corpus, PHRASINGS, "assigns")
-
-
-def measure(sets: Sequence[str], mode: str, per_corpus: int) -> dict[str, Any]:
-    """Every sampled attribute in every phrasing: the first assigning line's rank per row."""
-    return measure_asked(sets, mode, lambda corpus: _asked(corpus, per_corpus))
+# Every sampled name in every phrasing: the first assigning line's rank per row.
+measure = measure_named(assigned, PHRASINGS, "assigns")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -19,10 +19,9 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from benchmarks.quality.askforms import CODE_SETS, main_with, measure_asked, named_queries
-from benchmarks.quality.model import Corpus, Query, Target
+from benchmarks.quality.askforms import CODE_SETS, main_with, measure_named
+from benchmarks.quality.model import Target
 
 PHRASINGS = (
     "where is {} caught",
@@ -59,13 +58,8 @@ def caught(root: Path) -> dict[str, list[Target]]:
     return dict(sites)
 
 
-def _asked(corpus: Corpus, per_corpus: int) -> list[Query]:
-    return named_queries(corpus, caught(corpus.root), per_corpus, PHRASINGS, "catches")
-
-
-def measure(sets: Sequence[str], mode: str, per_corpus: int) -> dict[str, Any]:
-    """Every sampled error in every phrasing: the first catching line's rank per row."""
-    return measure_asked(sets, mode, lambda corpus: _asked(corpus, per_corpus))
+# Every sampled name in every phrasing: the first catching line's rank per row.
+measure = measure_named(caught, PHRASINGS, "catches")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -20,10 +20,9 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from benchmarks.quality.askforms import CODE_SETS, main_with, measure_asked, named_queries
-from benchmarks.quality.model import Corpus, Query, Target
+from benchmarks.quality.askforms import CODE_SETS, main_with, measure_named
+from benchmarks.quality.model import Target
 
 PHRASINGS = (
     "where is {} raised",
@@ -63,13 +62,8 @@ def raised(root: Path) -> dict[str, list[Target]]:
     return {name: found for name, found in sites.items() if name in defined}
 
 
-def _asked(corpus: Corpus, per_corpus: int) -> list[Query]:
-    return named_queries(corpus, raised(corpus.root), per_corpus, PHRASINGS, "raises")
-
-
-def measure(sets: Sequence[str], mode: str, per_corpus: int) -> dict[str, Any]:
-    """Every sampled error in every phrasing: the first raising line's rank per row."""
-    return measure_asked(sets, mode, lambda corpus: _asked(corpus, per_corpus))
+# Every sampled name in every phrasing: the first raising line's rank per row.
+measure = measure_named(raised, PHRASINGS, "raises")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
