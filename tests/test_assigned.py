@@ -64,6 +64,8 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Engine:
         ("где присваивается count", "count"),
         ("where is logging set up", ""),  # a topic's verb
         ("where is autoescape defined", ""),  # a definition, not a write
+        ("where is the stream set defined", ""),  # a `stream set`'s definition
+        ("where is autoescape set in the environment?", "autoescape"),
     ],
 )
 def test_a_question_about_where_a_name_is_written(query: str, name: str) -> None:

@@ -71,6 +71,8 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Engine:
         ("where do we handle io.EOF", "io.EOF"),
         ("где перехватывается KeyError", "KeyError"),
         ("where are errors handled", ""),  # a topic
+        ("where is ParseError handled in the loader", "ParseError"),
+        ("where is ParseError handled differently", ""),
         ("how is ValueError handled", ""),  # how, not where: the plain search
         ("CouchDB handler for Doctrine CouchDB ODM", ""),  # a class's summary
     ],
