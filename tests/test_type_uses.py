@@ -51,6 +51,17 @@ SOURCES = {
           return outcome.ok;
         }
     """,
+    "app/node.py": """
+        class Node:
+            \"\"\"A tree node.\"\"\"
+
+            def copy(self):
+                return Node()
+
+
+        def build_tree():
+            return Node()
+    """,
     "app/clock.py": """
         class Clock:
             \"\"\"A source of the time: a Clock is passed in, never built here.\"\"\"
@@ -114,3 +125,10 @@ def test_the_passages_that_use_a_type_come_before_its_definition(
 def test_a_python_class_used_in_an_annotation(app: Engine) -> None:
     first = app.search("where is Clock used", k=3, mode="lexical").hits[0].record
     assert (first.path, first.title) == ("app/clock.py", "elapsed")
+
+
+def test_uses_from_outside_a_type_come_before_its_own(app: Engine) -> None:
+    result = app.search("who uses Node", k=3, mode="lexical")
+    assert result.plan["route"]["intent"] == "callers"
+    titles = [h.record.title for h in result.hits[:2]]
+    assert titles == ["build_tree", "Node.copy"]  # `Node.copy` builds one inside the class

@@ -204,7 +204,13 @@ def _walk(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | Non
         tail = f"; closest: {', '.join(near)}" if near else ""
         return Outcome([], [f"no symbol named {name!r}{tail}"])
     verb = "calls" if step.method == "callers" else "called by"
-    links = sorted(walk.links, key=lambda x: (x.depth, x.match not in ("resolved", "qname")))
+    # a type's own methods building it (`new HashTrieMap`), a function calling itself: after
+    # the uses from outside its definition
+    own = [t.record for t in walk.targets if t.record is not None and t.record.span_start]
+    links = sorted(
+        walk.links,
+        key=lambda x: (x.depth, x.match not in ("resolved", "qname"), _within(x.edge, own)),
+    )
     hits: dict[str, Hit] = {}
     for rank, link in enumerate(links, 1):
         rec = link.chunk or link.edge
@@ -217,6 +223,15 @@ def _walk(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | Non
     if walk.name_only_hidden:
         notes.append(walk.hidden_note())
     return Outcome(list(hits.values()), notes)
+
+
+def _within(site: Record, definitions: Sequence[Record]) -> bool:
+    """Whether a call site lies inside one of the definitions' spans."""
+    line = site.span_start or 0
+    return any(
+        d.path == site.path and (d.span_start or 0) <= line <= (d.span_end or d.span_start or 0)
+        for d in definitions
+    )
 
 
 def _entrypoints(
