@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from strata import Engine
-from strata.query.module_names import module_asked, module_dir, module_file
+from strata.query.module_names import exports_asked, module_asked, module_dir, module_file
 from strata.query.router import IndexFacts, route
 from tests.sources import indexed_tree
 
@@ -126,6 +126,13 @@ SOURCES = {
         def total(items):
             return sum(items)
     ''',
+    "src/shop/__init__.py": '''
+        """The shop: carts, tax and pricing."""
+
+        from shop.cart import total
+
+        __all__ = ["total"]
+    ''',
     "src/shop/tax.py": '''
         """Sales tax by region."""
 
@@ -230,3 +237,26 @@ def test_a_name_qualified_by_its_package_is_found(
     assert result.plan["route"]["intent"] in ("symbol", "definition"), result.plan
     top = result[0].record
     assert (top.path, top.metadata.get("definition_start")) == (path, line), top
+
+
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [
+        ("what does structlog export", "structlog"),
+        ("what is the public API of jinja2", "jinja2"),
+        ("what is exported from the commander package", "commander"),
+        ("structlog public API", "structlog"),
+        ("what is the public API", ""),
+        ("how do I export data", ""),
+    ],
+)
+def test_the_package_a_question_asks_the_exports_of(query: str, name: str) -> None:
+    assert exports_asked(query) == name
+
+
+@pytest.mark.parametrize("query", ["what does shop export", "what is the public API of shop"])
+def test_a_packages_exports_are_its_head(shop: Engine, query: str) -> None:
+    result = shop.search(query, k=3, mode="lexical")
+    assert result.plan["route"]["intent"] == "file"
+    top = result[0].record
+    assert top.path == "src/shop/__init__.py" and "__all__" in top.content

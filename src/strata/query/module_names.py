@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 from strata.query.question_filters import rx
 
-__all__ = ["module_asked", "module_dir", "module_file"]
+__all__ = ["exports_asked", "module_asked", "module_dir", "module_file"]
 
 _SEP = r"(?:\.|::|/|\\)"
 _HAS_SEP = re.compile(r"[.:/\\]")
@@ -50,6 +50,28 @@ def module_asked(query: str) -> str:
     if not _HAS_SEP.search(query):  # a module's name has two parts (every question routes)
         return ""
     m = next((m for p in _ABOUT_MODULE if (m := p.search(query))), None)
+    return m.group("name") if m else ""
+
+
+# What a package exposes, asked of one named by a word too (`structlog`, `jinja2`, `axios`).
+_PACKAGE = rf"[`'\"]?(?P<name>[A-Za-z_@][\w@-]*(?:{_SEP}[A-Za-z_][\w-]*)*)[`'\"]?"
+_EXPORTS = rx(
+    rf"\bwhat\s+(?:does|do)\s+(?:the\s+)?(?:{_KIND}\s+)?{_PACKAGE}\s+(?:{_KIND}\s+)?export\b",
+    rf"\b(?:the\s+)?public\s+(?:api|interface|names)\s+of\s+(?:the\s+)?(?:{_KIND}\s+)?{_PACKAGE}"
+    rf"(?:\s+{_KIND})?\W*$",
+    rf"\b(?:exports|exported\s+names)\s+of\s+(?:the\s+)?(?:{_KIND}\s+)?{_PACKAGE}(?:\s+{_KIND})?\W*$",
+    rf"\bwhat\s+is\s+exported\s+(?:from|by)\s+(?:the\s+)?(?:{_KIND}\s+)?{_PACKAGE}(?:\s+{_KIND})?\W*$",
+    rf"^\W*{_PACKAGE}(?:'s)?\s+public\s+(?:api|interface)\W*$",
+)
+
+
+def exports_asked(query: str) -> str:
+    """The package a question asks what it exports ("what does structlog export", "the
+    public API of jinja2"), or "": its head (`__init__.py`, `index.js`) answers."""
+    said = query.casefold()
+    if "export" not in said and "public" not in said:
+        return ""
+    m = next((m for p in _EXPORTS if (m := p.search(query))), None)
     return m.group("name") if m else ""
 
 

@@ -47,7 +47,7 @@ from strata.query.filters import NO_FILTERS, SearchFilters
 from strata.query.graph_questions import imported_path
 from strata.query.intent_steps import BUILDERS, NEEDS, Step
 from strata.query.kinds import TYPE_KINDS, kind_asked
-from strata.query.module_names import module_asked, module_dir, module_file
+from strata.query.module_names import exports_asked, module_asked, module_dir, module_file
 from strata.query.plain_names import named
 from strata.query.question_filters import asks_overview, file_asked, file_glob, filters_of
 from strata.query.questions import Classification, classify, is_operator
@@ -292,7 +292,7 @@ def _by_rules(head: str, facts: IndexFacts) -> Classification:
         return Classification("overview", reason="overview: asks about the whole repository")
     if (path := file_asked(head)) and facts.names_a_path(file_glob(path)):
         return Classification("file", (path,), reason=f"file: asks about {path!r}")
-    if (module := module_asked(head)) and (about := _module(module, facts)):
+    if (module := module_asked(head) or exports_asked(head)) and (about := _module(module, facts)):
         return about
     return named(classify(head), head, facts.defines, facts.meant)
 
