@@ -57,6 +57,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Engine:
     [
         ("where is autoescape set", "autoescape"),
         ("where is self.environment assigned", "self.environment"),
+        ("where is self.cache being set", "self.cache"),
         ("where is the globals attribute modified", "globals"),
         ("who sets _last_checked", "_last_checked"),
         ("what modifies self.cache", "self.cache"),

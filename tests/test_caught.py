@@ -66,6 +66,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Engine:
     [
         ("where is TemplateNotFound caught", "TemplateNotFound"),
         ("where is TemplateNotFound handled", "TemplateNotFound"),
+        ("where is ValueError being caught", "ValueError"),
         ("who catches IOException", "IOException"),
         ("which functions handle ValidationError", "ValidationError"),
         ("where do we handle io.EOF", "io.EOF"),

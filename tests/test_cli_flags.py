@@ -95,6 +95,8 @@ def tool(tmp_path_factory: pytest.TempPathFactory) -> Engine:
         ("where is the -o flag handled", ("-o",)),
         ("что делает ключ -v", ("-v",)),
         ("where is the -o handled", ()),  # a dash and a letter alone: not called a flag
+        ("what does -v do", ("-v",)),  # asked about as a flag is
+        ("what is -1 used for", ()),
         ("fix the off-by-one in i-- loops", ()),
         ("what does dry_run_plan do", ()),
         ("--reindent flag", ("--reindent",)),
@@ -113,6 +115,8 @@ def test_the_flags_a_question_asks_about(query: str, flags: tuple[str, ...]) -> 
     [
         ("which command line options does this tool accept", True),
         ("list the CLI flags", True),
+        ("which options does the CLI accept", True),
+        ("what flags does the command line take", True),
         ("what are the options of the command line", True),
         ("какие опции командной строки есть", True),
         ("which options does make_parser take", False),  # a function's parameters

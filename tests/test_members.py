@@ -63,6 +63,9 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Engine:
         ("methods of Cart", "Cart"),
         ("what are the fields of Config", "Config"),
         ("what's in class Node", "Node"),
+        ("what does the Template class contain", "Template"),
+        ("what does the class Node define", "Node"),
+        ("what does Node define", ""),  # no kind said: what it does
         ("какие методы есть у класса Cart", "Cart"),
         ("what methods are deprecated", ""),
         ("how do the methods of a class get bound", ""),

@@ -87,6 +87,8 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Engine:
         ("where is the OperatorFunction type used", "OperatorFunction"),
         ("where is the class Context used", "Context"),
         ("what uses SchedulerLike", "SchedulerLike"),
+        ("references to SchedulerLike", "SchedulerLike"),
+        ("find all references to get_template", "get_template"),
     ],
 )
 def test_where_a_type_is_used_asks_for_its_uses(query: str, name: str) -> None:

@@ -72,6 +72,7 @@ def kit(tmp_path_factory: pytest.TempPathFactory) -> Engine:
         ("show me an example of using bind", ("example", "bind")),
         ("how do I use wrap_logger?", ("example", "wrap_logger")),
         ("usage of Command.option", ("example", "Command.option")),
+        ("example usage of configure", ("example", "configure")),
         ("bind examples", ("example", "bind")),
         ("an example of this", ("", "")),
         ("See [Channel] interface documentation for details.", ("", "")),

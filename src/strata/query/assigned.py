@@ -22,7 +22,7 @@ _HOLDER = r"(?:(?:attribute|field|property|variable|member|var|setting|flag)\s+)
 _ENDS = r"(?=\s*(?:[?.!]|$|\s(?:by|in|from|to|when|during|at|on|inside|within|after|before)\b))"
 _ASKS = rx(
     # "where is the globals attribute modified"; "set up" is a topic's verb, not a write
-    rf"\bwhere\s+(?:is|are)\s+{THE}{_HOLDER}{NAME}\s+{_HOLDER}{_WRITTEN}{_ENDS}",
+    rf"\bwhere\s+(?:is|are)\s+{THE}{_HOLDER}{NAME}\s+{_HOLDER}(?:being\s+)?{_WRITTEN}{_ENDS}",
     rf"\b(?:who|what)\s+(?:sets|assigns|modifies|writes|updates|mutates|changes|initiali[sz]es)"
     rf"\s+{THE}{_HOLDER}{NAME}{END}",
     rf"\bwhere\s+(?:do|does|did)\s+(?:we|i|you|they|it|the\s+code)\s+"

@@ -14,7 +14,7 @@ __all__ = ["CATCH_WORDS", "catching", "caught_name"]
 
 _CATCH = r"(?:caught|handled|rescued|trapped|intercepted)"
 _ASKS = rx(
-    rf"\bwhere\s+(?:is|are)\s+{THE}{NAME}\s+(?:exceptions?\s+|errors?\s+)?{_CATCH}"
+    rf"\bwhere\s+(?:is|are)\s+{THE}{NAME}\s+(?:exceptions?\s+|errors?\s+)?(?:being\s+)?{_CATCH}"
     r"(?=\s*(?:[?.!]|$|\s(?:by|in|from|when|during|at|inside|within)\b))",
     rf"\b(?:who|what)\s+(?:catches|handles|rescues|traps)\s+{THE}{NAME}{END}",
     rf"\b(?:which|what)\s+(?:functions?|methods?|code|places|handlers?)\s+"

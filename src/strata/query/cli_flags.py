@@ -34,6 +34,8 @@ _KINDS = r"(?:options|flags|switches|arguments|args|parameters)"
 # "which command line options does it accept", "list the CLI flags", "флаги командной строки"
 _LISTING = re.compile(
     rf"\b{_CLI}\s+{_KINDS}\b|\b{_KINDS}\s+(?:of|for|on|to|in)\s+(?:the\s+)?{_CLI}\b"
+    rf"|\b(?:which|what)\s+{_KINDS}\s+(?:does|do|can)\s+(?:the\s+|this\s+)?{_CLI}\s+"
+    r"(?:accept|take|support|have|offer|understand)\b"
     r"|\b(?:опци\w*|флаг\w*|ключ\w*|параметр\w*)\s+командной\s+строки",
     re.IGNORECASE,
 )
@@ -48,6 +50,10 @@ DEFINING_WORDS = (
 DEFINES_ANY = re.compile(
     r"""["'`]-{1,2}[A-Za-z][\w-]*(?:["'`,|= <\[]|$)|\.options?\(\s*\{|\boption\s*:\s*["']""",
     re.MULTILINE,
+)
+# "what does -v do": a dash and a letter asked about, a flag though not called one
+_SHORT_ASKED = re.compile(
+    r"^\W*what\s+(?:does|do|is)\s+(?:the\s+)?-[A-Za-z](?![\w-])", re.IGNORECASE
 )
 _QUOTE = "[\"'`]"
 _IN_QUOTES = "[^\"'`\\n]"
@@ -82,7 +88,7 @@ def asked_flags(query: str) -> tuple[str, ...]:
     if "-" not in query:  # most questions: no flag to look for
         return ()
     flags = [m.group(0) for m in _LONG.finditer(query)]
-    if not flags and _CALLED.search(query):
+    if not flags and (_CALLED.search(query) or _SHORT_ASKED.match(query)):
         flags = [m.group(0) for m in _SHORT.finditer(query)]
     if not flags or not (_asking(query) or _alone(query, flags)):
         return ()

@@ -32,7 +32,8 @@ _EXAMPLE = rx(
     rf"{_LEAD}(?:an?\s+)?(?:examples?|samples?)\s+(?:of\s+)?(?:using\s+|calling\s+|how\s+to\s+use\s+)?"
     rf"{THE}{KIND}{NAME}{KIND_AFTER}{_TAIL}",
     rf"^\W*how\s+(?:do|can|should)\s+(?:i|we|you)\s+(?:use|call)\s+{THE}{KIND}{NAME}{KIND_AFTER}{_TAIL}",
-    rf"{_LEAD}(?:usage|use)\s+(?:examples?\s+)?(?:of|for)\s+{THE}{KIND}{NAME}{KIND_AFTER}{_TAIL}",
+    rf"{_LEAD}(?:an?\s+)?(?:examples?\s+)?(?:usage|use)\s+(?:examples?\s+)?(?:of|for)\s+{THE}{KIND}{NAME}"
+    rf"{KIND_AFTER}{_TAIL}",
     rf"^\W*{NAME}\s+(?:usage\s+)?examples?{_TAIL}",
     rf"^\W*(?:покажи\s+)?(?:пример\w*)\s+(?:использования\s+|вызова\s+)?{NAME}{_TAIL}",
 )

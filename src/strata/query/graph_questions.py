@@ -50,6 +50,7 @@ TESTS = rx(
 CALLERS_OF_CODE = rx(
     rf"\bhow\s+(?:is|are)\s+{NAME}\s+(?:used|called|invoked)\b",
     rf"\bwhere\s+(?:is|are)\s+{NAME}\s+referenced\b",
+    rf"^\W*(?:find\s+|show\s+(?:me\s+)?|list\s+)?(?:all\s+)?(?:the\s+)?references\s+to\s+{NAME}\W*$",
 )
 CALLEES_OF_CODE = rx(
     rf"\bwhat\s+(?:does|do)\s+{NAME}\s+(?:use|depend\s+on|rely\s+on)\b",
