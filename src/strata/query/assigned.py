@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from strata.query.lookup.qualifiers import last_part
 from strata.query.phrases import END, NAME, THE
 from strata.query.question_filters import rx
 
@@ -57,7 +58,7 @@ def assigning(name: str) -> re.Pattern[str]:
     """The lines that write `name` (its last part, through any receiver: `self.x =`,
     `this.x +=`, `@x =`, `$this->x =`, `x :=`, `x: int =`), a statement's target first in
     its line; a keyword argument (`x=1` in a call) does not count."""
-    tail = re.escape(re.split(r"\.|::|->", name)[-1].lstrip("@$"))
+    tail = re.escape(last_part(name).lstrip("@$"))
     receiver = r"(?:[\w$@]+(?:\.|->|::)|@|\$)*"
     annotated = r"(?:[ \t]*:[ \t]*[\w\[\]., |]+?)?"
     return re.compile(

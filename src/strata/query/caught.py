@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from strata.query.lookup.qualifiers import last_part
 from strata.query.phrases import END, NAME, THE
 from strata.query.question_filters import rx
 
@@ -51,7 +52,7 @@ def catching(name: str) -> re.Pattern[str]:
     `except (A, X) as e:`, `catch (X e)`/`catch (A | X e)`/`catch (e: X)`, Ruby's `rescue
     A, X => e`, Elixir's `rescue e in X`, Scala's `case e: X =>`, `instanceof X`, Go's
     `errors.Is(err, X)` and `errors.As(err, &x)` of a `*X`, Perl's `->isa('X')`."""
-    tail = re.escape(re.split(r"\.|::|\\", name)[-1])
+    tail = re.escape(last_part(name))
     qualified = rf"(?:[\w$]+(?:\.|::|\\))*\\?{tail}\b"
     return re.compile(
         rf"\bexcept\b[^:\n]*?(?<![\w.]){qualified}"

@@ -13,6 +13,7 @@ clap's `long("verbose")`, Getopt::Long's `'verbose|v!'`), or a shell `case` arm
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from enum import IntEnum
@@ -146,7 +147,10 @@ def how_written(flag: str, text: str, document: bool) -> tuple[Written, int] | N
     return None
 
 
+@functools.lru_cache(maxsize=64)
 def _patterns(flag: str, document: bool) -> list[tuple[Written, re.Pattern[str]]]:
+    """The ways a passage writes `flag`, the most telling first (read once per flag: every
+    candidate of a search is asked)."""
     dashes, name = ("--", flag[2:]) if flag.startswith("--") else ("-", flag[1:])
     names = _spellings(name)
     alt = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))

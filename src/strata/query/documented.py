@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from strata.query.lookup.qualifiers import last_part
 from strata.query.phrases import KIND, KIND_AFTER, NAME, THE
 from strata.query.question_filters import rx
 
@@ -58,7 +59,7 @@ def asked_usage(query: str) -> tuple[str, str]:
 
 def writes(name: str) -> re.Pattern[str]:
     """A passage that writes `name` (its last part) as a whole word, as written."""
-    tail = re.split(r"\.|::|#", name)[-1]
+    tail = last_part(name)
     return re.compile(rf"(?<![\w$]){re.escape(tail)}(?![\w$])")
 
 
@@ -66,7 +67,7 @@ def first_call(text: str, name: str) -> int | None:
     """Where `text` first calls or builds `name` (its last part: `name(`, `.name(`, `new
     Name(`, `Name::new(`, `name!(`), not where it defines it (`def name(`); None if it
     does not."""
-    tail = re.escape(re.split(r"\.|::|#", name)[-1])
+    tail = re.escape(last_part(name))
     for m in re.finditer(rf"(?<![\w$]){tail}\s*!?\(|\b{tail}::new\b", text):
         if not _DEFINING.search(text[max(0, m.start() - 24) : m.start()]):
             return m.start()

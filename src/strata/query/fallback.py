@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from strata.query.filters import SearchFilters
+from strata.query.lookup.qualifiers import last_part
 from strata.query.router import RetrievalPlan, Step
 from strata.types import Hit, Record
 
@@ -86,7 +87,7 @@ def _show(value: Any) -> str:
 def raising(name: str, hits: Sequence[Hit]) -> list[Hit]:
     """The hits with a line that raises or throws `name` (`raise X(`, `raise X, msg`,
     `throw new X(`, `throw X.Create(`, `throw pkg.X(`), in their order."""
-    tail = re.escape(name.replace("::", ".").rsplit(".", 1)[-1])
+    tail = re.escape(last_part(name))
     line = re.compile(rf"\b(?:raise|throw)\s+(?:new\s+)?(?:[\w\\:.]*[.\\:])?{tail}\b")
     return [h for h in hits if line.search(h.record.content)]
 
@@ -99,7 +100,7 @@ def referring(name: str, hits: Sequence[Hit], defined: Sequence[Record]) -> list
     """The hits with a line that writes `name` (its last part) as a whole word outside the
     lines of its definitions `defined`: a type in a signature, a field, a cast, a generic
     argument. Those that use it come first, those that only import it after."""
-    tail = name.replace("::", ".").rsplit(".", 1)[-1]
+    tail = last_part(name)
     word = re.compile(rf"(?<![\w$]){re.escape(tail)}(?![\w$])")
     using: list[Hit] = []
     importing: list[Hit] = []

@@ -54,9 +54,7 @@ def marked_lines(
     kind = str(step.args["kind"])
     words = marked.mark_words(kind, str(step.args["query"]))
     hits = _code_lines(ctx, words, marked.MARKS[kind], filters)
-    said = {"todo": "a TODO or FIXME comment", "deprecated": "a deprecation"}.get(kind)
-    said = said or "a skipped test"
-    return hits, [] if hits else [f"no passage holds {said}"]
+    return hits, [] if hits else [f"no passage holds {_MARKED[kind]}"]
 
 
 def _code_lines(
@@ -69,10 +67,7 @@ def _code_lines(
     for hit in found.hits:
         rec = hit.record
         if rec.layer.startswith("C") and (m := pattern.search(rec.content)):
-            if rec.span_start is not None:
-                line = rec.span_start + rec.content.count("\n", 0, m.start())
-                hit = dataclasses.replace(hit, record=at_line(rec, line))
-            hits.append(hit)
+            hits.append(_shown_from(hit, rec.content.count("\n", 0, m.start())))
     return hits
 
 
@@ -125,9 +120,7 @@ def usage_lines(
             rec = hit.record
             if (at := documented.first_call(rec.content, name)) is None:
                 continue
-            if rec.span_start is not None:
-                line = rec.span_start + rec.content.count("\n", 0, at)
-                hit = dataclasses.replace(hit, record=at_line(rec, line))
+            hit = _shown_from(hit, rec.content.count("\n", 0, at))
             ranked.append(((not _doc(hit), not rec.is_test, n), hit))
         hits = [hit for _, hit in sorted(ranked, key=lambda pair: pair[0])]
         notes = [] if hits else [f"no passage calls {name!r}"]
@@ -161,9 +154,7 @@ def _stated(ctx: QueryContext, kind: str, filters: SearchFilters) -> list[Hit]:
         m = project_facts.LINES[kind].search(rec.content)
         if m is None or not project_facts.is_source(kind, rec.path):
             continue
-        if rec.span_start is not None:
-            line = rec.span_start + rec.content.count("\n", 0, m.start())
-            hit = dataclasses.replace(hit, record=at_line(rec, line))
+        hit = _shown_from(hit, rec.content.count("\n", 0, m.start()))
         numbered = bool(project_facts.NUMBER.search(_line_at(rec.content, m.start())))
         manifest = project_facts.is_manifest(rec.path)
         ranked.append(((not numbered, rec.path.count("/"), not manifest, rec.is_test, n), hit))
@@ -228,8 +219,7 @@ def _written(
             seen = [(cli_flags.Written.DASHED, rec.content.count("\n", 0, m.start()))]
         if seen:
             how, line = min(seen)
-            if rec.span_start is not None:
-                hit = dataclasses.replace(hit, record=at_line(rec, rec.span_start + line))
+            hit = _shown_from(hit, line)
             defining = _defining(how, rec.content, line)
             ranked.append(((defining, rec.is_test, how, n), hit))
     return ranked
@@ -239,6 +229,21 @@ def _defining(how: cli_flags.Written, text: str, line: int) -> int:
     """0 for a flag written as parsers are told one and described there (`help=`,
     `description:`): a definition, before every other way of writing it; else 1."""
     return int(how > cli_flags.Written.NAMED or not cli_flags.described(text, line))
+
+
+_MARKED = {
+    "todo": "a TODO or FIXME comment",
+    "deprecated": "a deprecation",
+    "skipped": "a skipped test",
+}
+
+
+def _shown_from(hit: Hit, line: int) -> Hit:
+    """`hit`, a long one shown from its `line` (0-based in its text: the line a step found)."""
+    rec = hit.record
+    if rec.span_start is None:
+        return hit
+    return dataclasses.replace(hit, record=at_line(rec, rec.span_start + line))
 
 
 def _line_at(text: str, at: int) -> str:

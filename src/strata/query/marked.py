@@ -42,7 +42,7 @@ _SKIPPED_ASKS = rx(
     r"^\W*(?:skipped|disabled|ignored|pending|xfail(?:ed)?)\s+tests?\W*$",
     r"\bкакие\s+тесты\s+(?:пропущены|отключены|пропускаются)",
 )
-# A comment that leaves work: a comment mark, then the tag (`# TODO:`, `// FIXME(x)`, `-- XXX`).
+# A comment that leaves work: a comment mark (`#`, `//`, `--`, ...), then one of the tags.
 _TODO_LINE = r"(?:#|//|/\*|\*|--|;|<!--|%|\{-)[ \t]*(?:@?(?:TODO|FIXME|XXX|HACK)\b)"
 # What a language's code or docs say of a deprecated definition.
 _DEPRECATED_LINE = (

@@ -17,6 +17,7 @@ __all__ = [
     "TEST_WORDS",
     "PathKinds",
     "is_changelog",
+    "is_manifest",
     "is_vendored",
     "path_kinds",
 ]
@@ -85,6 +86,11 @@ def path_kinds(path: str) -> PathKinds:
         bool(_STUB.search(path)),
         bool(_MANIFEST.search(path)),
     )
+
+
+def is_manifest(path: str) -> bool:
+    """A package manifest (`package.json`, `pyproject.toml`, `go.mod`, a gemspec, ...)."""
+    return bool(_MANIFEST.search(path))
 
 
 def is_vendored(path: str) -> bool:

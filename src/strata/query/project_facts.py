@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from strata.query import path_priors
 from strata.query.question_filters import rx
 from strata.query.verbatim import is_question
 
@@ -61,12 +62,11 @@ WORDS = {
     "dependencies": "dependencies install_requires requires require deps depends",
     "version": "version __version__",
 }
-# The files a project states them in: its manifests, and for the version its modules of it.
-_MANIFEST = re.compile(
-    r"(?:^|/)(?:go\.mod|package\.json|Cargo\.toml|pyproject\.toml|setup\.cfg|setup\.py"
-    r"|requirements[\w.-]*\.(?:txt|in)|pom\.xml|build\.gradle(?:\.kts)?|composer\.json|Gemfile"
-    r"|mix\.exs|deno\.jsonc?|[^/]+\.gemspec|[^/]+\.cabal|[^/]+\.rockspec|Makefile\.PL|cpanfile"
-    r"|Package\.swift|[^/]+\.csproj|DESCRIPTION|pubspec\.yaml)$"
+# The files a project states them in: the manifests the ranking knows (`path_priors`), the
+# others that declare dependencies, and for the version its modules of it.
+_MORE_MANIFESTS = re.compile(
+    r"(?:^|/)(?:setup\.py|requirements[\w.-]*\.(?:txt|in)|[^/]+\.cabal|[^/]+\.rockspec"
+    r"|Makefile\.PL|cpanfile|Package\.swift|[^/]+\.csproj|DESCRIPTION|pubspec\.yaml)$"
 )
 _VERSION_FILE = re.compile(
     r"(?:^|/)(?:__init__\.py|[^/]*version[^/]*\.\w+|__about__\.py|about\.py|conf\.py"
@@ -92,9 +92,9 @@ def asks_about_project(query: str) -> str:
 
 def is_manifest(path: str) -> bool:
     """Whether `path` is a package manifest (`package.json`, `pyproject.toml`, ...)."""
-    return bool(_MANIFEST.search(path))
+    return path_priors.is_manifest(path) or bool(_MORE_MANIFESTS.search(path))
 
 
 def is_source(kind: str, path: str) -> bool:
     """Whether `path` is a file a project states `kind` in."""
-    return bool(_MANIFEST.search(path) or (kind == "version" and _VERSION_FILE.search(path)))
+    return is_manifest(path) or (kind == "version" and bool(_VERSION_FILE.search(path)))

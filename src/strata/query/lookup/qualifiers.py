@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from strata.query.lookup.names import fold
 
-__all__ = ["dotted", "in_path"]
+__all__ = ["dotted", "in_path", "last_part"]
 
 _PATH_PIECES = re.compile(r"[/.\-]")
 _NOT_A_PLACE = frozenset({"crate", "self", "super"})  # Rust's relative module paths
@@ -19,6 +19,12 @@ def dotted(name: str) -> str:
     """A name's parts joined by dots, however its language separates them (C++, Rust, Perl
     and Ruby `::`, R and PHP `->`, PHP's namespaces `\\`)."""
     return name.replace("::", ".").replace("->", ".").replace("\\", ".").strip(".")
+
+
+def last_part(name: str) -> str:
+    """A qualified name's own name, after any separator its language writes (`Class.method`,
+    `ast::Parser`, `$this->cache`, `Monolog\\Handler`, Ruby's `Class#method`)."""
+    return dotted(name.replace("#", ".")).rsplit(".", 1)[-1]
 
 
 def in_path(qualifier: Sequence[str], path: str) -> bool:
