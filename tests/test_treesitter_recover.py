@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from strata.config import ChunkConfig
@@ -182,8 +182,18 @@ PERL_PIECES = [
 ]
 
 
+def test_a_body_that_runs_on_over_the_next_sub_ends_above_it() -> None:
+    # the grammar reads `sub n5` into `n4`'s failed body: one node over both, inside an
+    # ERROR node; n4 ends above n5's line, and n5 is parsed again on its own
+    text = _program(PERL_PIECES, [0, 0, 5, 0, 1, 0], "package P;\nuse strict;")
+    found = {d.name: d for d in tags.outline(text, "perl").definitions}
+    assert (found["n4"].start_line, found["n4"].end_line) == (24, 29)
+    assert (found["n5"].start_line, found["n5"].end_line, found["n5"].parent) == (31, 34, None)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.integers(0, len(PERL_PIECES) - 1), max_size=25), _budgets())
+@example([0, 0, 5, 0, 1, 0], DEFAULT)
 def test_property_perl_chunks_cover_without_overlap_however_the_parse_fails(
     picks: list[int], cfg: ChunkConfig
 ) -> None:

@@ -22,7 +22,7 @@ import tree_sitter
 
 from strata.index.code.treesitter.outlines import METHOD_OWNERS, Definition, Outline, Reference
 
-__all__ = ["MAX_DEPTH", "error_runs", "merged", "opened", "openers", "shifted"]
+__all__ = ["MAX_DEPTH", "error_runs", "held", "merged", "opened", "openers", "shifted"]
 
 MAX_DEPTH: Final = 4
 _NAME = re.compile(rb"[A-Za-z_]\w*(?:(?:::|\.)[A-Za-z_]\w*)*")
@@ -67,7 +67,7 @@ def error_runs(
         covered: set[int] = set()
         for node in found:
             if error.start_byte <= node.start_byte and node.end_byte <= error.end_byte:
-                covered.update(range(node.start_point.row + 1, _last_row(node) + 2))
+                covered.update(range(node.start_point.row + 1, held(node, lines, opens) + 1))
         start: int | None = None
         for line in range(first, last + 2):
             free = line <= last and line not in covered
@@ -82,6 +82,29 @@ def error_runs(
             if free and start is None:
                 start = line
     return [run for run in runs if run != span]
+
+
+def held(node: tree_sitter.Node, lines: Sequence[bytes], opens: Mapping[bytes, str]) -> int:
+    """The last line (1-based) definition `node` really holds: for a node that holds a parse
+    error, the line above the first later line that opens a definition (a word of `opens`)
+    no deeper than `node`'s own, and above the comment right over it; a grammar that failed
+    in one body may run it on over the next definitions. Otherwise `node`'s last line."""
+    first, last = node.start_point.row + 1, _last_row(node) + 1
+    if not node.has_error:
+        return last
+    depth = _indent(lines[first - 1])
+    for line in range(first + 1, last + 1):
+        text = lines[line - 1]
+        if _indent(text) <= depth and _opener(text, opens) is not None:
+            end = _doc_top(lines, line, first + 1) - 1
+            while end > first and not lines[end - 1].strip():
+                end -= 1
+            return end
+    return last
+
+
+def _indent(line: bytes) -> int:
+    return len(line) - len(line.lstrip())
 
 
 def _doc_top(lines: Sequence[bytes], line: int, floor: int) -> int:

@@ -133,12 +133,17 @@ def _parsed(
         if caps["name"][0].id not in names and not builder.in_attribute(caps["name"][0])
     ]
     references.sort(key=lambda r: r.line)
-    found = Outline(tuple(definitions), tuple(references), tree.root_node.has_error)
-    if not found.has_errors or depth >= recover.MAX_DEPTH or not openers(lang):
-        return found  # a language opts in by its query's `; opens` lines
+    if not tree.root_node.has_error or depth >= recover.MAX_DEPTH or not openers(lang):
+        # a language opts in to recovery by its query's `; opens` lines
+        return Outline(tuple(definitions), tuple(references), tree.root_node.has_error)
     opens = recover.openers([(kind, node) for kind, node, _ in chosen], openers(lang))
     nodes = [node for _, node, _ in chosen]
     lines = src.split(b"\n")
+    for node in nodes:  # a body that ran on over the next definitions ends above them
+        i = builder.index[node.id]
+        end = max(recover.held(node, lines, opens), definitions[i].decl_line)
+        definitions[i] = replace(definitions[i], end_line=min(end, definitions[i].end_line))
+    found = Outline(tuple(definitions), tuple(references), True)
     again = []
     for run in recover.error_runs(tree.root_node, nodes, lines, span, opens):
         first, last = run
