@@ -214,6 +214,13 @@ def _project_steps(query: str, c: Classification, k: int) -> list[Step]:
     return [Step("passages", "project_lines", {"query": query, "kind": c.names[0]}, k)]
 
 
+def _changes_steps(query: str, c: Classification, k: int) -> list[Step]:
+    """The changelog's sections that answer a question about releases, then the plain
+    search (one step: its order is its tiers)."""
+    kind, what = c.names
+    return [Step("passages", "change_lines", {"query": query, "kind": kind, "what": what}, k)]
+
+
 def _caught_steps(query: str, c: Classification, k: int) -> list[Step]:
     """The passages with a line that catches the error asked about, then the plain search
     (one step: its order is its tiers)."""
@@ -265,6 +272,7 @@ BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "flag": _flag_steps,
     "marked": _marked_steps,
     "project": _project_steps,
+    "changes": _changes_steps,
     "caught": _caught_steps,
     "assigned": _assigned_steps,
     "members": _members_steps,
@@ -291,6 +299,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "flag": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
     "marked": (L.C0_SOURCE_CHUNKS,),
     "project": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
+    "changes": (L.D0_DOC_CHUNKS,),
     "caught": (L.C0_SOURCE_CHUNKS,),
     "assigned": (L.C0_SOURCE_CHUNKS,),
     "members": (L.C1_SYMBOL_CATALOG,),

@@ -10,6 +10,7 @@ from collections.abc import Callable, Collection
 
 from strata.query.assigned import assigned_name
 from strata.query.caught import caught_name
+from strata.query.changes import changes_asked
 from strata.query.cli_flags import asked_flags, asks_for_flags
 from strata.query.compare import compared
 from strata.query.documented import asked_usage
@@ -64,6 +65,11 @@ def _lines_asked(head: str) -> Classification | None:
         return Classification("marked", (kind,), reason=f"marked: asks for the {kind} lines")
     if kind := asks_about_project(head):
         return Classification("project", (kind,), reason=f"project: asks for its {kind}")
+    if asked := changes_asked(head):
+        kind, what = asked
+        why = {"release": f"release {what}", "latest": "the latest release"}
+        reason = f"changes: {why.get(kind, f'when {what!r} changed')}"
+        return Classification("changes", asked, reason=reason)
     if name := caught_name(head):
         return Classification("caught", (name,), reason=f"caught: where {name!r} is caught")
     if name := assigned_name(head):

@@ -12,6 +12,7 @@ from strata import layers as L
 from strata.query import (
     assigned,
     caught,
+    changes,
     cli_flags,
     documented,
     environment,
@@ -26,10 +27,10 @@ from strata.query.hybrid import QueryContext
 from strata.query.lookup.rows import indexed_paths
 from strata.query.lookup.symbols import find_symbols
 from strata.query.router import Step
-from strata.types import Hit
+from strata.types import Hit, Record
 
 __all__ = ["LINE_STEPS", "POOL", "caught_lines", "env_reads", "flag_lines", "marked_lines"]
-__all__ += ["assigned_lines", "project_lines", "then_plain", "usage_lines"]
+__all__ += ["assigned_lines", "change_lines", "project_lines", "then_plain", "usage_lines"]
 
 POOL = 100  # the lexical hits read for a line that does what is asked
 
@@ -161,6 +162,89 @@ def _stated(ctx: QueryContext, kind: str, filters: SearchFilters) -> list[Hit]:
     return [hit for _, hit in sorted(ranked, key=lambda pair: pair[0])]
 
 
+def change_lines(
+    ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
+) -> tuple[list[Hit], list[str]]:
+    """The changelog's sections that answer a question about releases, each titled with
+    its release: a release's (its number's own sections, else its series'), the latest
+    release's (the highest number a heading names), or, for when a thing changed, the
+    entries that write its words (one that says the change asked, `added`, first), each
+    shown from that line. Then the plain search (tiers, as `flag_lines`)."""
+    kind, what = str(step.args["kind"]), str(step.args["what"])
+    paths = tuple(p for p in indexed_paths(ctx.store) if changes.is_changelog_path(p))
+    hits: list[Hit] = []
+    if paths and kind == "when":
+        verb = changes.verb_stem(str(step.args["query"]))
+        hits = _change_entries(ctx, what, verb, paths, filters)
+    elif paths:
+        sections = _releases(ctx, paths, filters)
+        asked = changes.versions(what) if kind == "release" else _newest(sections)
+        for number in asked:
+            for grade in (2, 1):
+                same = [r for r, v in sections if v and changes.same_release(number, v) == grade]
+                if same:
+                    hits += [Hit(r, 1.0) for r in same]
+                    break
+    notes = [] if hits else ["no changelog section answers it: plain search instead"]
+    return then_plain(ctx, step, filters, mode, hits), notes
+
+
+def _releases(
+    ctx: QueryContext, paths: tuple[str, ...], filters: SearchFilters
+) -> list[tuple[Record, str | None]]:
+    """The document sections of the changelogs at `paths`, in file order, each titled with
+    the release its nearest heading naming one names (None for none: `Unreleased`)."""
+    where = filters.where([L.D0_DOC_CHUNKS], lambda: paths)
+    if where.paths is None:
+        where = dataclasses.replace(where, paths=paths)
+    out = []
+    for rec in ctx.store.fetch(where, vectors=False):
+        if not filters.keeps(rec):
+            continue
+        heads = [str(h) for h in rec.metadata.get("section_path") or [rec.title]]
+        version = next((v for h in reversed(heads) if (v := changes.heading_version(h))), None)
+        out.append((_titled(rec, heads, version), version))
+    return out
+
+
+def _titled(rec: Record, heads: list[str], version: str | None) -> Record:
+    """`rec` titled with the heading that names its release, then its own (`0.26.0 (20th
+    December, 2023) › Added`)."""
+    named = next((h for h in heads if version and version in h), None)
+    if named is None or named == rec.title:
+        return rec
+    return dataclasses.replace(rec, title=f"{named} › {rec.title}")
+
+
+def _newest(sections: list[tuple[Record, str | None]]) -> list[str]:
+    """The highest release number the sections' headings name (none: nothing)."""
+    numbers = [v for _, v in sections if v]
+    return [max(numbers, key=changes.version_key)] if numbers else []
+
+
+def _change_entries(
+    ctx: QueryContext, what: str, verb: str, paths: tuple[str, ...], filters: SearchFilters
+) -> list[Hit]:
+    """The changelog sections a lexical search of `what` finds that write all its words,
+    those whose line also says the change (`verb`, a stem) first, then the search's order;
+    each titled with its release and shown from that line."""
+    where = dataclasses.replace(filters.on_store(), path=paths)
+    found = hybrid.search(ctx, what, POOL, layers=[L.D0_DOC_CHUNKS], filters=where, mode="lexical")
+    titles = {r.id: r for r, _ in _releases(ctx, paths, filters)}
+    words = [re.compile(rf"(?<!\w){re.escape(w)}(?!\w)", re.IGNORECASE) for w in what.split()]
+    ranked = []
+    for n, hit in enumerate(found.hits):
+        lines = hit.record.content.split("\n")
+        saying = [i for i, line in enumerate(lines) if all(w.search(line) for w in words)]
+        if not saying:
+            continue
+        said = [i for i in saying if verb and verb in lines[i].lower()]
+        line = (said or saying)[0]
+        rec = titles.get(hit.record.id, hit.record)
+        ranked.append(((not said, n), _shown_from(dataclasses.replace(hit, record=rec), line)))
+    return [hit for _, hit in sorted(ranked, key=lambda pair: pair[0])]
+
+
 def then_plain(
     ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None, hits: list[Hit]
 ) -> list[Hit]:
@@ -265,4 +349,5 @@ LINE_STEPS: dict[str, Runner] = {
     "caught_lines": caught_lines,
     "assigned_lines": assigned_lines,
     "usage_lines": usage_lines,
+    "change_lines": change_lines,
 }

@@ -22,6 +22,7 @@ table of shared/spec/layers.md:
 | `flag` | the passages defining a command-line flag, the docs and code that use it |
 | `marked` | the code's TODO/FIXME comments, or its deprecations |
 | `project` | the manifest lines stating the dependencies or the version |
+| `changes` | the changelog's sections of a release, or its entries naming a thing |
 | `caught` | the lines that catch an error (`except X`, `catch (X e)`, `rescue X`) |
 | `assigned` | the lines that write a variable or attribute (`self.x = ...`, `x += 1`) |
 | `members` | a type at its header, then each of its methods and fields at theirs |
@@ -87,6 +88,7 @@ INTENTS = (
     "flag",
     "marked",
     "project",
+    "changes",
     "caught",
     "assigned",
     "members",
@@ -99,7 +101,7 @@ METHODS = (
     *("symbol", "callers", "callees", "entrypoints", "search", "related", "file_head"),
     *("subclasses", "bases", "importers", "overview"),
     *("env_reads", "flag_lines", "marked_lines", "project_lines", "caught_lines"),
-    *("assigned_lines", "members", "usage_lines"),
+    *("assigned_lines", "members", "usage_lines", "change_lines"),
 )
 MAX_ROUTED_CHARS = 2000  # the same cap as the searcher: rules read only the head of a long query
 

@@ -17,6 +17,9 @@ _WORD = re.compile(r"[^\W_]+(?:_+[^\W_]+)*", re.UNICODE)
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+(?:_+[A-Za-z0-9]+)*")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_a-zA-Z]+", re.UNICODE)
 _MAX_TOKEN = 64
+# A name and its version or size as prose writes them (`HTTP/2`, `UTF-8`, `SHA-256`) and
+# code joins them (`http2`, `utf8`, `sha256`).
+_NUMBERED = re.compile(r"\b([A-Za-z]{2,})[-/](\d{1,4})\b")
 
 STOP_WORDS = frozenset(
     [
@@ -138,10 +141,13 @@ def lexical_text(*fields: str) -> str:
 
 
 def query_terms(query: str, *, drop_stop_words: bool = True) -> list[str]:
-    """Distinct query tokens in order; stop words dropped unless nothing else is left."""
+    """Distinct query tokens in order, and a name joined to its number as code writes it
+    (`HTTP/2` also as `http2`); stop words dropped unless nothing else is left."""
     seen: dict[str, None] = {}
     for t in iter_tokens(query):
         seen.setdefault(t, None)
+    for name, number in _NUMBERED.findall(query):
+        seen.setdefault(f"{name}{number}".lower(), None)
     terms = list(seen)
     if drop_stop_words:
         kept = [t for t in terms if t not in STOP_WORDS]

@@ -144,6 +144,19 @@ def _markdown_block(lines: Sequence[str], i: int) -> _Read:
     return kind, i, level, title
 
 
+def underlined_titles(lines: Sequence[str], enough: int = 2) -> int:
+    """How many section titles underlined as reStructuredText writes them (a line, then
+    one punctuation character repeated at least as long) `lines` has, counted up to
+    `enough`: a plain-text changelog or read-me (`CHANGES`, `NEWS`) sectioned so."""
+    found = 0
+    for i in range(len(lines) - 1):
+        if (got := _rst_heading(lines, i)) and len(lines[got[2]].rstrip()) >= len(got[0]):
+            found += 1
+            if found >= enough:
+                break
+    return found
+
+
 def _rst_heading(lines: Sequence[str], i: int) -> tuple[str, tuple[str, bool], int] | None:
     """(title, style, last index) when a section title starts at `i`, else None."""
     n = len(lines)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
+from strata.index.docs.blocks import underlined_titles
 from strata.index.docs.chunker import file_lines
 from strata.index.docs.classify import classify
 from strata.index.docs.sections import Section, parse_sections
@@ -80,11 +81,14 @@ def parse_document(rel: str, text: str, lang: str) -> Document:
         rel: POSIX path relative to the indexed root.
         text: the whole file's text.
         lang: `markdown`, `rst` or `text` (others fall back by file extension, then text;
-            a `text` file read as AsciiDoc or Org by its extension).
+            a `text` file read as AsciiDoc or Org by its extension, and as
+            reStructuredText when two titles or more are underlined so).
     """
     ext = _EXT_FORMATS.get(PurePosixPath(rel).suffix.lower())
     fmt = ext if lang == "text" and ext else _FORMATS.get(lang) or ext or "text"
     lines = file_lines(text)
+    if fmt == "text" and underlined_titles(lines) >= 2:
+        fmt = "rst"  # plain text sectioned as reStructuredText is (`CHANGES`, `NEWS`)
     data: dict[str, Any] = {}
     start = 1
     warnings: tuple[str, ...] = ()
