@@ -225,24 +225,33 @@ def _newest(sections: list[tuple[Record, str | None]]) -> list[str]:
 def _change_entries(
     ctx: QueryContext, what: str, verb: str, paths: tuple[str, ...], filters: SearchFilters
 ) -> list[Hit]:
-    """The changelog sections a lexical search of `what` finds that write all its words,
-    those whose line also says the change (`verb`, a stem) first, then the search's order;
-    each titled with its release and shown from that line."""
+    """The changelog sections a lexical search of `what` finds that write all its words on
+    one line, those whose line also says the change (`verb`, a stem) first, then those
+    writing it as code, then the search's order; each titled with its release and shown
+    from that line."""
     where = dataclasses.replace(filters.on_store(), path=paths)
     found = hybrid.search(ctx, what, POOL, layers=[L.D0_DOC_CHUNKS], filters=where, mode="lexical")
     titles = {r.id: r for r, _ in _releases(ctx, paths, filters)}
     words = [re.compile(rf"(?<!\w){re.escape(w)}(?!\w)", re.IGNORECASE) for w in what.split()]
+    code = re.compile("|".join(rf"`{re.escape(w)}(?:\(\))?`" for w in what.split()))
     ranked = []
     for n, hit in enumerate(found.hits):
         lines = hit.record.content.split("\n")
         saying = [i for i, line in enumerate(lines) if all(w.search(line) for w in words)]
         if not saying:
             continue
-        said = [i for i in saying if verb and verb in lines[i].lower()]
-        line = (said or saying)[0]
+        title = hit.record.title.lower()  # `### Added` says the change of its entries
+        tier, line = min((_entry_tier(lines[i], title, verb, code), i) for i in saying)
         rec = titles.get(hit.record.id, hit.record)
-        ranked.append(((not said, n), _shown_from(dataclasses.replace(hit, record=rec), line)))
+        ranked.append(((*tier, n), _shown_from(dataclasses.replace(hit, record=rec), line)))
     return [hit for _, hit in sorted(ranked, key=lambda pair: pair[0])]
+
+
+def _entry_tier(line: str, title: str, verb: str, code: re.Pattern[str]) -> tuple[bool, bool]:
+    """How well a changelog line that writes the thing asked about says its change: the
+    change asked (`verb`) on the line or in its section's `title` first, then the thing
+    written as code (`` `proxy` ``)."""
+    return not (verb and (verb in line.lower() or verb in title)), not code.search(line)
 
 
 def then_plain(
