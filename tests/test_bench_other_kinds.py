@@ -8,6 +8,9 @@ from pathlib import Path
 
 from benchmarks.quality.assignforms import assigned
 from benchmarks.quality.catchforms import caught
+from benchmarks.quality.changeforms import added, headings, releases
+from benchmarks.quality.defaultforms import defaults
+from benchmarks.quality.defineforms import top_level
 from benchmarks.quality.envforms import reads
 from benchmarks.quality.flagforms import definitions
 from benchmarks.quality.markforms import marked
@@ -270,3 +273,62 @@ def test_a_names_document_lines_and_its_calls_in_documents_and_tests(tmp_path: P
         "configure": [Target("README.md", 3, 3), Target("tests/test_lib.py", 2, 2)],
         "setup": [Target("README.md", 5, 5)],
     }
+
+
+def test_a_changelogs_releases_are_its_headings_that_open_with_a_number(tmp_path: Path) -> None:
+    (tmp_path / "CHANGES.rst").write_text(
+        "Changelog\n=========\n\nVersion 2.0\n-----------\n\n- Added ``proxy``.\n\n"
+        "Python 3.12 support\n~~~~~~~~~~~~~~~~~~~\n\n- Wheels.\n\n"
+        "Version 1.9\n-----------\n\n- Fixed ``proxy``.\n\n"
+        "Version 1.8\n-----------\n\n- Nothing.\n",
+        encoding="utf-8",
+    )
+    lines = (tmp_path / "CHANGES.rst").read_text().split("\n")
+    assert [(n, level) for n, level, _ in headings(lines)] == [
+        (1, 10),
+        (4, 11),
+        (9, 12),
+        (14, 11),
+        (19, 11),
+    ]
+    found = releases(tmp_path)
+    # a release's section runs over its subsections; "Python 3.12" names no release
+    assert found == {
+        "2.0": [Target("CHANGES.rst", 4, 13)],
+        "1.9": [Target("CHANGES.rst", 14, 18)],
+        "1.8": [Target("CHANGES.rst", 19, 22)],
+    }
+    assert added(tmp_path, found) == {"proxy": [Target("CHANGES.rst", 7, 7)]}
+
+
+def test_a_default_is_a_constant_named_for_it_a_parameter_or_a_field(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "client.py").write_text(
+        "DEFAULT_MAX_REDIRECTS = 20\nDEFAULT_CONFIG = {}\n\n\n"
+        "def get(url, timeout=5.0, *, config=DEFAULT_CONFIG, _private=1, max_redirects=None):\n"
+        "    pass\n\n\n"
+        "class Settings:\n    color_output: bool = False\n    timeout = 3\n",
+        encoding="utf-8",
+    )
+    constants, params = defaults(tmp_path)
+    assert constants == {
+        "max redirects": [Target("pkg/client.py", 1, 1)],
+        "config": [Target("pkg/client.py", 2, 2)],
+    }
+    # a literal somewhere makes a name asked (`config` is given only a name); a constant
+    # named for a parameter states its default too
+    assert params == {
+        "timeout": [Target("pkg/client.py", 5, 5), Target("pkg/client.py", 11, 11)],
+        "max_redirects": [Target("pkg/client.py", 5, 5), Target("pkg/client.py", 1, 1)],
+        "color_output": [Target("pkg/client.py", 10, 10)],
+    }
+
+
+def test_a_files_top_level_functions_and_classes(tmp_path: Path) -> None:
+    path = tmp_path / "util.py"
+    path.write_text(
+        "import os\n\n\n@cache\ndef a():\n    def inner():\n        pass\n\n\n"
+        "class B:\n    def m(self):\n        pass\n",
+        encoding="utf-8",
+    )
+    assert top_level(path, "util.py") == ([Target("util.py", 4, 7)], [Target("util.py", 10, 12)])

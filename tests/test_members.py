@@ -1,13 +1,15 @@
 """What a type defines ("what methods does Environment have", "list the methods of the
 Template class"): the type at its header, then each member at its own, in the file's order;
-of two types of one name, the one that defines more first."""
+of two types of one name, the one that defines more first. What a file or module defines
+("what functions are defined in app/util.py", "list the classes in app.environment"): its
+top-level definitions of that kind, in its order."""
 
 from __future__ import annotations
 
 import pytest
 
 from strata import Engine
-from strata.query.member_questions import members_asked
+from strata.query.member_questions import defined_in_asked, members_asked
 from strata.query.router import IndexFacts, route
 from tests.sources import indexed_tree
 
@@ -40,6 +42,23 @@ SOURCES = {
             \"\"\"The root node of a parsed template.\"\"\"
 
             fields = ("body",)
+    """,
+    "app/util.py": """
+        DEFAULT_NAME = "index.html"
+        SUFFIXES = (".html", ".txt")
+
+
+        def split_name(name):
+            return name.rsplit(".", 1)
+
+
+        class Loader:
+            def load(self, name):
+                return split_name(name)
+
+
+        def join_name(parts):
+            return ".".join(parts)
     """,
     "web/cart.ts": """
         export class Cart {
@@ -106,3 +125,39 @@ def test_of_two_types_the_one_that_defines_more_first(app: Engine) -> None:
 def test_a_typescript_class(app: Engine) -> None:
     titles = [h.record.title for h in app.search("methods of Cart", k=3, mode="lexical").hits]
     assert titles == ["Cart", "Cart.add", "Cart.remove"]
+
+
+@pytest.mark.parametrize(
+    ("query", "asked"),
+    [
+        ("what functions are defined in app/util.py", ("functions", "app/util.py")),
+        ("list the classes in app.environment", ("classes", "app.environment")),
+        ("what does app/util.py define", ("", "app/util.py")),
+        ("functions in util.py", ("functions", "util.py")),
+        ("what functions are there in the util module", ("functions", "util")),
+        ("какие функции есть в util.py", ("функции", "util.py")),
+        ("what functions call split_name", ("", "")),
+    ],
+)
+def test_a_question_about_what_a_file_defines(query: str, asked: tuple[str, str]) -> None:
+    assert defined_in_asked(query) == asked
+
+
+def test_a_files_functions_in_its_order(app: Engine) -> None:
+    result = app.search("what functions are defined in app/util.py", k=4, mode="lexical")
+    assert result.plan["route"]["intent"] == "members"
+    # top-level functions only: not the class, not its method, not the constants
+    assert [h.record.title for h in result.hits[:2]] == ["split_name", "join_name"]
+    assert all(h.record.path == "app/util.py" for h in result.hits)
+
+
+def test_a_modules_classes_and_everything_a_file_defines(app: Engine) -> None:
+    hits = app.search("list the classes in app.environment", k=2, mode="lexical").hits
+    assert [h.record.title for h in hits] == ["Environment", "Template"]
+    every = app.search("what does app/util.py define", k=4, mode="lexical").hits
+    # the constants share one chunk, shown once; then each definition at its header
+    assert [h.record.title for h in every[1:]] == ["split_name", "Loader", "join_name"]
+
+
+def test_a_name_that_is_no_file_is_not_listed(app: Engine) -> None:
+    assert app.search("list the classes in nowhere.py", k=2).plan["route"]["intent"] != "members"

@@ -80,7 +80,8 @@ def headings(lines: Sequence[str]) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     fenced = False
     for i, line in enumerate(lines):
-        if line.lstrip().startswith(("```", "~~~")):
+        underlines = i > 0 and bool(lines[i - 1].strip()) and bool(_UNDERLINE.match(line))
+        if line.lstrip().startswith(("```", "~~~")) and not underlines:  # not `~~~~` below a title
             fenced = not fenced
         if fenced:
             continue
@@ -110,7 +111,7 @@ def releases(root: Path) -> dict[str, list[Target]]:
         rel = path.relative_to(root).as_posix()
         for n, (start, level, text) in named:
             after = [s for s, lvl, _ in heads[n + 1 :] if lvl <= level]
-            end = (after[0] - 1) if after else len(lines)
+            end = (after[0] - 1) if after else len(lines) - (lines[-1] == "")
             number = _RELEASE.search(text)
             assert number is not None
             found.setdefault(number.group(1), []).append(Target(rel, start, end))

@@ -233,8 +233,18 @@ def _assigned_steps(query: str, c: Classification, k: int) -> list[Step]:
     return [Step("passages", "assigned_lines", {"query": query, "name": c.names[0]}, k)]
 
 
+def _default_steps(query: str, c: Classification, k: int) -> list[Step]:
+    """The passages with a line that states the default asked about, then the plain search
+    (one step: its order is its tiers)."""
+    return [Step("passages", "default_lines", {"query": query, "thing": c.names[0]}, k)]
+
+
 def _members_steps(query: str, c: Classification, k: int) -> list[Step]:
-    """The type asked about and its members at their headers, then the plain search."""
+    """The type asked about and its members at their headers (or the definitions of the
+    file asked about, of the kind asked), then the plain search."""
+    if c.target == "file":
+        args = {"query": query, "path": c.names[0], "kind": c.names[1]}
+        return [Step(L.C1_SYMBOL_CATALOG, "members", args, max(k, 20))]
     return [Step(L.C1_SYMBOL_CATALOG, "members", {"query": query, "name": c.names[0]}, k)]
 
 
@@ -275,6 +285,7 @@ BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "changes": _changes_steps,
     "caught": _caught_steps,
     "assigned": _assigned_steps,
+    "default": _default_steps,
     "members": _members_steps,
     "usage": _usage_steps,
     "compare": _compare_steps,
@@ -302,6 +313,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "changes": (L.D0_DOC_CHUNKS,),
     "caught": (L.C0_SOURCE_CHUNKS,),
     "assigned": (L.C0_SOURCE_CHUNKS,),
+    "default": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
     "members": (L.C1_SYMBOL_CATALOG,),
     "usage": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
     "compare": (L.C1_SYMBOL_CATALOG,),

@@ -13,6 +13,7 @@ from strata.query.caught import caught_name
 from strata.query.changes import changes_asked
 from strata.query.cli_flags import asked_flags, asks_for_flags
 from strata.query.compare import compared
+from strata.query.defaults import default_asked
 from strata.query.documented import asked_usage
 from strata.query.marked import asks_for_marks
 from strata.query.member_questions import members_asked
@@ -72,6 +73,8 @@ def _lines_asked(head: str) -> Classification | None:
         return Classification("changes", asked, reason=reason)
     if name := caught_name(head):
         return Classification("caught", (name,), reason=f"caught: where {name!r} is caught")
+    if thing := default_asked(head):
+        return Classification("default", (thing,), reason=f"default: the default of {thing!r}")
     if name := assigned_name(head):
         return Classification("assigned", (name,), reason=f"assigned: where {name!r} is set")
     return None

@@ -14,23 +14,25 @@ from strata.query import (
     caught,
     changes,
     cli_flags,
+    defaults,
     documented,
     environment,
     hybrid,
     marked,
     project_facts,
 )
-from strata.query.definitions import at_header, header_chunks
+from strata.query.definitions import at_header, defined_at, header_chunks
 from strata.query.filters import SearchFilters
 from strata.query.focus import at_line
 from strata.query.hybrid import QueryContext
 from strata.query.lookup.rows import indexed_paths
-from strata.query.lookup.symbols import find_symbols
+from strata.query.lookup.symbols import find_symbols, symbol_index
 from strata.query.router import Step
 from strata.types import Hit, Record
 
 __all__ = ["LINE_STEPS", "POOL", "caught_lines", "env_reads", "flag_lines", "marked_lines"]
-__all__ += ["assigned_lines", "change_lines", "project_lines", "then_plain", "usage_lines"]
+__all__ += ["assigned_lines", "change_lines", "default_lines", "project_lines", "then_plain"]
+__all__ += ["usage_lines"]
 
 POOL = 100  # the lexical hits read for a line that does what is asked
 
@@ -94,6 +96,51 @@ def assigned_lines(
     hits = _code_lines(ctx, words, assigned.assigning(name), filters)
     notes = [] if hits else [f"no line assigns {name!r}: plain search instead"]
     return then_plain(ctx, step, filters, mode, hits), notes
+
+
+def default_lines(
+    ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
+) -> tuple[list[Hit], list[str]]:
+    """The passages with a line that states the default asked about, the code's before the
+    tests': a name for it holding `default` (`DEFAULT_TIMEOUT = 5.0`), then a parameter or
+    field given a literal (`timeout: float = 5.0`), then anything else, then a line saying
+    `default` beside it; each long one shown from that line. Then the plain search."""
+    thing = str(step.args["thing"])
+    name = defaults.name_pattern(thing)
+    hits: dict[str, Hit] = {}
+    for text in (thing, f"{thing} {defaults.DEFAULT_WORDS}"):  # a signature seldom says it
+        found = hybrid.search(ctx, text, POOL, filters=filters.on_store(), mode="lexical")
+        hits |= {h.record.id: h for h in found.hits if h.record.id not in hits}
+    ranked = []
+    for n, hit in enumerate(hits.values()):
+        lines = hit.record.content.split("\n")
+        seen = [
+            (how, i) for i, ln in enumerate(lines) if (how := defaults.stated(ln, name)) is not None
+        ]
+        if seen:
+            how, line = min(seen)
+            ranked.append(((hit.record.is_test, how, n), _shown_from(hit, line)))
+    ranked += _given(ctx, thing, filters, len(hits))
+    out: dict[str, Hit] = {}  # a passage found both ways: where it ranks first
+    for _, hit in sorted(ranked, key=lambda pair: pair[0]):
+        out.setdefault(hit.record.id, hit)
+    notes = [] if out else [f"no line states the default of {thing!r}: plain search instead"]
+    return then_plain(ctx, step, filters, mode, list(out.values())), notes
+
+
+def _given(
+    ctx: QueryContext, thing: str, filters: SearchFilters, after: int
+) -> list[tuple[tuple[bool, defaults.Stated, int], Hit]]:
+    """The definitions whose signature gives the parameter asked about a default (however
+    many passages write its name), each at its header, numbered from `after`."""
+    given = symbol_index(ctx.store).given(thing)[:POOL]
+    heads = header_chunks(ctx.store, [m for m, _ in given])
+    out = []
+    for n, (m, how) in enumerate(given, after):
+        rec = at_header(m, heads.get(m.symbol_id))
+        if filters.keeps(rec):
+            out.append(((rec.is_test, how, n), Hit(rec, 1.0, {"default": 1.0}, (defined_at(m),))))
+    return out
 
 
 def usage_lines(
@@ -359,4 +406,5 @@ LINE_STEPS: dict[str, Runner] = {
     "assigned_lines": assigned_lines,
     "usage_lines": usage_lines,
     "change_lines": change_lines,
+    "default_lines": default_lines,
 }

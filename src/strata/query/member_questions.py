@@ -7,7 +7,7 @@ from __future__ import annotations
 from strata.query.phrases import END, KIND, KIND_AFTER, NAME, THE
 from strata.query.question_filters import rx
 
-__all__ = ["members_asked"]
+__all__ = ["KINDS_ASKED", "defined_in_asked", "members_asked"]
 
 _MEMBERS = r"(?:methods|functions|fields|members|properties|attributes|operations|variants)"
 _TYPE = r"(?:class|struct|interface|type|trait|enum)"
@@ -46,3 +46,50 @@ def members_asked(query: str) -> str:
         if m := pattern.search(query):
             return m.group(1).strip("`'\"").removesuffix("()")
     return ""
+
+
+# What a file or module defines: "what functions are defined in utils.py", "list the
+# classes in _models.py", "what does app/cli.py define".
+_DEFINED = (
+    r"(?:functions|classes|methods|types|definitions|symbols|constants|structs|interfaces"
+    r"|traits|enums|members|things)"
+)
+_FILE = r"(?:(?:file|module|package)\s+)?"
+_IN = r"(?:in|inside|within|of)"
+# a file's path or a module's name, then maybe the word for it ("the utils module")
+_WHERE = r"[`'\"]?([\w$][\w.$/:\\-]*?)[`'\"]?(?:\s+(?:file|module|package))?"
+_FILE_ASKS = rx(
+    rf"\b(?:what|which)\s+{_DEFINED}\s+(?:are\s+|does\s+)?(?:there\s+)?(?:defined\s+|declared\s+)?"
+    rf"{_IN}\s+{THE}{_FILE}{_WHERE}{END}",
+    rf"\b(?:list|show|give|find|enumerate)\s+(?:me\s+)?(?:all\s+)?(?:of\s+)?(?:the\s+)?{_DEFINED}\s+"
+    rf"(?:defined\s+|declared\s+)?{_IN}\s+{THE}{_FILE}{_WHERE}{END}",
+    rf"^\W*(?:all\s+)?(?:the\s+)?{_DEFINED}\s+(?:defined\s+)?in\s+{THE}{_FILE}{_WHERE}\W*$",
+    rf"\b(?:what|which)\s+{_DEFINED}\s+does\s+{THE}{_FILE}{_WHERE}\s+(?:define|declare|contain|have)\b",
+    rf"\bwhat\s+does\s+{THE}{_FILE}{_WHERE}\s+(?:define|declare)\b",
+    rf"\bкакие\s+(?:функции|классы)\s+(?:есть\s+|определены\s+)?в\s+{_WHERE}{END}",
+)
+_TYPES = frozenset({"class", "struct", "interface", "trait", "enum", "type", "object", "record"})
+# the kinds of definition each noun asks for (None: every kind)
+KINDS_ASKED: dict[str, frozenset[str] | None] = {
+    "functions": frozenset({"function"}),
+    "функции": frozenset({"function"}),
+    "methods": frozenset({"method", "function"}),
+    "classes": _TYPES,
+    "классы": _TYPES,
+    "types": _TYPES,
+    "structs": frozenset({"struct"}),
+    "interfaces": frozenset({"interface"}),
+    "traits": frozenset({"trait"}),
+    "enums": frozenset({"enum"}),
+    "constants": frozenset({"constant", "variable"}),
+}
+
+
+def defined_in_asked(query: str) -> tuple[str, str]:
+    """What a question asks a file or module defines: the noun (`functions`, `classes`,
+    "" for everything) and the file's path or module's name, or ("", "")."""
+    for pattern in _FILE_ASKS:
+        if m := pattern.search(query):
+            noun = next((w for w in KINDS_ASKED if w in m.group().casefold()), "")
+            return noun, m.group(1).strip("`'\"")
+    return "", ""

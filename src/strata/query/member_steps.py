@@ -3,6 +3,7 @@ members (methods, fields, nested types) at theirs, in the order its file defines
 
 from __future__ import annotations
 
+from strata import layers as L
 from strata.query import lookup
 from strata.query.definitions import at_header, defined_at, header_chunks
 from strata.query.filters import SearchFilters
@@ -10,7 +11,13 @@ from strata.query.hybrid import QueryContext
 from strata.query.kinds import TYPE_KINDS
 from strata.query.line_steps import then_plain
 from strata.query.lookup.members import members
+from strata.query.lookup.rows import indexed_paths, meta_str
+from strata.query.lookup.symbols import SymbolMatch
+from strata.query.member_questions import KINDS_ASKED
+from strata.query.question_filters import file_glob
 from strata.query.router import Step
+from strata.store import Filter
+from strata.text.globs import select
 from strata.types import Hit
 
 __all__ = ["MAX_TYPES", "members_of"]
@@ -21,19 +28,55 @@ MAX_TYPES = 2  # types of the asked name listed (`Template` is two classes in ji
 def members_of(
     ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
 ) -> tuple[list[Hit], list[str]]:
-    """The types named as asked, each followed by its members, then the plain search."""
+    """The types named as asked, each followed by its members (or a file's definitions),
+    then the plain search."""
+    if "path" in step.args:
+        return _defined_in(ctx, step, filters, mode)
     name = str(step.args["name"])
     found = lookup.find_symbols(ctx.store, name, limit=10, exact=True)
     kids = {t.symbol_id: members(ctx.store, t) for t in found if t.kind in TYPE_KINDS}
     # of two types of one name, the one that defines more first (jinja2's `Template`)
     types = sorted((t for t in found if t.symbol_id in kids), key=lambda t: -len(kids[t.symbol_id]))
     listed = [m for t in types[:MAX_TYPES] for m in (t, *kids[t.symbol_id])]
+    notes = [] if types else [f"no type named {name!r}: plain search instead"]
+    return then_plain(ctx, step, filters, mode, _at_headers(ctx, listed)), notes
+
+
+def _at_headers(ctx: QueryContext, listed: list[SymbolMatch]) -> list[Hit]:
+    """Each symbol of `listed` at its header, in order; definitions in one chunk (a class's
+    fields, a module's constants) show it once."""
     headers = header_chunks(ctx.store, listed)
-    hits: dict[str, Hit] = {}  # members in one chunk (a class's fields) show it once
+    hits: dict[str, Hit] = {}
     for m in listed:
         rec = at_header(m, headers.get(m.symbol_id))
         if rec.id not in hits:
             n = len(hits) + 1
             hits[rec.id] = Hit(rec, 1.0 / n, {"members": 1.0 / n}, (defined_at(m),))
-    notes = [] if types else [f"no type named {name!r}: plain search instead"]
-    return then_plain(ctx, step, filters, mode, list(hits.values())), notes
+    return list(hits.values())
+
+
+def _defined_in(
+    ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
+) -> tuple[list[Hit], list[str]]:
+    """The top-level definitions of the file asked about (the file at that very path, else
+    the shortest path ending so), those of the kind asked (`functions`, `classes`), each
+    at its header in the file's order; then the plain search. A type's own members are
+    not listed: "what methods does X have" asks for them."""
+    path, noun = str(step.args["path"]), str(step.args["kind"])
+    found = sorted(select(indexed_paths(ctx.store), [file_glob(path)]), key=lambda p: (len(p), p))
+    exact = [p for p in found if p == path.strip("`'\"").lstrip("./")]
+    chosen = (exact or found)[:1]
+    where = Filter(layers=(L.C1_SYMBOL_CATALOG,), paths=tuple(chosen))
+    symbols = ctx.store.fetch(where, vectors=False) if chosen else []
+    qnames = {meta_str(r, "qname") for r in symbols}
+    kinds = KINDS_ASKED.get(noun)
+    listed = [
+        SymbolMatch(r, "member", 1.0, meta_str(r, "qname"))
+        for r in sorted(symbols, key=lambda r: r.span_start or 0)
+        if meta_str(r, "qname").rpartition(".")[0] not in qnames
+        and (kinds is None or r.kind in kinds)
+    ]
+    hits = _at_headers(ctx, listed)
+    what = noun or "definitions"
+    notes = [] if hits else [f"no {what} found in {path!r}: plain search instead"]
+    return then_plain(ctx, step, filters, mode, hits), notes

@@ -25,6 +25,7 @@ table of shared/spec/layers.md:
 | `changes` | the changelog's sections of a release, or its entries naming a thing |
 | `caught` | the lines that catch an error (`except X`, `catch (X e)`, `rescue X`) |
 | `assigned` | the lines that write a variable or attribute (`self.x = ...`, `x += 1`) |
+| `default` | the lines that state a default (`DEFAULT_TIMEOUT = 5`, `timeout: float = 5`) |
 | `members` | a type at its header, then each of its methods and fields at theirs |
 | `usage` | the docs that write a name (then its docstring), or the passages calling it |
 | `compare` | both names' definitions at their headers, then the plain search |
@@ -48,6 +49,7 @@ from strata.query.filters import NO_FILTERS, SearchFilters
 from strata.query.graph_questions import imported_path
 from strata.query.intent_steps import BUILDERS, NEEDS, Step
 from strata.query.kinds import TYPE_KINDS, kind_asked
+from strata.query.member_questions import defined_in_asked
 from strata.query.module_names import exports_asked, module_asked, module_dir, module_file
 from strata.query.plain_names import named
 from strata.query.question_filters import asks_overview, file_asked, file_glob, filters_of
@@ -91,6 +93,7 @@ INTENTS = (
     "changes",
     "caught",
     "assigned",
+    "default",
     "members",
     "usage",
     "compare",
@@ -101,7 +104,7 @@ METHODS = (
     *("symbol", "callers", "callees", "entrypoints", "search", "related", "file_head"),
     *("subclasses", "bases", "importers", "overview"),
     *("env_reads", "flag_lines", "marked_lines", "project_lines", "caught_lines"),
-    *("assigned_lines", "members", "usage_lines", "change_lines"),
+    *("assigned_lines", "members", "usage_lines", "change_lines", "default_lines"),
 )
 MAX_ROUTED_CHARS = 2000  # the same cap as the searcher: rules read only the head of a long query
 
@@ -290,6 +293,8 @@ def _by_rules(head: str, facts: IndexFacts) -> Classification:
         return Classification("environment", reason="environment: asks which variables are read")
     if kind := kind_asked(head, facts.defines):
         return kind
+    if about := _defined_in(head, facts):
+        return about
     if asks_overview(head):
         return Classification("overview", reason="overview: asks about the whole repository")
     if (path := file_asked(head)) and facts.names_a_path(file_glob(path)):
@@ -297,6 +302,23 @@ def _by_rules(head: str, facts: IndexFacts) -> Classification:
     if (module := module_asked(head) or exports_asked(head)) and (about := _module(module, facts)):
         return about
     return named(classify(head), head, facts.defines, facts.meant)
+
+
+def _defined_in(head: str, facts: IndexFacts) -> Classification | None:
+    """What a file or module defines ("what functions are defined in utils.py", "list the
+    classes in jinja2.nodes"): its definitions, when the name is a file's path or a
+    module's."""
+    noun, name = defined_in_asked(head)
+    if not name:
+        return None
+    path = name if "/" in name or "\\" in name else facts.module_file(name)
+    if not path and "." in name and facts.names_a_path(file_glob(name)):
+        path = name  # `utils.py`: a file at any depth
+    if not path or not facts.names_a_path(file_glob(path)):
+        return None
+    what = noun or "definitions"
+    reason = f"members: the {what} of the file {path!r}"
+    return Classification("members", (path, noun), target="file", reason=reason)
 
 
 def _module(name: str, facts: IndexFacts) -> Classification | None:
