@@ -239,6 +239,10 @@ def ask(
         ("which file defines parseArgs", "symbol", ("parseArgs",)),
         ("where does parse_header live", "symbol", ("parse_header",)),
         ("what arguments does Client.send take", "symbol", ("Client.send",)),
+        ("what is the return type of parse_header", "symbol", ("parse_header",)),
+        ("what type does parse_header return", "symbol", ("parse_header",)),
+        ("what exceptions does Client.send raise", "symbol", ("Client.send",)),
+        ("which errors can get_template throw", "symbol", ("get_template",)),
         ("where is the class Context?", "symbol", ("Context",)),  # its kind says it is a name
         ("show me the Context class", "symbol", ("Context",)),
         ("what does the cache do", "free_text", ()),  # a plain word is a topic

@@ -71,7 +71,10 @@ _ABOUT_NAME = rx(
     rf"\bwhich\s+(?:file|module|class|package)\s+(?:defines|declares|implements|contains|has)\s+{_THE}{_KIND}{_NAME}{_END}",
     rf"\bwhat\s+(?:file|module)\s+(?:is|are)\s+{_THE}{_NAME}\s+(?:in|defined\s+in|from)\b",
     rf"\bwhere\s+(?:does|do)\s+{_THE}{_NAME}\s+(?:live|come\s+from)\b",
-    rf"\b(?:signature|parameters|arguments)\s+of\s+{_THE}{_NAME}{_END}",
+    rf"\b(?:signature|parameters|arguments|return\s+(?:type|value))\s+of\s+{_THE}{_NAME}{_END}",
+    rf"\bwhat\s+(?:type|types|values?)\s+(?:does|do|can|could|will)\s+{_THE}{_NAME}\s+return\b",
+    rf"\b(?:what|which)\s+(?:exceptions|errors)\s+(?:does|do|can|could|might|may|will)\s+"
+    rf"{_THE}{_NAME}\s+(?:raise|throw)\b",
     rf"\bwhat\s+(?:arguments|parameters|params|args)\s+(?:does|do)\s+{_NAME}\s+(?:take|accept|expect)\b",
     rf"^\s*{_NAME}\s+(?:implementation|source|definition|code)\s*[.?!]?\s*$",
     rf"\bчто\s+делает\s+{_NAME}{_END}",
