@@ -25,6 +25,7 @@ from benchmarks.quality.modforms import (
 )
 from benchmarks.quality.projectforms import stated
 from benchmarks.quality.raiseforms import raised
+from benchmarks.quality.taskforms import answers
 from benchmarks.quality.typeforms import uses
 from benchmarks.quality.usageforms import usages
 
@@ -332,3 +333,26 @@ def test_a_files_top_level_functions_and_classes(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert top_level(path, "util.py") == ([Target("util.py", 4, 7)], [Target("util.py", 10, 12)])
+
+
+def test_how_to_run_a_command_is_its_definition_or_a_guides_section(tmp_path: Path) -> None:
+    (tmp_path / "package.json").write_text(
+        '{\n  "scripts": {\n    "test": "mocha",\n    "docs": "jsdoc"\n  },\n'
+        '  "devDependencies": {\n    "test-x": "1"\n  }\n}\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "CONTRIBUTING.md").write_text(
+        "# Contributing\n\n## Running the tests\n\nRun `npm test`.\n\n## Style\n\nLint.\n",
+        encoding="utf-8",
+    )
+    found = answers(tmp_path)
+    assert found["how do I run the tests"] == [
+        Target("package.json", 3, 3),
+        Target("CONTRIBUTING.md", 3, 6),
+    ]
+    assert found["how do I build the docs"] == [Target("package.json", 4, 4)]
+    assert found["what npm scripts are there"] == [
+        Target("package.json", 3, 3),
+        Target("package.json", 4, 4),
+    ]
+    assert "what make targets are there" not in found

@@ -17,7 +17,7 @@ from strata.query.defaults import (
     signature_defaults,
     stated,
 )
-from strata.query.lookup.symbols import symbol_index
+from strata.query.lookup.given import given_defaults
 from strata.query.router import route
 from tests.sources import indexed_tree
 
@@ -163,11 +163,11 @@ def test_the_defaults_a_signature_gives(signature: str, given: list[tuple[str, i
 
 def test_the_catalogue_knows_which_signatures_give_a_default(client: Engine) -> None:
     # however many passages write the name, the definitions that give it one are found
-    found = symbol_index(client.store).given("max redirects")
+    found = given_defaults(client.store, "max redirects")
     assert [(m.record.title.rsplit(".", 2)[-2:], how) for m, how in found] == [
         (["Session", "__init__"], Stated.PASSED)
     ]
-    assert [m.name for m, _ in symbol_index(client.store).given("follow_redirects")] == [
+    assert [m.name for m, _ in given_defaults(client.store, "follow_redirects")] == [
         "__init__",
         "send",
     ]

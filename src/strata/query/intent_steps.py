@@ -221,6 +221,12 @@ def _changes_steps(query: str, c: Classification, k: int) -> list[Step]:
     return [Step("passages", "change_lines", {"query": query, "kind": kind, "what": what}, k)]
 
 
+def _tasks_steps(query: str, c: Classification, k: int) -> list[Step]:
+    """The documents' sections and the manifests' lines on running a command of the kind
+    asked, then the plain search (one step: its order is its tiers)."""
+    return [Step("passages", "task_lines", {"query": query, "kind": c.names[0]}, k)]
+
+
 def _caught_steps(query: str, c: Classification, k: int) -> list[Step]:
     """The passages with a line that catches the error asked about, then the plain search
     (one step: its order is its tiers)."""
@@ -283,6 +289,7 @@ BUILDERS: dict[str, Callable[[str, Classification, int], list[Step]]] = {
     "marked": _marked_steps,
     "project": _project_steps,
     "changes": _changes_steps,
+    "tasks": _tasks_steps,
     "caught": _caught_steps,
     "assigned": _assigned_steps,
     "default": _default_steps,
@@ -311,6 +318,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "marked": (L.C0_SOURCE_CHUNKS,),
     "project": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
     "changes": (L.D0_DOC_CHUNKS,),
+    "tasks": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),
     "caught": (L.C0_SOURCE_CHUNKS,),
     "assigned": (L.C0_SOURCE_CHUNKS,),
     "default": (L.C0_SOURCE_CHUNKS, L.D0_DOC_CHUNKS),

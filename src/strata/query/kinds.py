@@ -14,6 +14,7 @@ from strata.query.changes import changes_asked
 from strata.query.cli_flags import asked_flags, asks_for_flags
 from strata.query.compare import compared
 from strata.query.defaults import default_asked
+from strata.query.dev_tasks import task_asked
 from strata.query.documented import asked_usage
 from strata.query.marked import asks_for_marks
 from strata.query.member_questions import members_asked
@@ -66,6 +67,8 @@ def _lines_asked(head: str) -> Classification | None:
         return Classification("marked", (kind,), reason=f"marked: asks for the {kind} lines")
     if kind := asks_about_project(head):
         return Classification("project", (kind,), reason=f"project: asks for its {kind}")
+    if kind := task_asked(head):
+        return Classification("tasks", (kind,), reason=f"tasks: how to run the {kind} commands")
     if asked := changes_asked(head):
         kind, what = asked
         why = {"release": f"release {what}", "latest": "the latest release"}

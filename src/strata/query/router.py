@@ -23,6 +23,7 @@ table of shared/spec/layers.md:
 | `marked` | the code's TODO/FIXME comments, or its deprecations |
 | `project` | the manifest lines stating the dependencies or the version |
 | `changes` | the changelog's sections of a release, or its entries naming a thing |
+| `tasks` | how to run the tests (build, lint, ...): dev docs, then scripts and targets |
 | `caught` | the lines that catch an error (`except X`, `catch (X e)`, `rescue X`) |
 | `assigned` | the lines that write a variable or attribute (`self.x = ...`, `x += 1`) |
 | `default` | the lines that state a default (`DEFAULT_TIMEOUT = 5`, `timeout: float = 5`) |
@@ -91,6 +92,7 @@ INTENTS = (
     "marked",
     "project",
     "changes",
+    "tasks",
     "caught",
     "assigned",
     "default",
@@ -105,6 +107,7 @@ METHODS = (
     *("subclasses", "bases", "importers", "overview"),
     *("env_reads", "flag_lines", "marked_lines", "project_lines", "caught_lines"),
     *("assigned_lines", "members", "usage_lines", "change_lines", "default_lines"),
+    "task_lines",
 )
 MAX_ROUTED_CHARS = 2000  # the same cap as the searcher: rules read only the head of a long query
 

@@ -13,6 +13,7 @@ from typing import TypeVar
 from strata.errors import QueryError
 from strata.query import hybrid, lookup
 from strata.query.definitions import at_header, defined_at, header_chunks
+from strata.query.fact_steps import FACT_STEPS
 from strata.query.filters import SearchFilters
 from strata.query.hybrid import QueryContext
 from strata.query.line_steps import LINE_STEPS
@@ -308,13 +309,14 @@ def _members(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | 
 
 
 def _lines(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
-    """The passages whose lines read an environment variable or write a flag."""
-    return Outcome(*LINE_STEPS[step.method](ctx, step, filters, mode))
+    """The passages whose lines do what was asked (`line_steps`, `fact_steps`)."""
+    return Outcome(*_LINE_RUNNERS[step.method](ctx, step, filters, mode))
 
 
+_LINE_RUNNERS = LINE_STEPS | FACT_STEPS
 _RUNNERS = {
     ("search", "*"): _search,
-    **{(method, "*"): _lines for method in LINE_STEPS},
+    **{(method, "*"): _lines for method in _LINE_RUNNERS},
     ("members", "*"): _members,
     ("symbol", "*"): _symbol,
     ("file_head", "*"): _file_head,

@@ -47,10 +47,11 @@ from strata.types import Hit, Record
 INSTRUCTIONS = """\
 Strata indexes this repository's code and docs. Prefer it to grep or reading whole files.
 - `search`: any question or name; routed to symbols, a type's members, callers, tests,
-  subclasses, importers, a file's head, an overview (README, core files), entry points,
-  where an error is raised or caught or a field is set, where a name is documented or an
-  example of its use, a CLI flag's definition, env vars read, TODOs, deprecations,
-  dependencies, the version, a release's changelog, a default's value, or text.
+  subclasses, importers, a file's head or definitions, an overview (README, core files),
+  entry points, where an error is raised or caught or a field is set, where a name is
+  documented or an example of its use, a CLI flag's definition, env vars read, TODOs,
+  deprecations, dependencies, the version, a release's changelog, a default's value, how
+  to run the tests, or text.
 - `find_symbol`: where a class/function is defined. `call_graph`: who calls what.
 - `entrypoints`: HTTP routes, CLI commands, mains. `related`: code like a given file:line.
 Results give path, lines and a snippet of `lines` lines; open the file there for more.

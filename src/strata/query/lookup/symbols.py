@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from strata.layers import C1_SYMBOL_CATALOG
-from strata.query.defaults import Stated, signature_defaults
 from strata.query.lookup.names import NameIndex, fold, max_typos
 from strata.query.lookup.qualifiers import dotted, in_path
 from strata.query.lookup.rows import (
@@ -126,7 +125,7 @@ class SymbolIndex:
         self.by_qname: dict[str, list[_Entry]] = {}
         # Symbol ids by hash: the ids themselves are long and live in the rows already.
         self._by_id: dict[int, list[_Entry]] = {}
-        self._signed: list[tuple[_Entry, str]] = []
+        self.signed: list[tuple[_Entry, str]] = []  # signatures giving a default (`given`)
         columns = ("layer", "title", "kind", "is_test", "metadata")
         values = zip(*(table.column(c).to_pylist() for c in columns), strict=True)
         for pos, (layer, title, kind, is_test, meta_json) in enumerate(values):
@@ -142,7 +141,7 @@ class SymbolIndex:
                 self._add(e, str(meta.get("symbol_id") or ""))
                 signature = meta.get("signature")
                 if isinstance(signature, str) and "=" in signature:
-                    self._signed.append((e, signature))  # read by `given` when asked
+                    self.signed.append((e, signature))
         self._folds = sorted(self.by_fold)
 
     def _add(self, e: _Entry, symbol_id: str) -> None:
@@ -170,22 +169,6 @@ class SymbolIndex:
     def parts(self) -> NameIndex:
         """The identifier parts with a bigram index."""
         return NameIndex(self.by_part)
-
-    @functools.cached_property
-    def _given(self) -> dict[str, list[tuple[_Entry, Stated]]]:
-        """Entries by the folded names of the parameters their signatures give a default."""
-        out: dict[str, list[tuple[_Entry, Stated]]] = {}
-        for e, signature in self._signed:
-            for name, how in signature_defaults(signature):
-                out.setdefault(fold(name), []).append((e, how))
-        return out
-
-    def given(self, name: str) -> list[tuple[SymbolMatch, Stated]]:
-        """The definitions whose signature gives the parameter `name` (any case or joining:
-        `max redirects` is `max_redirects`) a default, each with how (a literal first)."""
-        found = self._given.get(fold(name.replace(" ", "")), [])
-        ranked = sorted(found, key=lambda pair: (pair[1], pair[0].is_test, pair[0].pos))
-        return [(SymbolMatch(e.record, "default", 1.0, e.qname), how) for e, how in ranked]
 
     def record_of(self, symbol_id: str) -> Record | None:
         """The C1 record of a symbol id, if the index has it."""
