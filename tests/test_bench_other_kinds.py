@@ -4,6 +4,7 @@ and which lines raise an error, read a variable or define a flag."""
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 from benchmarks.quality.assignforms import assigned
@@ -329,10 +330,15 @@ def test_a_files_top_level_functions_and_classes(tmp_path: Path) -> None:
     path = tmp_path / "util.py"
     path.write_text(
         "import os\n\n\n@cache\ndef a():\n    def inner():\n        pass\n\n\n"
-        "class B:\n    def m(self):\n        pass\n",
+        "class B:\n    def m(self):\n        pass\n\n\n"
+        "if TYPE_CHECKING:\n    class C:\n        pass\n",
         encoding="utf-8",
     )
-    assert top_level(path, "util.py") == ([Target("util.py", 4, 7)], [Target("util.py", 10, 12)])
+    # a class under `if TYPE_CHECKING:` is the module's too; a nested function is not
+    assert top_level(ast.parse(path.read_text()), "util.py") == (
+        [Target("util.py", 4, 7)],
+        [Target("util.py", 10, 12), Target("util.py", 16, 17)],
+    )
 
 
 def test_how_to_run_a_command_is_its_definition_or_a_guides_section(tmp_path: Path) -> None:

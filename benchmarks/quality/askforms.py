@@ -5,6 +5,7 @@ form, each form's Recall@1 and MRR@10, and their command line."""
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import logging
 import random
@@ -49,6 +50,40 @@ def corpus_lines(root: Path, keep: Callable[[str], bool]) -> Iterator[tuple[str,
             continue
         for n, line in enumerate(text.split("\n"), 1):
             yield rel, n, line
+
+
+def library_trees(root: Path) -> Iterator[tuple[str, ast.Module]]:
+    """Each library Python file under `root` (`library_code`) parsed: its path and tree; a
+    file that does not parse is left out."""
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        if not library_code(rel):
+            continue
+        try:
+            yield rel, ast.parse(path.read_text(encoding="utf-8"))
+        except (SyntaxError, UnicodeDecodeError, ValueError):
+            continue
+
+
+def measure_recall(
+    corpora: Iterable[Corpus],
+    mode: str,
+    ask: Callable[[Corpus], list[tuple[str, str, Sequence[Target]]]],
+) -> dict[str, Any]:
+    """Every (form, question, targets) `ask` makes of each corpus, through its cached
+    index: the first hit's rank and the targets' recall among the first ten, per row, and
+    each form's summary with its mean recall."""
+    rows: list[dict[str, Any]] = []
+    for corpus in corpora:
+        asked = ask(corpus)
+        if not asked:
+            continue
+        eng, _ = open_index(corpus, EMBEDDER, reindex=False)
+        rows += asked_rows(corpus.name, strata_searcher(eng, mode), asked)
+        eng.close()
+    summary = form_summary(rows)
+    add_means(summary, rows, "recall_10")
+    return {"mode": mode, "summary": summary, "rows": rows}
 
 
 def defined_names(corpus: Corpus) -> list[tuple[Query, str]]:

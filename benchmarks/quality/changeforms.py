@@ -22,16 +22,14 @@ entry says were added, in each of `ADDED` (any such entry answers).
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.quality.askforms import main_with, measure_asked
+from benchmarks.quality.askforms import main_with, measure_asked, named_queries
 from benchmarks.quality.flagforms import CLIS
 from benchmarks.quality.model import Corpus, Query, Target
-from benchmarks.quality.run import SEED
 from benchmarks.sdists import fetch_npm, fetch_sdist
 
 CORPORA: tuple[tuple[str, Callable[[str, str], Path], str, str], ...] = (
@@ -145,37 +143,17 @@ def _asked(corpus: Corpus, per_corpus: int) -> list[Query]:
     found = releases(corpus.root)
     if not found:
         return []
-    pick = random.Random(f"{SEED}:changes:{corpus.name}")
-    out: list[Query] = []
-    for number in sorted(pick.sample(sorted(found), min(per_corpus, len(found)))):
-        out += [
-            Query(
-                f"changes:{corpus.name}:{number}#{n}",
-                form,
-                corpus.name,
-                form.format(number),
-                tuple(found[number]),
-            )
-            for n, form in enumerate(RELEASE)
-        ]
     newest = max(found, key=lambda v: tuple(int(x) for x in v.split(".")))
-    out += [
+    latest = [
         Query(f"changes:{corpus.name}:latest#{n}", form, corpus.name, form, tuple(found[newest]))
         for n, form in enumerate(LATEST)
     ]
-    names = added(corpus.root, found)
-    for name in sorted(pick.sample(sorted(names), min(per_corpus, len(names)))):
-        out += [
-            Query(
-                f"changes:{corpus.name}:{name}#{n}",
-                form,
-                corpus.name,
-                form.format(f"`{name}`"),
-                tuple(names[name]),
-            )
-            for n, form in enumerate(ADDED)
-        ]
-    return out
+    names = {f"`{name}`": targets for name, targets in added(corpus.root, found).items()}
+    return [
+        *named_queries(corpus, found, per_corpus, RELEASE, "releases"),
+        *latest,
+        *named_queries(corpus, names, per_corpus, ADDED, "added"),
+    ]
 
 
 def measure(sets: Sequence[str], mode: str, per_corpus: int) -> dict[str, Any]:

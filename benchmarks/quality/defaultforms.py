@@ -21,15 +21,14 @@ of each kind, in each phrasing of `CONSTANT` or `PARAMETER`.
 from __future__ import annotations
 
 import ast
-import random
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.quality.askforms import library_code, main_with, measure_asked
+from benchmarks.quality.askforms import library_trees, main_with, measure_asked, named_queries
 from benchmarks.quality.flagforms import CLIS
 from benchmarks.quality.model import Corpus, Query, Target
-from benchmarks.quality.run import SEED, build_corpora
+from benchmarks.quality.run import build_corpora
 
 _UNASKED = ("self", "cls", "default", "defaults")  # "the default value of default"
 CONSTANT = ("what is the default {}", "where is the default {} set")
@@ -41,14 +40,7 @@ def defaults(root: Path) -> tuple[dict[str, list[Target]], dict[str, list[Target
     constants: dict[str, list[Target]] = {}
     params: dict[str, list[Target]] = {}
     literal: set[str] = set()
-    for path in sorted(root.rglob("*.py")):
-        rel = path.relative_to(root).as_posix()
-        if not library_code(rel):
-            continue
-        try:
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-        except (SyntaxError, UnicodeDecodeError, ValueError):
-            continue
+    for rel, tree in library_trees(root):
         for words, span in _constants(tree, rel):
             constants.setdefault(words, []).append(span)
         for name, span, is_literal in _parameters(tree, rel):
@@ -117,21 +109,10 @@ def _askable(name: str) -> bool:
 
 def _asked(corpus: Corpus, per_corpus: int) -> list[Query]:
     constants, params = defaults(corpus.root)
-    pick = random.Random(f"{SEED}:defaults:{corpus.name}")
-    out: list[Query] = []
-    for found, forms, kind in ((constants, CONSTANT, "constant"), (params, PARAMETER, "param")):
-        for thing in sorted(pick.sample(sorted(found), min(per_corpus, len(found)))):
-            out += [
-                Query(
-                    f"defaults:{corpus.name}:{kind}:{thing}#{n}",
-                    form,
-                    corpus.name,
-                    form.format(thing),
-                    tuple(found[thing]),
-                )
-                for n, form in enumerate(forms)
-            ]
-    return out
+    return [
+        *named_queries(corpus, constants, per_corpus, CONSTANT, "default-constants"),
+        *named_queries(corpus, params, per_corpus, PARAMETER, "default-parameters"),
+    ]
 
 
 def measure(sets: Sequence[str], mode: str, per_corpus: int) -> dict[str, Any]:

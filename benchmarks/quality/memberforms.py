@@ -21,17 +21,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.quality.askforms import (
-    EMBEDDER,
-    add_means,
-    asked_rows,
-    form_summary,
-    library_code,
-    main_with,
-)
-from benchmarks.quality.evaluate import strata_searcher
-from benchmarks.quality.indexes import open_index
-from benchmarks.quality.model import Target
+from benchmarks.quality.askforms import library_trees, main_with, measure_recall
+from benchmarks.quality.model import Corpus, Target
 from benchmarks.quality.run import SEED, build_corpora
 
 PHRASINGS = (
@@ -46,14 +37,7 @@ MIN_METHODS = 3
 def classes(root: Path) -> dict[str, tuple[Target, list[Target]]]:
     """Each class name defined once outside the tests: its `class` line and its methods."""
     found: dict[str, list[tuple[Target, list[Target]]]] = {}
-    for path in sorted(root.rglob("*.py")):
-        rel = path.relative_to(root).as_posix()
-        if not library_code(rel):
-            continue
-        try:
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-        except (SyntaxError, UnicodeDecodeError):
-            continue
+    for rel, tree in library_trees(root):
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
                 methods = [
@@ -68,24 +52,18 @@ def classes(root: Path) -> dict[str, tuple[Target, list[Target]]]:
 
 def measure(sets: Sequence[str], mode: str, per_corpus: int) -> dict[str, Any]:
     """Every sampled class in every phrasing: the first hit's rank, its methods' recall."""
-    rows: list[dict[str, Any]] = []
-    for corpus in build_corpora(sets):
+
+    def ask(corpus: Corpus) -> list[tuple[str, str, Sequence[Target]]]:
         found = {n: c for n, c in classes(corpus.root).items() if len(c[1]) >= MIN_METHODS}
-        if not found:
-            continue
         pick = random.Random(f"{SEED}:members:{corpus.name}")
         chosen = sorted(pick.sample(sorted(found), min(per_corpus, len(found))))
-        eng, _ = open_index(corpus, EMBEDDER, reindex=False)
-        asked = [
+        return [
             (form, form.format(name), (found[name][0], *found[name][1]))
             for name in chosen
             for form in PHRASINGS
         ]
-        rows += asked_rows(corpus.name, strata_searcher(eng, mode), asked)
-        eng.close()
-    summary = form_summary(rows)
-    add_means(summary, rows, "recall_10")
-    return {"mode": mode, "summary": summary, "rows": rows}
+
+    return measure_recall(build_corpora(sets), mode, ask)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
