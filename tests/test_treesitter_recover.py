@@ -191,9 +191,26 @@ def test_a_body_that_runs_on_over_the_next_sub_ends_above_it() -> None:
     assert (found["n5"].start_line, found["n5"].end_line, found["n5"].parent) == (31, 34, None)
 
 
+def test_a_sub_the_failed_body_ran_on_over_is_parsed_again_and_not_its_child() -> None:
+    # `sub n0`'s failed body runs to the end of the file: a pod block it swallowed hides
+    # `sub n3` (no ERROR node holds it), and `n5`, `n7` were read as n0's inner subs
+    text = _program(PERL_PIECES, [0, 2, 5, 0, 5, 3, 4, 2], "package P;\nuse strict;")
+    found = [
+        (d.name, d.start_line, d.parent, d.path) for d in tags.outline(text, "perl").definitions
+    ]
+    assert found[1:] == [
+        ("n0", 3, None, ("n0",)),
+        ("n1", 8, None, ("n1",)),
+        ("n3", 21, None, ("n3",)),
+        ("n5", 32, None, ("n5",)),
+        ("n7", 39, None, ("n7",)),
+    ]
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.integers(0, len(PERL_PIECES) - 1), max_size=25), _budgets())
 @example([0, 0, 5, 0, 1, 0], DEFAULT)
+@example([0, 2, 5, 0, 5, 3, 4, 2], DEFAULT)
 def test_property_perl_chunks_cover_without_overlap_however_the_parse_fails(
     picks: list[int], cfg: ChunkConfig
 ) -> None:

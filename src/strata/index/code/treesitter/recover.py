@@ -22,7 +22,7 @@ import tree_sitter
 
 from strata.index.code.treesitter.outlines import METHOD_OWNERS, Definition, Outline, Reference
 
-__all__ = ["MAX_DEPTH", "error_runs", "held", "merged", "opened", "openers", "shifted"]
+__all__ = ["MAX_DEPTH", "cut", "error_runs", "held", "merged", "opened", "openers", "shifted"]
 
 MAX_DEPTH: Final = 4
 _NAME = re.compile(rb"[A-Za-z_]\w*(?:(?:::|\.)[A-Za-z_]\w*)*")
@@ -55,33 +55,62 @@ def error_runs(
     opens: Mapping[bytes, str],
 ) -> list[tuple[int, int]]:
     """The runs of lines (1-based, inclusive) of the outermost `ERROR` nodes under `root`
-    (itself included) that no definition node of `found` inside that node covers (a
-    definition around the error, a class whose body failed, covers none of it). A run is
-    cut above each line that opens with a word of `opens`, and above the comment right over
-    it: one definition that fails again does not take the next ones with it. `span`: the
-    lines parsed; a run that is all of them would only fail the same way again. `lines`:
-    the source's, split at newlines."""
+    (itself included), and of the lines a definition holding an error ran on over (below
+    what it `held`), that no definition node of `found` inside them covers (a definition
+    around the error, a class whose body failed, covers none of it). A run is cut above
+    each line that opens with a word of `opens`, and above the comment right over it: one
+    definition that fails again does not take the next ones with it. `span`: the lines
+    parsed; a run that is all of them would only fail the same way again. `lines`: the
+    source's, split at newlines."""
+    regions = [(e.start_point.row + 1, _last_row(e) + 1) for e in _errors(root)]
+    ends = {node.id: held(node, lines, opens) for node in found}
+    regions += [
+        (ends[node.id] + 1, _last_row(node) + 1)
+        for node in found
+        if node.has_error and ends[node.id] <= _last_row(node)
+    ]
     runs: list[tuple[int, int]] = []
-    for error in _errors(root):
-        first, last = error.start_point.row + 1, _last_row(error) + 1
+    for first, last in _union(regions):
         covered: set[int] = set()
         for node in found:
-            if error.start_byte <= node.start_byte and node.end_byte <= error.end_byte:
-                covered.update(range(node.start_point.row + 1, held(node, lines, opens) + 1))
-        start: int | None = None
-        for line in range(first, last + 2):
-            free = line <= last and line not in covered
-            if start is not None and free and _opener(lines[line - 1], opens) is not None:
-                top = _doc_top(lines, line, start)  # the comment above goes with it
-                if top > start:
-                    runs.append((start, top - 1))
-                    start = top
-            elif start is not None and not free:
-                runs.append((start, line - 1))
-                start = None
-            if free and start is None:
-                start = line
+            top, end = node.start_point.row + 1, ends[node.id]
+            if first <= top and end <= last:
+                covered.update(range(top, end + 1))
+        runs += _free_runs(lines, first, last, covered, opens)
     return [run for run in runs if run != span]
+
+
+def _union(regions: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The regions (line ranges) merged where they overlap or touch, in order."""
+    out: list[tuple[int, int]] = []
+    for first, last in sorted(regions):
+        if out and first <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], last))
+        else:
+            out.append((first, last))
+    return out
+
+
+def _free_runs(
+    lines: Sequence[bytes], first: int, last: int, covered: set[int], opens: Mapping[bytes, str]
+) -> list[tuple[int, int]]:
+    """The runs of the lines `first..last` not `covered`, each cut above a line that opens
+    a definition (and the comment over it)."""
+    runs: list[tuple[int, int]] = []
+    start: int | None = None
+    for line in range(first, last + 2):
+        free = line <= last and line not in covered
+        if start is not None and free and _opener(lines[line - 1], opens) is not None:
+            top = _doc_top(lines, line, start)  # the comment above goes with it
+            if top > start:
+                runs.append((start, top - 1))
+                start = top
+        elif start is not None and not free:
+            runs.append((start, line - 1))
+            start = None
+        if free and start is None:
+            start = line
+    return runs
 
 
 def held(node: tree_sitter.Node, lines: Sequence[bytes], opens: Mapping[bytes, str]) -> int:
@@ -101,6 +130,26 @@ def held(node: tree_sitter.Node, lines: Sequence[bytes], opens: Mapping[bytes, s
                 end -= 1
             return end
     return last
+
+
+def cut(definitions: Sequence[Definition], ends: Mapping[int, int]) -> list[Definition]:
+    """`definitions` with each one's end moved up to `ends[i]` (what it `held`; never above
+    its declaration), and those below a parent's new end given the parent that still holds
+    them (or none), their paths and kinds as under it."""
+    old = [d.path for d in definitions]
+    out = list(definitions)
+    for i, d in enumerate(definitions):
+        end = min(max(ends.get(i, d.end_line), d.decl_line), d.end_line)
+        parent = d.parent
+        while parent is not None and out[parent].end_line < d.decl_line:
+            parent = out[parent].parent
+        tail = d.path[len(old[d.parent]) :] if d.parent is not None else d.path
+        path = (out[parent].path if parent is not None else ()) + tail
+        kind = d.kind
+        if kind == "method" and (parent is None or out[parent].kind not in METHOD_OWNERS):
+            kind = "function"
+        out[i] = replace(d, end_line=end, parent=parent, path=path, kind=kind)
+    return out
 
 
 def _indent(line: bytes) -> int:

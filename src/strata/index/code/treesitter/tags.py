@@ -139,11 +139,9 @@ def _parsed(
     opens = recover.openers([(kind, node) for kind, node, _ in chosen], openers(lang))
     nodes = [node for _, node, _ in chosen]
     lines = src.split(b"\n")
-    for node in nodes:  # a body that ran on over the next definitions ends above them
-        i = builder.index[node.id]
-        end = max(recover.held(node, lines, opens), definitions[i].decl_line)
-        definitions[i] = replace(definitions[i], end_line=min(end, definitions[i].end_line))
-    found = Outline(tuple(definitions), tuple(references), True)
+    # a body that ran on over the next definitions ends above them
+    held = {builder.index[node.id]: recover.held(node, lines, opens) for node in nodes}
+    found = Outline(tuple(recover.cut(definitions, held)), tuple(references), True)
     again = []
     for run in recover.error_runs(tree.root_node, nodes, lines, span, opens):
         first, last = run
