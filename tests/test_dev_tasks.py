@@ -127,6 +127,9 @@ def test_a_question_about_the_projects_commands(query: str, kind: str) -> None:
             None,
         ),
         ("setup.py", "test: 1\n", "test", None),
+        ("setup.cfg", "[metadata]\nname = x\n\n[tool:pytest]\naddopts = -q\n", "test", 3),
+        ("pyproject.toml", '[project]\nname = "x"\n\n[tool.pytest.ini_options]\n', "test", 3),
+        ("pyproject.toml", '[project]\nname = "x"\n\n[tool.pytest.ini_options]\n', "lint", None),
     ],
 )
 def test_the_lines_that_define_a_command(path: str, text: str, kind: str, line: int | None) -> None:
@@ -150,6 +153,16 @@ def test_the_developers_guide_then_the_definitions(shop: Engine) -> None:
         ("CONTRIBUTING.md", "Building the docs"),
         ("Makefile", "docs"),
     ]
+
+
+def test_pytests_table_after_the_tasks(tmp_path: Path) -> None:
+    files = {
+        "pyproject.toml": '[project]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n',
+        "tox.ini": "[tox]\nenvlist = py3\n\n[testenv]\ncommands = pytest\n",
+        "lib/util.py": "def f():\n    pass\n",
+    }
+    paths = [p for p, _ in _first(indexed_tree(tmp_path, files), "how do I run the tests", k=2)]
+    assert paths == ["tox.ini", "pyproject.toml"]
 
 
 def test_a_listing_is_the_definitions_the_named_tools_first(shop: Engine) -> None:

@@ -14,6 +14,7 @@ from strata.query.question_filters import rx
 
 __all__ = [
     "TASK_WORDS",
+    "configures_pytest",
     "defines_task",
     "is_dev_doc",
     "is_task_file",
@@ -93,8 +94,11 @@ TASK_WORDS = {
 }
 _TASK_FILE = re.compile(
     r"(?:^|/)(?:package\.json|(?:GNU)?[Mm]akefile|[^/]+\.mk|[Jj]ustfile|tox\.ini|noxfile\.py"
-    r"|pyproject\.toml|Taskfile\.ya?ml|Rakefile|build\.gradle(?:\.kts)?|composer\.json)$"
+    r"|pyproject\.toml|setup\.cfg|pytest\.ini|Taskfile\.ya?ml|Rakefile|build\.gradle(?:\.kts)?"
+    r"|composer\.json)$"
 )
+# pytest's own table: the tests are run with `pytest` (no task names them)
+_PYTEST = re.compile(r"^\[(?:tool\.pytest\.ini_options|tool:pytest|pytest)\]", re.MULTILINE)
 _DEV_DOC = re.compile(r"(?:^|/)(?:contributing|hacking|development|developing|howto)[^/]*$", re.I)
 # a task's definition in each kind of file: a script's key, a target, a tox environment, a
 # nox session, a task's key in `pyproject.toml`'s table of them
@@ -158,7 +162,14 @@ def defines_task(path: str, text: str, kind: str) -> int | None:
     """The 0-based line of `text` (a part of the file at `path`) that first defines a
     command of `kind`, or None. A `package.json` or `pyproject.toml` defines one only in
     its table of them (`"scripts": {`, `[tool.poe.tasks]`)."""
-    name = path.rsplit("/", 1)[-1]
+    line = _defined(path.rsplit("/", 1)[-1], text, kind)
+    if line is None and kind == "test" and (pytest := _PYTEST.search(text)):
+        return text.count("\n", 0, pytest.start())  # no task, but pytest's own table
+    return line
+
+
+def _defined(name: str, text: str, kind: str) -> int | None:
+    """`defines_task` of a task file by its name, pytest's table aside."""
     is_make = name.lower() in _MAKEFILES or name.endswith(".mk")
     pattern = _DEFINES["Makefile" if is_make else name] if is_make or name in _DEFINES else None
     if pattern is None:
@@ -177,6 +188,11 @@ def defines_task(path: str, text: str, kind: str) -> int | None:
         if m and not task.startswith(".") and (kind == "list" or _NAMED[kind].search(task)):
             return i
     return None
+
+
+def configures_pytest(line: str) -> bool:
+    """Whether `line` opens pytest's own table (`[tool.pytest.ini_options]`)."""
+    return bool(_PYTEST.match(line))
 
 
 def titled_for(title: str, kind: str) -> bool:

@@ -192,6 +192,8 @@ def task_lines(
         if (line := dev_tasks.defines_task(rec.path, rec.content, kind)) is not None:
             named = not tool or rec.path.lower().rsplit("/", 1)[-1] == tool
             tier = (0 if kind == "list" else 1) + (0 if named else 3)
+            if dev_tasks.configures_pytest(rec.content.split("\n")[line]):
+                tier = 2  # pytest's own table says how, a task more so
             hit = shown_from(Hit(rec, 1.0), line)
             ranked.append(((tier, rec.is_test, rec.path.count("/"), n), hit))
     out: dict[str, Hit] = {}
