@@ -13,6 +13,7 @@ from strata import Engine
 from strata.query.defaults import (
     Stated,
     default_asked,
+    keyed,
     name_pattern,
     signature_defaults,
     stated,
@@ -50,6 +51,23 @@ SOURCES = {
     "web/client.js": """
         export function get(url, { retries = 3, backoff = 'linear' } = {}) {
           return fetch(url, { retries, backoff });
+        }
+    """,
+    "web/config.js": """
+        const defaults = {
+          adapter: ['xhr', 'http'],
+          maxContentLength: -1,
+          transformResponse: [function transformResponse(data) {
+            return data;
+          }],
+        };
+
+        export default defaults;
+    """,
+    "web/http.js": """
+        // maxContentLength: the caller's, else the default one
+        export function send(request, maxContentLength) {
+          return request.body.length <= maxContentLength;
         }
     """,
     "tests/test_session.py": """
@@ -171,3 +189,22 @@ def test_the_catalogue_knows_which_signatures_give_a_default(client: Engine) -> 
         "__init__",
         "send",
     ]
+
+
+def test_a_key_of_a_mapping_of_defaults() -> None:
+    # yamllint's rules: `CONF` types the options, `DEFAULT` gives their values
+    lines = [
+        "CONF = {'forbid': bool,",
+        "        'max-spaces-inside': int}",
+        "DEFAULT = {'forbid': False,",
+        "           'max-spaces-inside': 0,",
+        "           'max-spaces-inside-empty': -1}",
+        "OTHER = {'max-spaces-inside': 5}",
+    ]
+    assert keyed(lines, name_pattern("max-spaces-inside")) == [(Stated.GIVEN, 3)]
+    assert keyed(lines, name_pattern("forbid")) == [(Stated.GIVEN, 2)]
+
+
+def test_a_js_defaults_object(client: Engine) -> None:
+    hits = _first(client, "what is the default maxContentLength", k=2)
+    assert [path for path, _ in hits] == ["web/config.js", "web/http.js"]  # then the comment

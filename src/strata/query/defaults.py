@@ -19,6 +19,7 @@ __all__ = [
     "DEFAULT_WORDS",
     "Stated",
     "default_asked",
+    "keyed",
     "name_pattern",
     "signature_defaults",
     "stated",
@@ -147,4 +148,34 @@ def signature_defaults(signature: str) -> list[tuple[str, Stated]]:
     for m in _PARAM.finditer(signature):
         literal = _LITERAL.match(m.group(2)) if m.group(2).strip() else None
         out.append((m.group(1), Stated.GIVEN if literal else Stated.PASSED))
+    return out
+
+
+# A mapping of defaults opening (`DEFAULT = {`, `const defaults = {`, `DEFAULTS = dict(`),
+# and a key in it (`'max-spaces-inside': 0,`, `timeout: 0,`, `retries=3,`).
+_DEFAULTS_OPEN = re.compile(
+    r"(?i)\b[\w$.]*defaults?[\w$]*\s*(?::\s*[^=\n]{1,60}?)?\s*[:=]\s*(?:dict\s*\(|\{)"
+)
+_KEY = re.compile(r"(?:^|[{(,])\s*[\"']?([\w$-]+)[\"']?\s*[:=](?![=:])\s*")
+
+
+def keyed(lines: list[str], thing: re.Pattern[str]) -> list[tuple[Stated, int]]:
+    """The keys of a mapping of defaults (`DEFAULT = {'max-spaces-inside': 0}`, axios'
+    `const defaults = { timeout: 0 }`) that are the thing asked about, with how (a literal
+    value `GIVEN`, else `PASSED`) and their 0-based line."""
+    out: list[tuple[Stated, int]] = []
+    depth = 0
+    for i, line in enumerate(lines):
+        rest = line
+        if depth <= 0:
+            opened = _DEFAULTS_OPEN.search(line)
+            if opened is None:
+                continue
+            rest = line[opened.end() - 1 :]
+            depth = 0
+        depth += rest.count("{") + rest.count("(") - rest.count("}") - rest.count(")")
+        for key in _KEY.finditer(rest):
+            if (m := thing.fullmatch(key.group(1))) is not None and m.group() == key.group(1):
+                literal = _LITERAL.match(rest[key.end() :])
+                out.append((Stated.GIVEN if literal else Stated.PASSED, i))
     return out

@@ -41,6 +41,7 @@ def default_lines(
         seen = [
             (how, i) for i, ln in enumerate(lines) if (how := defaults.stated(ln, name)) is not None
         ]
+        seen += defaults.keyed(lines, name)  # `DEFAULT = {'max-spaces-inside': 0, ...}`
         if seen:
             how, line = min(seen)
             ranked.append(((hit.record.is_test, how, n), shown_from(hit, line)))
