@@ -151,10 +151,13 @@ def signature_defaults(signature: str) -> list[tuple[str, Stated]]:
     return out
 
 
-# A mapping of defaults opening (`DEFAULT = {`, `const defaults = {`, `DEFAULTS = dict(`),
-# and a key in it (`'max-spaces-inside': 0,`, `timeout: 0,`, `retries=3,`).
+# A mapping of defaults opening a statement (`DEFAULT = {`, `const defaults = {`,
+# `DEFAULT_CONFIG = dict(`, `self.defaults = {`; not `default_error_messages = {`, whose
+# keys are messages), and a key in it (`'max-spaces-inside': 0,`, `timeout: 0,`).
 _DEFAULTS_OPEN = re.compile(
-    r"(?i)\b[\w$.]*defaults?[\w$]*\s*(?::\s*[^=\n]{1,60}?)?\s*[:=]\s*(?:dict\s*\(|\{)"
+    r"(?i)^\s*(?:(?:export|const|let|var|static|final|public|private|readonly)\s+)*"
+    r"(?:[\w$]+\.)*_?defaults?(?:_?(?:config|conf|options|opts|settings|values|params))?"
+    r"\s*(?::\s*[^=\n]{1,60}?)?\s*[:=]\s*(?:dict\s*\(|\{)"
 )
 _KEY = re.compile(r"(?:^|[{(,])\s*[\"']?([\w$-]+)[\"']?\s*[:=](?![=:])\s*")
 
