@@ -102,6 +102,8 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Engine:
         ("what is the default value for the line-length option", "line-length"),
         ("where is the default timeout set", "timeout"),
         ("how many retries by default", "retries"),
+        ("what port does the server listen on by default", "port"),
+        ("which encoding does it use by default", "encoding"),
         ("what is timeout set to by default", "timeout"),
         ("what is the default port number", "port"),
         ("значение по умолчанию для timeout", "timeout"),

@@ -41,6 +41,8 @@ _ASKS = rx(
     rf"^\W*(?:show\s+(?:me\s+)?|find\s+)?{THE}default\s+(?:value\s+)?(?:of|for)\s+{THE}{_HOLDER}"
     rf"{_THING}{END}",
     rf"\bhow\s+(?:many|much|long|often)\s+{_THING}\s+(?:\w+\s+){{0,3}}by\s+default\b",
+    # "what port does the server listen on by default", "which encoding does it use by default"
+    rf"\b(?:what|which)\s+{_THING}\s+(?:does|do|is|are|will)\s+(?:[\w.-]+\s+){{1,4}}by\s+default\b",
     rf"\bwhere\s+is\s+{THE}default\s+(?:value\s+(?:of|for)\s+)?{THE}{_HOLDER}{_THING}\s+"
     r"(?:set|specified|configured)\b",  # "where is the default tab width defined": a name
     rf"\bзначение\s+по\s+умолчанию\s+(?:для\s+|у\s+)?{_THING}{END}",
