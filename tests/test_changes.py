@@ -159,6 +159,16 @@ def test_a_release_is_its_sections_titled_with_it(client: Engine) -> None:
     ]
 
 
+def test_a_heading_links_text_is_its_title(tmp_path: Path) -> None:
+    log = "".join(
+        f"## [1.{n}.0](https://example.org/compare/1.{n - 1}.0...1.{n}.0) - 2024-0{n}-01\n\n"
+        f"- Added `f{n}`.\n\n"
+        for n in (3, 2, 1)
+    )
+    eng = indexed_tree(tmp_path, {"CHANGELOG.md": log, "lib/util.py": "def f():\n    pass\n"})
+    assert _shown(eng, "what changed in 1.2.0", k=1) == [("CHANGELOG.md", 5, "1.2.0 - 2024-02-01")]
+
+
 def test_a_series_when_no_heading_names_the_release(client: Engine) -> None:
     assert _shown(client, "release notes for 1.8", k=1) == [("docs/history.rst", 9, "1.8.2")]
 

@@ -115,11 +115,18 @@ def _releases(
 
 def _titled(rec: Record, heads: list[str], version: str | None) -> Record:
     """`rec` titled with the heading that names its release, then its own (`0.26.0 (20th
-    December, 2023) › Added`)."""
+    December, 2023) › Added`); a link in a heading is its text (`[18.2.0](https://…)`
+    is `18.2.0`)."""
     named = next((h for h in heads if version and version in h), None)
-    if named is None or named == rec.title:
+    if named is None:
         return rec
-    return dataclasses.replace(rec, title=f"{named} › {rec.title}")
+    own, named = _unlinked(rec.title), _unlinked(named)
+    return dataclasses.replace(rec, title=named if named == own else f"{named} › {own}")
+
+
+def _unlinked(title: str) -> str:
+    """A Markdown heading's text with its links as their text."""
+    return re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", title)
 
 
 def _newest(sections: list[tuple[Record, str | None]]) -> list[str]:
