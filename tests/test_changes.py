@@ -159,6 +159,22 @@ def test_a_release_is_its_sections_titled_with_it(client: Engine) -> None:
     ]
 
 
+def test_when_a_thing_was_added_is_its_first_release_saying_so(tmp_path: Path) -> None:
+    log = (
+        "# Changes\n\n## 3.0.0\n\n- Added a `timeout` to `connect`; `connect` retries.\n\n"
+        "## 2.0.0\n\n- Fixed `connect` on Windows.\n\n"
+        "## 1.0.0\n\n- Added `connect`, `send`, `receive` and `listen`, each with its own"
+        " documentation, examples and tests for every platform we support.\n"
+    )
+    eng = indexed_tree(tmp_path, {"CHANGES.md": log, "lib/net.py": "def connect():\n    pass\n"})
+    # both added entries say "Added": the first release that did is the answer
+    assert [title for _, _, title in _shown(eng, "when was `connect` added", k=3)] == [
+        "1.0.0",
+        "3.0.0",
+        "2.0.0",
+    ]
+
+
 def test_a_heading_links_text_is_its_title(tmp_path: Path) -> None:
     log = "".join(
         f"## [1.{n}.0](https://example.org/compare/1.{n - 1}.0...1.{n}.0) - 2024-0{n}-01\n\n"

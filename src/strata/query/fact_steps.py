@@ -140,11 +140,15 @@ def _change_entries(
 ) -> list[Hit]:
     """The changelog sections a lexical search of `what` finds that write all its words on
     one line, those whose line also says the change (`verb`, a stem) first, then those
-    writing it as code, then the search's order; each titled with its release and shown
-    from that line."""
+    writing it as code, then (for when it was added) the earliest release, then the
+    search's order; each titled with its release and shown from that line."""
     where = dataclasses.replace(filters.on_store(), path=paths)
     found = hybrid.search(ctx, what, POOL, layers=[L.D0_DOC_CHUNKS], filters=where, mode="lexical")
-    titles = {r.id: r for r, _ in _releases(ctx, paths, filters)}
+    sections = _releases(ctx, paths, filters)
+    titles = {r.id: r for r, _ in sections}
+    # when a thing was added: its first release among the entries that say so equally
+    first = verb.startswith(("add", "intr"))
+    order = {r.id: (0, changes.version_key(v)) for r, v in sections if v and first}
     words = [re.compile(rf"(?<!\w){re.escape(w)}(?!\w)", re.IGNORECASE) for w in what.split()]
     code = re.compile("|".join(rf"`{re.escape(w)}(?:\(\))?`" for w in what.split()))
     ranked = []
@@ -156,7 +160,9 @@ def _change_entries(
         title = hit.record.title.lower()  # `### Added` says the change of its entries
         tier, line = min((_entry_tier(lines[i], title, verb, code), i) for i in saying)
         rec = titles.get(hit.record.id, hit.record)
-        ranked.append(((*tier, n), shown_from(dataclasses.replace(hit, record=rec), line)))
+        release = order.get(hit.record.id, (1, ((), "")))
+        hit = shown_from(dataclasses.replace(hit, record=rec), line)
+        ranked.append(((*tier, release, n), hit))
     return [hit for _, hit in sorted(ranked, key=lambda pair: pair[0])]
 
 
