@@ -11,7 +11,7 @@ from benchmarks.quality.assignforms import assigned
 from benchmarks.quality.catchforms import caught
 from benchmarks.quality.changeforms import added, headings, releases
 from benchmarks.quality.defaultforms import defaults
-from benchmarks.quality.defineforms import top_level
+from benchmarks.quality.defineforms import imported, top_level
 from benchmarks.quality.envforms import reads
 from benchmarks.quality.flagforms import definitions
 from benchmarks.quality.markforms import marked
@@ -362,3 +362,18 @@ def test_how_to_run_a_command_is_its_definition_or_a_guides_section(tmp_path: Pa
         Target("package.json", 4, 4),
     ]
     assert "what make targets are there" not in found
+
+
+def test_what_a_module_imports_is_its_import_lines_then_the_files_it_names(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "pkg" / "util.py").write_text("X = 1\n", encoding="utf-8")
+    text = "import os\n\nfrom pkg.util import X\nfrom . import util\n"
+    (tmp_path / "pkg" / "app.py").write_text(text, encoding="utf-8")
+    assert imported(ast.parse(text), "pkg/app.py", tmp_path) == [
+        Target("pkg/app.py", 1, 1),
+        Target("pkg/app.py", 3, 3),
+        Target("pkg/app.py", 4, 4),
+        Target("pkg/util.py", 1, 1),
+        Target("pkg/__init__.py", 1, 1),
+    ]

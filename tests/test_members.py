@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from strata import Engine
-from strata.query.member_questions import defined_in_asked, members_asked
+from strata.query.member_questions import defined_in_asked, imports_asked, members_asked
 from strata.query.router import IndexFacts, route
 from tests.sources import indexed_tree
 
@@ -42,6 +42,16 @@ SOURCES = {
             \"\"\"The root node of a parsed template.\"\"\"
 
             fields = ("body",)
+    """,
+    "app/loader.py": """
+        import os
+
+        from app.environment import Environment
+        from app.util import split_name
+
+
+        def load(path):
+            return Environment(), split_name(os.path.basename(path))
     """,
     "app/util.py": """
         DEFAULT_NAME = "index.html"
@@ -161,3 +171,30 @@ def test_a_modules_classes_and_everything_a_file_defines(app: Engine) -> None:
 
 def test_a_name_that_is_no_file_is_not_listed(app: Engine) -> None:
     assert app.search("list the classes in nowhere.py", k=2).plan["route"]["intent"] != "members"
+
+
+@pytest.mark.parametrize(
+    ("query", "path"),
+    [
+        ("what does app/loader.py import", "app/loader.py"),
+        ("which modules does app/loader.py depend on", "app/loader.py"),
+        ("list the imports in loader.py", "loader.py"),
+        ("what does the loader module import", "loader"),
+        ("who imports app/loader.py", ""),  # the other way round
+        ("imports of app/loader.py", ""),
+        ("what does CodeGenerator.visit_Import depend on", ""),  # a function's callees
+    ],
+)
+def test_a_question_about_what_a_file_imports(query: str, path: str) -> None:
+    assert imports_asked(query) == path
+
+
+def test_what_a_file_imports_is_its_imports_then_the_files_they_name(app: Engine) -> None:
+    result = app.search("what does app/loader.py import", k=3, mode="lexical")
+    assert result.plan["route"]["intent"] == "members"
+    # its imports' lines, then the head of each indexed file it imports from, in order
+    assert [h.record.path for h in result.hits] == [
+        "app/loader.py",
+        "app/environment.py",
+        "app/util.py",
+    ]

@@ -31,6 +31,7 @@ from benchmarks.quality.run import SEED, build_corpora
 FUNCTIONS = ("what functions are defined in {path}", "list the functions in {path}")
 CLASSES = ("list the classes in {path}", "which classes does {module} define")
 EVERYTHING = ("what does {module} define",)
+IMPORTS = ("what does {path} import",)
 
 
 def top_level(tree: ast.Module, rel: str) -> tuple[list[Target], list[Target]]:
@@ -58,11 +59,43 @@ def _module_level(body: list[ast.stmt]) -> list[ast.stmt]:
     return out
 
 
+def imported(tree: ast.Module, rel: str, root: Path) -> list[Target]:
+    """A module's import statements, then the head (first line) of each file of the
+    corpus it imports from (`from pkg.mod import x`, `from . import y`), in order."""
+    lines = [Target(rel, n.lineno, n.end_lineno or n.lineno) for n in _imports(tree)]
+    package = Path(rel).parent
+    files: list[str] = []
+    for node in _imports(tree):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom):
+            base = package
+            for _ in range(max(node.level - 1, 0)):
+                base = base.parent
+            prefix = base.as_posix() if node.level and base.as_posix() != "." else ""
+            module = "/".join(p for p in (prefix, (node.module or "").replace(".", "/")) if p)
+            names = [module] + [f"{module}/{a.name}" if module else a.name for a in node.names]
+        for name in names:
+            for candidate in (
+                f"{name.replace('.', '/')}.py",
+                f"{name.replace('.', '/')}/__init__.py",
+            ):
+                for top in ("", "src/"):
+                    if (root / top / candidate).is_file() and top + candidate != rel:
+                        files.append(top + candidate)
+    return lines + [Target(f, 1, 1) for f in dict.fromkeys(files)]
+
+
+def _imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    return [n for n in _module_level(tree.body) if isinstance(n, ast.Import | ast.ImportFrom)]
+
+
 def _asked(root: Path, per_corpus: int, name: str) -> list[tuple[str, str, list[Target]]]:
     files = []
+    trees = {}
     for rel, tree in library_trees(root):
         if not rel.endswith("__init__.py"):
             functions, classes = top_level(tree, rel)
+            trees[rel] = tree
             if len(functions) >= 3 or len(classes) >= 2:
                 files.append((rel, functions, classes))
     pick = random.Random(f"{SEED}:defined:{name}")
@@ -75,6 +108,8 @@ def _asked(root: Path, per_corpus: int, name: str) -> list[tuple[str, str, list[
         if len(classes) >= 2:
             out += [(form, form.format(**said), classes) for form in CLASSES]
         out += [(form, form.format(**said), functions + classes) for form in EVERYTHING]
+        if len(targets := imported(trees[rel], rel, root)) > 1:
+            out += [(form, form.format(**said), targets) for form in IMPORTS]
     return out
 
 

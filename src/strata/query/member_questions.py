@@ -4,10 +4,12 @@
 
 from __future__ import annotations
 
+import re
+
 from strata.query.phrases import END, KIND, KIND_AFTER, NAME, THE
 from strata.query.question_filters import rx
 
-__all__ = ["KINDS_ASKED", "defined_in_asked", "members_asked"]
+__all__ = ["KINDS_ASKED", "defined_in_asked", "imports_asked", "members_asked"]
 
 _MEMBERS = r"(?:methods|functions|fields|members|properties|attributes|operations|variants)"
 _TYPE = r"(?:class|struct|interface|type|trait|enum)"
@@ -93,3 +95,32 @@ def defined_in_asked(query: str) -> tuple[str, str]:
             noun = next((w for w in KINDS_ASKED if w in m.group().casefold()), "")
             return noun, m.group(1).strip("`'\"")
     return "", ""
+
+
+# What a file imports: "what does app/cli.py import", "which modules does app/cli.py depend
+# on", "list the imports in app/cli.py" ("imports of X" asks who imports X).
+_IMPORTS_ASKS = rx(
+    rf"\bwhat\s+does\s+{THE}{_FILE}{_WHERE}\s+(?:import|depend\s+on|require)\b",
+    rf"\b(?:what|which)\s+(?:modules|packages|files|libraries|dependencies)\s+does\s+{THE}"
+    rf"{_FILE}{_WHERE}\s+(?:import|use|need|require|depend\s+on)\b",
+    rf"\b(?:list|show)\s+(?:me\s+)?(?:all\s+)?(?:the\s+)?imports\s+(?:in|from)\s+{THE}{_FILE}"
+    rf"{_WHERE}{END}",
+    rf"\bчто\s+импортирует\s+{_WHERE}{END}",
+)
+
+
+_FILE_NAME = re.compile(
+    r"/|\.(?:py|[cm]?js|jsx|tsx?|go|rs|rb|java|kts?|c|h|cc|cpp|hpp|cs|php|swift|scala|exs?|lua|pl|pm|sh)$"
+)
+
+
+def imports_asked(query: str) -> str:
+    """The file or module a question asks what it imports ("" none). Only a file's path
+    "depends on" here: "what does Parser.parse depend on" asks for a function's callees."""
+    for pattern in _IMPORTS_ASKS:
+        if m := pattern.search(query):
+            name = m.group(1).strip("`'\"")
+            said = (query[m.start() : m.start(1)] + query[m.end(1) : m.end()]).lower()
+            if "import" in said or _FILE_NAME.search(name):  # the words around the name
+                return name
+    return ""

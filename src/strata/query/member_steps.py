@@ -7,13 +7,15 @@ from strata import layers as L
 from strata.query import lookup
 from strata.query.definitions import at_header, defined_at, header_chunks
 from strata.query.filters import SearchFilters
+from strata.query.focus import at_line
 from strata.query.hybrid import QueryContext
 from strata.query.kinds import TYPE_KINDS
 from strata.query.line_steps import then_plain
 from strata.query.lookup.members import members
-from strata.query.lookup.rows import indexed_paths, meta_str
+from strata.query.lookup.rows import chunks_at, file_heads, indexed_paths, meta_str
 from strata.query.lookup.symbols import SymbolMatch
 from strata.query.member_questions import KINDS_ASKED
+from strata.query.module_names import module_file
 from strata.query.question_filters import file_glob
 from strata.query.router import Step
 from strata.store import Filter
@@ -63,9 +65,9 @@ def _defined_in(
     at its header in the file's order; then the plain search. A type's own members are
     not listed: "what methods does X have" asks for them."""
     path, noun = str(step.args["path"]), str(step.args["kind"])
-    found = sorted(select(indexed_paths(ctx.store), [file_glob(path)]), key=lambda p: (len(p), p))
-    exact = [p for p in found if p == path.strip("`'\"").lstrip("./")]
-    chosen = (exact or found)[:1]
+    chosen = _the_file(ctx, path)
+    if noun == "imports":
+        return _imports_of(ctx, step, filters, mode, chosen)
     where = Filter(layers=(L.C1_SYMBOL_CATALOG,), paths=tuple(chosen))
     symbols = ctx.store.fetch(where, vectors=False) if chosen else []
     qnames = {meta_str(r, "qname") for r in symbols}
@@ -80,3 +82,49 @@ def _defined_in(
     what = noun or "definitions"
     notes = [] if hits else [f"no {what} found in {path!r}: plain search instead"]
     return then_plain(ctx, step, filters, mode, hits), notes
+
+
+def _the_file(ctx: QueryContext, path: str) -> list[str]:
+    """The indexed file a question's path names: the file at that very path, else the
+    shortest path ending so (none: [])."""
+    found = sorted(select(indexed_paths(ctx.store), [file_glob(path)]), key=lambda p: (len(p), p))
+    exact = [p for p in found if p == path.strip("`'\"").lstrip("./")]
+    return (exact or found)[:1]
+
+
+def _imports_of(
+    ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None, chosen: list[str]
+) -> tuple[list[Hit], list[str]]:
+    """What a file imports: its passages holding the imports (shown from the first), then
+    the head of each indexed file it imports from, in the order it imports them; then the
+    plain search."""
+    where = Filter(layers=(L.C2_DEPENDENCY_GRAPH,), paths=tuple(chosen))
+    edges = [
+        e
+        for e in (ctx.store.fetch(where, vectors=False) if chosen else [])
+        if meta_str(e, "edge_type") == "imports"
+    ]
+    at = chunks_at(ctx.store, [(e.path, e.span_start) for e in edges])
+    hits: dict[str, Hit] = {}
+    for e in edges:
+        rec = at.get((e.path, e.span_start))
+        if rec is not None and rec.id not in hits:
+            hits[rec.id] = Hit(at_line(rec, e.span_start or 1), 1.0, {"members": 1.0})
+    paths = indexed_paths(ctx.store)
+    imported = [f for e in edges if (f := _module_of(meta_str(e, "dst_ref"), paths))]
+    for rec in file_heads(ctx.store, list(dict.fromkeys(imported)), [L.C0_SOURCE_CHUNKS]):
+        why = f"imported by {chosen[0]}"
+        hits.setdefault(rec.id, Hit(rec, 0.5, {"members": 0.5}, (why,)))
+    notes = [] if hits else [f"no import found in {step.args['path']!r}: plain search instead"]
+    return then_plain(ctx, step, filters, mode, list(hits.values())), notes
+
+
+def _module_of(name: str, paths: tuple[str, ...]) -> str:
+    """The indexed file an imported name comes from (`httpx._client.Client` is
+    `httpx/_client.py`), its last parts dropped until one names a file; "" for none."""
+    parts = name.split(".")
+    while parts:
+        if found := module_file(".".join(parts), paths):
+            return found
+        parts.pop()
+    return ""

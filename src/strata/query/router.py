@@ -50,7 +50,7 @@ from strata.query.filters import NO_FILTERS, SearchFilters
 from strata.query.graph_questions import imported_path
 from strata.query.intent_steps import BUILDERS, NEEDS, Step
 from strata.query.kinds import TYPE_KINDS, kind_asked
-from strata.query.member_questions import defined_in_asked
+from strata.query.member_questions import defined_in_asked, imports_asked
 from strata.query.module_names import exports_asked, module_asked, module_dir, module_file
 from strata.query.plain_names import named
 from strata.query.question_filters import asks_overview, file_asked, file_glob, filters_of
@@ -280,7 +280,8 @@ def route(
     filters, said = filters_of(head, facts)
     if found.intent == "file" and not filters.path:  # `core/README.md`: at any depth
         filters = replace(filters, path=(file_glob(found.names[0]),))
-    if found.intent == "importers":  # "who imports utils.py": the file is asked about
+    if found.intent == "importers" or found.names[1:] == ("imports",):
+        # "who imports utils.py", "what does utils.py import": other files answer
         filters = replace(filters, path=tuple(p for p in filters.path if p not in found.names))
     return _build(query, found, filters, facts, k, reasons + said)
 
@@ -312,6 +313,8 @@ def _defined_in(head: str, facts: IndexFacts) -> Classification | None:
     classes in jinja2.nodes"): its definitions, when the name is a file's path or a
     module's."""
     noun, name = defined_in_asked(head)
+    if imported := imports_asked(head):
+        noun, name = "imports", imported
     if not name:
         return None
     path = name if "/" in name or "\\" in name else facts.module_file(name)
@@ -321,6 +324,8 @@ def _defined_in(head: str, facts: IndexFacts) -> Classification | None:
         return None
     what = noun or "definitions"
     reason = f"members: the {what} of the file {path!r}"
+    if noun == "imports":
+        reason = f"members: what the file {path!r} imports"
     return Classification("members", (path, noun), target="file", reason=reason)
 
 
