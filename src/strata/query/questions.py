@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from strata.query.doc_links import links_asked, quoted, subject_of
 from strata.query.entry_questions import CLI as _ENTRY_CLI
 from strata.query.entry_questions import FRAMEWORKS as _FRAMEWORKS
 from strata.query.entry_questions import HTTP as _ENTRY_HTTP
 from strata.query.entry_questions import asks_for_entrypoints
-from strata.query.framing import is_topic
 from strata.query.graph_questions import GRAPH_INTENTS, WALKS_OF_CODE
 from strata.query.phrases import END as _END
 from strata.query.phrases import KIND as _KIND
@@ -88,53 +88,15 @@ _WORKFLOW = rx(
     r"\bкак\s+(?:работает|работают|происходит|устроен\w*|выполняется|проходит|сделать|оформить)\b",
     r"\bсценари\w*|\bчто\s+происходит\b",
 )
-_INTEGRATIONS = rx(
-    r"\bintegrat\w*\b",
-    r"\b(?:talks?|connects?|sends?\s+\w+)\s+to\b",
-    r"\bexternal\s+(?:systems?|services?|apis?)\b",
-    r"\bинтегр\w*|\bинтеграци\w*",
-)
-_RELATIONS = rx(
-    r"\bdepend\w*\s+on\b",
-    r"\bdependencies\s+of\b",
-    r"\brelated\s+to\b",
-    r"\b(?:refer|link|point)\w*\s+to\b",
-    r"\breferenc(?:es|ed|ing|e(?!\s+(?:count\w*|types?|manual|guide|docs?)\b))\b",
-    r"\bзавис\w+\s+от\b",
-    r"\bот\s+чего\s+завис\w*",
-    r"\bсвязан\w*\s+с\b",
-)
 _DEFINITION = rx(
     rf"^\s*(?:what|who)\s+(?:is|are)\s+{_THE}(?P<term>[^?]+?)\s*\??\s*$",
     r"\bwhat\s+does\s+(?P<term>.+?)\s+mean\b",
     r"\b(?:define|meaning\s+of|definition\s+of)\s+(?P<term>[^?]+)",
     r"\bчто\s+(?:такое|значит|означает)\s+(?P<term>[^?]+)",
 )
-# Subjects of docs questions: "what does payments integrate with", "integrations of X".
-_SOURCE_SUBJECT = rx(
-    rf"\b(?:does|do|did)\s+{_THE}{_WORD}(?:\s+(?:service|module|system|component))?\s+(?:integrate|talk|connect|depend|use|relate|call)\b",
-    rf"\b(?:integrations?|dependencies|relations?)\s+(?:of|for)\s+{_THE}{_WORD}{_END}",
-    rf"\bинтегрир\w+\s+{_WORD}{_END}",
-    rf"\bинтеграци\w+\s+{_WORD}{_END}",
-    rf"\b{_WORD}\s+завис\w+\s+от\b",
-    rf"\bот\s+чего\s+завис\w*\s+{_WORD}{_END}",
-)
-_TARGET_SUBJECT = rx(
-    rf"\b(?:integrates?|integrated|talks?|connects?)\s+(?:with|to)\s+{_THE}{_WORD}{_END}",
-    rf"\b(?:depends?|rely|relies)\s+on\s+{_THE}{_WORD}{_END}",
-    rf"\b(?:related|refers?|links?|points?)\s+to\s+{_THE}{_WORD}{_END}",
-    rf"\breferenc(?:es|ed|ing|e)\s+{_THE}{_WORD}{_END}",
-    rf"\bзавис\w+\s+от\s+{_WORD}{_END}",
-    rf"\bсвязан\w*\s+с\s+{_WORD}{_END}",
-)
 _ENTRY_SUBJECT = rx(
     rf"\b{_THE}{_WORD}\s+(?:service|module|app|application|package|api|server|cli)\b",
     rf"\b(?:in|of|from|by)\s+{_THE}{_WORD}{_END}",
-)
-_QUOTED = re.compile(r"`([^`]+)`|\"([^\"]+)\"|'([^'\s][^']*)'")
-_SUBJECT_NOISE = frozenset(
-    {*STOP_WORDS, "service", "services", "documents", "document", "docs", "module", "all"}
-    | {"http", "rest", "web", "api", "cli", "endpoints", "routes", "commands", "expose", "our"}
 )
 
 
@@ -160,7 +122,7 @@ def classify(query: str) -> Classification:
         for p in patterns:
             m = p.search(query)
             if m and _is_name(m.group(1)) and not _goes_on(query, m):
-                name = _quoted(query) or _asked(m, query)
+                name = quoted(query) or _asked(m, query)
                 return Classification(intent, (name,), reason=f"{intent}: matched {m.group(0)!r}")
     walk = _walk_of_code(query)
     if walk is not None:
@@ -168,13 +130,13 @@ def classify(query: str) -> Classification:
     name, said = about_name(query)
     if name and (code_shaped(query, name) or names_a_kind(said, name)):
         why = f"symbol: asks about the code name in {said!r}"
-        return Classification("symbol", (_quoted(query) or name,), reason=why)
+        return Classification("symbol", (quoted(query) or name,), reason=why)
     entry = None if described else _entrypoint(query)
     if entry is not None:
         return entry
-    linked = _linked(query)
-    if linked is not None:
-        return linked
+    if linked := links_asked(query):
+        intent, subject, target, why = linked
+        return Classification(intent, subject=subject, target=target, reason=f"{intent}: {why}")
     if matches_any(_WORKFLOW, query):
         return Classification(
             "workflow", names=_identifiers(query), reason="workflow: a how/what-happens question"
@@ -242,7 +204,7 @@ def _walk_of_code(query: str) -> Classification | None:
     """A callers or callees question that asks so only of a name written as code."""
     intent, name = walk_of(query)
     if name and code_shaped(query, name):
-        return Classification(intent, (_quoted(query) or name,), reason=f"{intent}: {name!r}")
+        return Classification(intent, (quoted(query) or name,), reason=f"{intent}: {name!r}")
     return None
 
 
@@ -261,22 +223,6 @@ def walk_of(query: str) -> tuple[str, str]:
     return "", ""
 
 
-def _linked(query: str) -> Classification | None:
-    """An `integrations` or `relations` question, its subject (or target) document."""
-    for intent, patterns, why in (
-        ("integrations", _INTEGRATIONS, "the question asks what a component integrates with"),
-        ("relations", _RELATIONS, "the question asks what depends on or relates to what"),
-    ):
-        if matches_any(patterns, query):
-            src, tgt = _subject(query, _SOURCE_SUBJECT), _subject(query, _TARGET_SUBJECT)
-            if not (src or tgt) and is_topic(query):  # "signal handling integration with X"
-                continue  # a topic that has the word, not a question about links
-            return Classification(
-                intent, subject=src, target="" if src else tgt, reason=f"{intent}: {why}"
-            )
-    return None
-
-
 def _entrypoint(query: str) -> Classification | None:
     http, cli = matches_any(_ENTRY_HTTP, query), matches_any(_ENTRY_CLI, query)
     routes = ROUTE.findall(no_urls(query))
@@ -285,7 +231,7 @@ def _entrypoint(query: str) -> Classification | None:
         return None
     kind = "http" if (http or routes) and not cli else "cli" if cli and not http else None
     framework = next((f for f in _FRAMEWORKS if re.search(rf"\b{f}\b", query, _F)), None)
-    subject = _subject(query, _ENTRY_SUBJECT)
+    subject = subject_of(query, _ENTRY_SUBJECT)
     if subject in _FRAMEWORKS:
         subject = ""
     what = kind or "any"
@@ -300,22 +246,10 @@ def _entrypoint(query: str) -> Classification | None:
     )
 
 
-def _subject(query: str, patterns: tuple[re.Pattern[str], ...]) -> str:
-    quoted = _quoted(query)
-    if quoted:
-        return quoted
-    for p in patterns:
-        for m in p.finditer(query):
-            word = m.group(1).strip(".-").lower()
-            if word and word not in _SUBJECT_NOISE and not word.isdigit():
-                return word
-    return ""
-
-
 def _identifiers(query: str) -> tuple[str, ...]:
-    quoted = _quoted(query)
-    if quoted and _is_name(quoted):
-        return (quoted,)
+    written = quoted(query)
+    if written and _is_name(written):
+        return (written,)
     words = [w.strip("`'\"?,!;:()") for w in query.split()]
     words = [w.removesuffix("()").rstrip(".") for w in words]
     return tuple(w for w in dict.fromkeys(words) if w and _is_name(w) and is_identifier_like(w))
@@ -376,11 +310,6 @@ def code_shaped(query: str, name: str) -> bool:
         or f"{name}()" in query
         or (f"({name})" in query and not name.isalnum())
     )
-
-
-def _quoted(query: str) -> str:
-    m = _QUOTED.search(query)
-    return next((g for g in m.groups() if g), "").strip() if m else ""
 
 
 def is_description(query: str) -> bool:
