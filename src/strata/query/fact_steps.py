@@ -100,13 +100,8 @@ def _releases(
 ) -> list[tuple[Record, str | None]]:
     """The document sections of the changelogs at `paths`, in file order, each titled with
     the release its nearest heading naming one names (None for none: `Unreleased`)."""
-    where = filters.where([L.D0_DOC_CHUNKS], lambda: paths)
-    if where.paths is None:
-        where = dataclasses.replace(where, paths=paths)
     out = []
-    for rec in ctx.store.fetch(where, vectors=False):
-        if not filters.keeps(rec):
-            continue
+    for rec in _fetched(ctx, paths, filters):
         heads = [str(h) for h in rec.metadata.get("section_path") or [rec.title]]
         version = next((v for h in reversed(heads) if (v := changes.heading_version(h))), None)
         out.append((_titled(rec, heads, version), version))

@@ -12,14 +12,12 @@ from strata.query.hybrid import QueryContext
 from strata.query.kinds import TYPE_KINDS
 from strata.query.line_steps import then_plain
 from strata.query.lookup.members import members
-from strata.query.lookup.rows import chunks_at, file_heads, indexed_paths, meta_str
+from strata.query.lookup.rows import chunks_at, file_heads, files_named, indexed_paths, meta_str
 from strata.query.lookup.symbols import SymbolMatch
 from strata.query.member_questions import KINDS_ASKED
 from strata.query.module_names import module_file
-from strata.query.question_filters import file_glob
 from strata.query.router import Step
 from strata.store import Filter
-from strata.text.globs import select
 from strata.types import Hit
 
 __all__ = ["MAX_TYPES", "members_of"]
@@ -65,7 +63,7 @@ def _defined_in(
     at its header in the file's order; then the plain search. A type's own members are
     not listed: "what methods does X have" asks for them."""
     path, noun = str(step.args["path"]), str(step.args["kind"])
-    chosen = _the_file(ctx, path)
+    chosen = files_named(ctx.store, path)[:1]
     if noun == "imports":
         return _imports_of(ctx, step, filters, mode, chosen)
     where = Filter(layers=(L.C1_SYMBOL_CATALOG,), paths=tuple(chosen))
@@ -82,14 +80,6 @@ def _defined_in(
     what = noun or "definitions"
     notes = [] if hits else [f"no {what} found in {path!r}: plain search instead"]
     return then_plain(ctx, step, filters, mode, hits), notes
-
-
-def _the_file(ctx: QueryContext, path: str) -> list[str]:
-    """The indexed file a question's path names: the file at that very path, else the
-    shortest path ending so (none: [])."""
-    found = sorted(select(indexed_paths(ctx.store), [file_glob(path)]), key=lambda p: (len(p), p))
-    exact = [p for p in found if p == path.strip("`'\"").lstrip("./")]
-    return (exact or found)[:1]
 
 
 def _imports_of(

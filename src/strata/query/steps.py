@@ -19,12 +19,10 @@ from strata.query.hybrid import QueryContext
 from strata.query.line_steps import LINE_STEPS
 from strata.query.lookup import SymbolMatch, closest
 from strata.query.lookup.matches import as_spelt, without_implementations
-from strata.query.lookup.rows import file_heads, indexed_paths, meta_str
+from strata.query.lookup.rows import file_heads, files_named, indexed_paths, meta_str
 from strata.query.member_steps import members_of
-from strata.query.question_filters import file_glob
 from strata.query.router import Step
 from strata.store import Filter
-from strata.text.globs import select
 from strata.text.names import normalise_name
 from strata.text.tokens import is_identifier_like, query_terms
 from strata.types import Hit, Record
@@ -69,9 +67,7 @@ def _file_head(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str 
     index has one (`README.md` at the root), else every file whose path ends with it,
     the shortest first (`db.py`: `app/db.py` before `app/legacy/db.py`)."""
     path = str(step.args["path"])
-    found = sorted(select(indexed_paths(ctx.store), [file_glob(path)]), key=lambda p: (len(p), p))
-    exact = [p for p in found if p == path.strip("`'\"").lstrip("./")]
-    heads = file_heads(ctx.store, (exact or found)[: step.limit], step.layer.split("+"))
+    heads = file_heads(ctx.store, files_named(ctx.store, path)[: step.limit], step.layer.split("+"))
     why = f"the head of {path}"
     return Outcome([Hit(r, 1.0 / i, {"file": 1.0 / i}, (why,)) for i, r in enumerate(heads, 1)], [])
 

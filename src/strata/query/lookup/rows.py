@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from strata.layers import C0_SOURCE_CHUNKS
 from strata.query.compiled import compiled_outputs
+from strata.query.question_filters import file_glob
 from strata.store import Filter, Store, capabilities
+from strata.text.globs import select
 from strata.types import JSON, Record, fields_json
 from strata.workspace import memory
 
@@ -26,6 +28,7 @@ __all__ = [
     "chunks_at",
     "compiled_paths",
     "derived",
+    "files_named",
     "indexed_paths",
     "link_json",
     "meta_str",
@@ -127,6 +130,15 @@ def indexed_paths(store: Store) -> tuple[str, ...]:
     """Every indexed path, sorted (memoised per store version: path filters match globs
     against it, and reading it means a look at every row)."""
     return derived(store, "paths", lambda st: tuple(sorted(st.sources())))
+
+
+def files_named(store: Store, path: str) -> list[str]:
+    """The indexed files a path written in a question names: the file at that very path
+    when the index has one (`README.md` at the root), else every file whose path ends with
+    it, the shortest first (`db.py`: `app/db.py` before `app/legacy/db.py`)."""
+    found = sorted(select(indexed_paths(store), [file_glob(path)]), key=lambda p: (len(p), p))
+    exact = [p for p in found if p == path.strip("`'\"").lstrip("./")]
+    return exact or found
 
 
 def compiled_paths(store: Store) -> frozenset[str]:

@@ -53,6 +53,7 @@ def error_runs(
     lines: Sequence[bytes],
     span: tuple[int, int],
     opens: Mapping[bytes, str],
+    ends: Mapping[int, int],
 ) -> list[tuple[int, int]]:
     """The runs of lines (1-based, inclusive) of the outermost `ERROR` nodes under `root`
     (itself included), and of the lines a definition holding an error ran on over (below
@@ -61,9 +62,8 @@ def error_runs(
     each line that opens with a word of `opens`, and above the comment right over it: one
     definition that fails again does not take the next ones with it. `span`: the lines
     parsed; a run that is all of them would only fail the same way again. `lines`: the
-    source's, split at newlines."""
+    source's, split at newlines; `ends`: what each node of `found` `held`, by its id."""
     regions = [(e.start_point.row + 1, _last_row(e) + 1) for e in _errors(root)]
-    ends = {node.id: held(node, lines, opens) for node in found}
     regions += [
         (ends[node.id] + 1, _last_row(node) + 1)
         for node in found

@@ -140,10 +140,11 @@ def _parsed(
     nodes = [node for _, node, _ in chosen]
     lines = src.split(b"\n")
     # a body that ran on over the next definitions ends above them
-    held = {builder.index[node.id]: recover.held(node, lines, opens) for node in nodes}
-    found = Outline(tuple(recover.cut(definitions, held)), tuple(references), True)
+    held = {node.id: recover.held(node, lines, opens) for node in nodes}
+    ends = {builder.index[node_id]: end for node_id, end in held.items()}
+    found = Outline(tuple(recover.cut(definitions, ends)), tuple(references), True)
     again = []
-    for run in recover.error_runs(tree.root_node, nodes, lines, span, opens):
+    for run in recover.error_runs(tree.root_node, nodes, lines, span, opens, held):
         first, last = run
         part = _parsed(
             b"\n".join(lines[first - 1 : last]), lang, parser, (1, last - first + 1), depth + 1
