@@ -114,6 +114,31 @@ def test_vendor_is_left_out_only_when_a_package_manager_filled_it(tmp_path: Path
     assert rels(discover(tmp_path, config(exclude=["vendor/"]))) == ["go/main.go"]
 
 
+def test_build_output_is_walked_only_when_it_is_a_packages_shipped_code(tmp_path: Path) -> None:
+    # yargs' tarball: its code is build/lib/*.js, a few shims beside it
+    shipped = ["build/lib/command.js", "build/lib/completion.js", "build/lib/usage.js",
+               "build/lib/utils/which-module.js", "build/lib/typings/common.d.ts"]  # fmt: skip
+    make(tmp_path / "yargs", "package.json", "index.cjs", "helpers/helpers.mjs", *shipped)
+    make(tmp_path / "yargs", "node_modules/dep/build/dep.js", "build/contracts/A.json")
+    assert rels(discover(tmp_path / "yargs", config())) == sorted(
+        ["package.json", "index.cjs", "helpers/helpers.mjs", *shipped, "build/contracts/A.json"]
+    )
+    # compiled from the sources beside it; a bundle beside lib/; no package.json
+    make(tmp_path / "zod", "package.json", "src/types.ts", "src/errors.ts", "src/index.ts",
+         "dist/esm/types.js", "dist/esm/errors.js", "dist/esm/index.js", "dist/cjs/types.js",
+         "dist/cjs/errors.js", "dist/cjs/index.js", "dist/cjs/extra.js")  # fmt: skip
+    make(tmp_path / "axios", "package.json", "lib/axios.js", "lib/core/a.js", "dist/axios.min.js")
+    make(tmp_path / "py", "pkg/a.py", "build/lib/pkg/a.py", "build/lib/pkg/b.js", "build/c.js")
+    make(tmp_path / "gen", "package.json", "dist/index.js", "dist/util.js")
+    (tmp_path / "gen/.gitignore").write_text("dist/\n")
+    for name in ("zod", "axios", "py", "gen"):
+        assert not any(
+            r.startswith(("dist/", "build/")) for r in rels(discover(tmp_path / name, config()))
+        ), name
+    only = discover(tmp_path / "gen", config(respect_gitignore=False))  # a tarball: only dist/
+    assert rels(only) == ["dist/index.js", "dist/util.js", "package.json"]
+
+
 def test_root_named_like_a_denied_directory_is_indexed(tmp_path: Path) -> None:
     make(tmp_path / "node_modules", "index.js")
     assert rels(discover(tmp_path / "node_modules", config())) == ["index.js"]

@@ -13,12 +13,15 @@ from typing import Final
 from pathspec import GitIgnoreSpec
 
 from strata.config import IndexConfig
+from strata.index.published import OUTPUT_DIRS, is_published_code
 from strata.workspace.fileread import read_inside
 
 log = logging.getLogger(__name__)
 
 # Directory names never walked, matched against one path segment below the root (never
 # by substring, never against the root's own ancestors). Every dot-directory is left out too.
+# A build-output directory that is a published package's only code is walked
+# (index/published).
 DENY_DIRS: Final = frozenset(
     {".git", "node_modules", "__pycache__", "venv", ".venv", "target", "build", "dist", "out"}
 )  # fmt: skip
@@ -47,10 +50,13 @@ def denied_dir(name: str) -> bool:
 
 
 def denied(root: Path, rel: str, is_dir: bool) -> bool:
-    """Whether the defaults leave `rel` (a POSIX path under `root`) out: `denied_by_default`,
-    or a `vendor/` directory a package manager filled (`PACKAGE_MANAGER_MARKS`); only a
-    `vendor/` is looked into."""
+    """Whether the defaults leave `rel` (a POSIX path under `root`) out: `denied_by_default`
+    but for a build output that is a package's shipped code (index/published), or a
+    `vendor/` directory a package manager filled (`PACKAGE_MANAGER_MARKS`); only those
+    two are looked into."""
     name = rel.rpartition("/")[2]
+    if is_dir and name in OUTPUT_DIRS:
+        return not is_published_code(root / rel, denied_dir)
     if denied_by_default(name, is_dir):
         return True
     return is_dir and name == VENDOR_DIR and filled_by_package_manager(root / rel)
@@ -88,6 +94,7 @@ class IgnoreRules:
         self._include = compile_patterns(cfg.include, "index.include") if cfg.include else None
         self._include_dirs = tuple(_literal_dir(p) for p in cfg.include)
         self._narrow: set[str] = set()  # left-out directories walked only for their includes
+        self._denied: dict[str, bool] = {}  # a directory's `denied`, looked into once
         self._specs: dict[str, GitIgnoreSpec | None] = {}
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
@@ -118,13 +125,21 @@ class IgnoreRules:
             if how == _ON_THE_WAY:
                 self._narrow.add(rel)
             return how != _ON_THE_WAY
-        left_out = denied(self.root, rel, is_dir) or (
+        left_out = self._by_default(rel, is_dir) or (
             verdict is None and self._ignored_by_files(path)
         )
         if left_out and how == _ON_THE_WAY:
             self._narrow.add(rel)
             return False
         return left_out
+
+    def _by_default(self, rel: str, is_dir: bool) -> bool:
+        """`denied`, a directory's verdict kept: a file's every parent is asked again."""
+        if not is_dir:
+            return denied(self.root, rel, is_dir)
+        if rel not in self._denied:
+            self._denied[rel] = denied(self.root, rel, is_dir)
+        return self._denied[rel]
 
     def _brought_back(self, path: str, is_dir: bool) -> str:
         """`_MATCHED` by an include, `_ON_THE_WAY` to one (a directory), or ""."""
