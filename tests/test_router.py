@@ -243,6 +243,9 @@ def ask(
         ("what type does parse_header return", "symbol", ("parse_header",)),
         ("what exceptions does Client.send raise", "symbol", ("Client.send",)),
         ("which errors can get_template throw", "symbol", ("get_template",)),
+        ("what errors can Route.URL return", "symbol", ("Route.URL",)),  # Go returns them
+        ("which errors are returned by Route.URL", "symbol", ("Route.URL",)),
+        ("what exceptions are raised by Session.send?", "symbol", ("Session.send",)),
         ("where is the class Context?", "symbol", ("Context",)),  # its kind says it is a name
         ("show me the Context class", "symbol", ("Context",)),
         ("what does the cache do", "free_text", ()),  # a plain word is a topic

@@ -74,7 +74,8 @@ _ABOUT_NAME = rx(
     rf"\b(?:signature|parameters|arguments|return\s+(?:type|value))\s+of\s+{_THE}{_NAME}{_END}",
     rf"\bwhat\s+(?:type|types|values?)\s+(?:does|do|can|could|will)\s+{_THE}{_NAME}\s+return\b",
     rf"\b(?:what|which)\s+(?:exceptions|errors)\s+(?:does|do|can|could|might|may|will)\s+"
-    rf"{_THE}{_NAME}\s+(?:raise|throw)\b",
+    rf"{_THE}{_NAME}\s+(?:raise|throw|return)\b",
+    rf"\b(?:what|which)\s+(?:exceptions|errors)\s+(?:are|get|can\s+be)\s+(?:raised|thrown|returned)\s+by\s+{_THE}{_NAME}{_END}",
     rf"\bwhat\s+(?:arguments|parameters|params|args)\s+(?:does|do)\s+{_NAME}\s+(?:take|accept|expect)\b",
     rf"^\s*{_NAME}\s+(?:implementation|source|definition|code)\s*[.?!]?\s*$",
     rf"\bчто\s+делает\s+{_NAME}{_END}",
