@@ -94,6 +94,10 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Engine:
         ("list the make targets", "list"),
         ("which tox environments are defined", "list"),
         ("как запустить тесты", "test"),
+        ("how is the project tested", "test"),
+        ("how do I test my changes?", "test"),
+        ("what test framework does this project use", "test"),
+        ("how is the parser tested", ""),  # a part's tests: the tests intent
         ("how does the test runner work", ""),
         ("how do I test a view", ""),
         ("how do I build a query", ""),

@@ -71,6 +71,8 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Engine:
         ("какие зависимости у проекта", "dependencies"),
         ("what version is this", "version"),
         ("what is the current version", "version"),
+        ("what is the latest version", "version"),
+        ("which version is this", "version"),
         ("where is the version number defined", "version"),
         ("where is version defined", ""),  # a name `version`: the symbol
         ("how does dependency injection work", ""),

@@ -338,6 +338,10 @@ def test_identifier_is_an_exact_match_and_required() -> None:
         ("Find the retry logic in the tests.", {"is_test": True}),
         ("Where is the retry in src/minihttp/client.py?", {"path": ["src/minihttp/client.py"]}),
         ("how are refunds handled in the payments domain", {"domain": "payments"}),
+        ("how is charge_card tested", {"is_test": True}),
+        # the whole project's tests: its commands and configuration answer, not test files
+        ("how is the project tested", {}),
+        ("what test framework does this project use", {}),
     ],
 )
 def test_filters_named_in_the_question(query: str, filters: dict[str, object]) -> None:

@@ -29,8 +29,8 @@ _DEPENDS = rx(
 )
 _VERSION = rx(
     rf"\bwhat\s+version\s+(?:is|of)\s+{_PROJECT}\b",
-    r"\bwhat\s+version\s+is\s+(?:this|it)\b",
-    r"\bwhat\s+is\s+(?:the|its)\s+(?:current\s+)?version\b",
+    r"\b(?:what|which)\s+version\s+(?:is|are)\s+(?:this|it|we\s+on)\b",
+    r"\bwhat\s+is\s+(?:the|its)\s+(?:current\s+|latest\s+|newest\s+)?version\b",
     # "the version": the project's; "where is version defined" asks for a name `version`
     r"\bwhere\s+is\s+(?:the\s+(?:project's\s+|package's\s+)?version(?:\s+number)?"
     r"|version\s+number)\s+(?:defined|set|declared|specified|stored|bumped)\b",

@@ -116,14 +116,19 @@ _OVERVIEW = rx(
     r"\bобзор\s+(?:проекта|репозитория|кода)\b",
     r"\bкак\s+устроен\s+(?:этот\s+)?(?:проект|репозиторий)\b",
 )
+_WHOLE_TESTED = (
+    r"(?:it|this|(?:the|this)\s+(?:project|package|library|code|codebase|app|application|repo"
+    r"|repository))\s+tested\b"
+)
 _IN_TESTS = rx(
     r"\bin\s+(?:the\s+)?tests?\b",
     r"\btest\s+(?:code|files?|suite)\b",
     r"\bв\s+тестах\b",
     # where something is tested: the tests are the answer
-    r"\b(?:is|are)\s+(?:\S+\s+){1,4}tested\b",
+    # (not the whole's: "how is the project tested" asks for its commands, query/dev_tasks)
+    rf"\b(?:is|are)\s+(?!{_WHOLE_TESTED})(?:\S+\s+){{1,4}}tested\b",
     r"\b(?:tests?|test\s+cases?)\s+(?:for|of)\s",
-    r"\b(?:which|what)\s+tests?\s",
+    r"\b(?:which|what)\s+tests?\s(?!(?:framework|runner|library|tool)s?\b)",
     r"\bтестиру(?:ется|ют)\b|\bтесты\s+(?:для|на)\s|\bкакие\s+тесты\b",
 )
 _NO_TESTS = rx(
