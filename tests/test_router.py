@@ -171,6 +171,7 @@ def ask(
         ("Client.send", "symbol", ("Client.send",)),
         ("find the class Gateway", "symbol", ("Gateway",)),
         ("where is read-array* defined", "symbol", ("read-array*",)),  # Clojure
+        ("where is magit--display-buffer defined", "symbol", ("magit--display-buffer",)),  # Lisp
         ("where is decode! defined", "symbol", ("decode!",)),  # Elixir, Ruby
         ("where is session_exists? defined", "symbol", ("session_exists?",)),  # a predicate
         ("who calls empty? here", "callers", ("empty?",)),

@@ -13,6 +13,7 @@ import logging
 
 from strata.config import Config
 from strata.index.chunking import chunk
+from strata.index.code import sketch
 from strata.index.code.entrypoints import compose_entrypoints, scan_entrypoints
 from strata.index.code.entrypoints.polyglot import scan_treesitter_entrypoints
 from strata.index.code.model import Edge, Entrypoint, Symbol
@@ -90,7 +91,7 @@ def _code_items(doc: Extracted) -> tuple[list[Symbol], list[Edge], list[Entrypoi
             pyparse.forget()  # the chunker's and these walks' one tree is done with
         art = python_artifact(doc.rel, doc.file_hash, symbols, edges, scope, scan)
         return symbols, edges, compose_entrypoints([scan]), art
-    if tagquery.has_query(doc.lang) and grammars.loads(doc.lang):
+    if sketch.knows(doc.lang) or (tagquery.has_query(doc.lang) and grammars.loads(doc.lang)):
         symbols, edges = treesitter_symbols.extract(doc.text, doc.lang, doc.rel)
         scan = scan_treesitter_entrypoints(doc.text, doc.lang, doc.rel, symbols)
         art = treesitter_artifact(doc.rel, doc.file_hash, doc.lang, symbols, edges, scan)

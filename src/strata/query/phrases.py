@@ -15,7 +15,7 @@ __all__ = ["END", "KIND", "KINDS", "KIND_AFTER", "KIND_WORD", "NAME", "OPERATOR"
 # An operator in parentheses (Haskell's `(<?>)`, `(<|>)`) is a name too.
 OPERATOR = r"\([!#$%&*+./<=>?@\\^|~:-]{1,6}\)"
 NAME = (
-    rf"[`'\"]?({OPERATOR}|(?:[.~\\](?=[A-Za-z_]))?[A-Za-z_$](?:[\w.:$\\]|::~)*?(?:-[\w$]+)*"
+    rf"[`'\"]?({OPERATOR}|(?:[.~\\](?=[A-Za-z_]))?[A-Za-z_$](?:[\w.:$\\]|::~)*?(?:-+[\w$]+)*"
     r"(?:[*!?]|'+)?)"
     r"(?:\(\))?[`'\"]?"
 )

@@ -272,7 +272,7 @@ def _is_name(word: str) -> bool:
     if re.fullmatch(_OPERATOR, word):
         return True
     # `For` may be a class (sqlparse has one); `for` is a word.
-    part = r"[A-Za-z_$][\w$]*(?:-[\w$]+)*(?:[*!?]|'+)?"
+    part = r"[A-Za-z_$][\w$]*(?:-+[\w$]+)*(?:[*!?]|'+)?"
     return bool(re.fullmatch(rf"[.~\\]?{part}(?:(?:\.|::~?|\\){part})*", word)) and (
         word not in STOP_WORDS
     )

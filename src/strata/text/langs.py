@@ -38,6 +38,7 @@ CODE_EXTENSIONS: Final[dict[str, str]] = {
     **dict.fromkeys((".ixx", ".cppm", ".cu", ".cuh", ".ino"), "cpp"),
     ".cs": "csharp",
     ".rb": "ruby",
+    **dict.fromkeys((".rake", ".gemspec", ".ru", ".podspec", ".thor"), "ruby"),
     ".php": "php",
     ".swift": "swift",
     ".scala": "scala",
@@ -45,10 +46,12 @@ CODE_EXTENSIONS: Final[dict[str, str]] = {
     ".sh": "bash",
     ".bash": "bash",
     ".zsh": "bash",
+    ".ksh": "bash",
     ".lua": "lua",
     ".r": "r",
     ".pl": "perl",
     ".pm": "perl",
+    **dict.fromkeys((".t", ".psgi"), "perl"),
     ".m": "objc",
     ".mm": "objc",
     ".dart": "dart",
@@ -106,6 +109,47 @@ CODE_EXTENSIONS: Final[dict[str, str]] = {
     ".cmd": "batch",
     ".ps1": "powershell",
     ".psm1": "powershell",
+}
+# Code in a language no bundled grammar reads: its definitions are found by their lines
+# (strata.index.code.sketch). An extension another format also uses much (`.v`: Coq, V and
+# Verilog; `.pp`: Pascal and Puppet; `.cl`: Lisp and OpenCL) is left out.
+SKETCHED_EXTENSIONS: Final[dict[str, str]] = {
+    ".el": "elisp",
+    **dict.fromkeys((".lisp", ".lsp", ".asd"), "commonlisp"),
+    ".fnl": "fennel",
+    ".janet": "janet",
+    ".hy": "hy",
+    **dict.fromkeys((".nim", ".nims"), "nim"),
+    **dict.fromkeys((".pas", ".dpr", ".lpr", ".dpk"), "pascal"),
+    ".d": "d",
+    **dict.fromkeys((".adb", ".ads"), "ada"),
+    **dict.fromkeys((".tcl", ".tk", ".itcl"), "tcl"),
+    ".vala": "vala",
+    ".cr": "crystal",
+    **dict.fromkeys((".fs", ".fsi", ".fsx"), "fsharp"),
+    ".vb": "vbnet",
+    ".coffee": "coffeescript",
+    ".elm": "elm",
+    ".purs": "purescript",
+    ".idr": "idris",
+    ".gleam": "gleam",
+    **dict.fromkeys((".raku", ".rakumod", ".pm6", ".p6"), "raku"),
+    ".hx": "haxe",
+    ".odin": "odin",
+    **dict.fromkeys((".sml", ".sig", ".fun"), "sml"),
+    ".gd": "gdscript",
+    ".fish": "fish",
+    ".awk": "awk",
+    ".nu": "nushell",
+    **dict.fromkeys((".sv", ".svh"), "verilog"),
+    **dict.fromkeys((".vhd", ".vhdl"), "vhdl"),
+    **dict.fromkeys((".asm", ".s"), "assembly"),
+    **dict.fromkeys((".cob", ".cbl", ".cpy"), "cobol"),
+    **dict.fromkeys((".pyx", ".pxd", ".pxi"), "cython"),
+    ".chpl": "chapel",
+    ".pony": "pony",
+    ".lean": "lean",
+    ".mojo": "mojo",
 }
 CODE_FILENAMES: Final[dict[str, str]] = {
     "Makefile": "make",
@@ -242,7 +286,7 @@ def language_of(rel: str) -> str | None:
     if p.name in CODE_FILENAMES:
         return CODE_FILENAMES[p.name]
     ext = p.suffix.lower()
-    return CODE_EXTENSIONS.get(ext) or DOC_EXTENSIONS.get(ext)
+    return CODE_EXTENSIONS.get(ext) or SKETCHED_EXTENSIONS.get(ext) or DOC_EXTENSIONS.get(ext)
 
 
 # What only C++ writes at the start of a line: a class with a body or bases, a namespace,
@@ -253,6 +297,11 @@ _CPP_ONLY = re.compile(
     re.MULTILINE,
 )
 _SNIFF_CHARS = 65536
+# What opens a Pascal source: `unit Name;`, `program Name;`, `library Name;`, or a routine.
+_PASCAL = re.compile(
+    r"^[ \t]*(?:(?:unit|program|library)[ \t]+[\w.]+[ \t]*;|(?:procedure|function)[ \t]+\w)",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 # A script's interpreter (`#!/usr/bin/env python3`, `#!/bin/sh -e`) or an editor's mode line
@@ -283,6 +332,8 @@ def language_of_text(rel: str, text: str) -> str | None:
     lang = language_of(rel)
     if lang == "c" and rel.lower().endswith(".h") and _CPP_ONLY.search(text[:_SNIFF_CHARS]):
         return "cpp"
+    if lang is None and rel.lower().endswith(".pp") and _PASCAL.search(text[:_SNIFF_CHARS]):
+        return "pascal"  # Free Pascal's `.pp` (Puppet's manifests share the extension)
     if lang is None and text[:2] in ("#!", "# ", "#\t", "//", ";;", "--"):
         return _script_language(text[:300])
     return lang

@@ -17,6 +17,7 @@ from strata.config import ChunkConfig
 from strata.index.chunking.budget import Budget, enforce
 from strata.index.chunking.python import chunk_python
 from strata.index.chunking.windows import line_windows, paragraphs
+from strata.index.code import sketch
 from strata.types import Chunk, Extracted
 
 Chunker = Callable[[str, ChunkConfig], list[Chunk]]
@@ -59,7 +60,15 @@ def chunkers() -> dict[str, Chunker]:
             table[lang] = _treesitter(lang, tagged=True)
         elif lang not in WINDOWED:
             table[lang] = _treesitter(lang, tagged=False)
+    for lang in sketch.LANGUAGES:  # no grammar: the definitions' lines give the units
+        table[lang] = _sketched(lang)
     return {**table, **_OWN}
+
+
+def _sketched(lang: str) -> Chunker:
+    from strata.index.code.treesitter import chunker as treesitter_chunker
+
+    return lambda text, cfg: treesitter_chunker.chunk(text, lang, cfg)
 
 
 def _treesitter(lang: str, *, tagged: bool) -> Chunker:

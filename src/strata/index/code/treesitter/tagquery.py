@@ -43,6 +43,7 @@ import re
 
 import tree_sitter
 
+from strata.index.code import sketch
 from strata.index.code.treesitter.grammars import is_supported, language
 
 _INHERITS = re.compile(r"^; inherits: (\w+)\s*$", re.MULTILINE)
@@ -129,8 +130,17 @@ def query_source(lang: str) -> str:
 
 @functools.cache
 def directive(lang: str, line: str) -> bool:
-    """Whether the query of `lang` (or one it inherits) has the line `; <line>`."""
+    """Whether the query of `lang` (or one it inherits) has the line `; <line>` (a language
+    read without a query says it in strata.index.code.sketch)."""
+    if not _has_file(lang):
+        return line in sketch.DIRECTIVES.get(lang, ())
     return line in _DIRECTIVE.findall(query_source(lang))
+
+
+@functools.cache
+def _has_file(lang: str) -> bool:
+    folder = importlib.resources.files("strata.index.code.treesitter").joinpath("queries")
+    return folder.joinpath(f"{lang}.scm").is_file()
 
 
 @functools.cache

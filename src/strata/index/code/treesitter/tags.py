@@ -27,6 +27,7 @@ from dataclasses import replace
 
 import tree_sitter
 
+from strata.index.code import sketch
 from strata.index.code.treesitter import recover
 from strata.index.code.treesitter.grammars import language
 from strata.index.code.treesitter.nodes import (
@@ -86,6 +87,8 @@ def outline(text: str, lang: str) -> Outline:
         text: the file's text.
         lang: a language name known to `strata.index.code.treesitter.grammars`.
     """
+    if sketch.knows(lang):  # no grammar: its definitions' lines
+        return sketch.outline(text, lang)
     src = text.encode("utf-8", "surrogatepass")
     language(lang)  # an unknown language: a clear error first
     if directive(lang, "embeds: script"):
