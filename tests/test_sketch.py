@@ -244,3 +244,10 @@ def test_any_program_gives_nested_spans_and_chunks_keeping_the_contract(
             assert up.decl_line < d.decl_line and d.end_line <= up.end_line, (up, d)
     cfg = load_config(env={}).chunk
     check_chunks(text, chunk(Extracted("f", text, lang, "code", "h", ()), cfg), cfg, windows=True)
+
+
+def test_the_corpus_pass_reads_the_same_symbols_again() -> None:
+    from strata.index.corpus.artifacts import TREESITTER, artifact_of
+
+    art = artifact_of("lisp/mode.el", ELISP, "elisp", "h", "code")
+    assert art.kind == TREESITTER and "my-mode-indent-line" in art.payload

@@ -13,7 +13,6 @@ import logging
 
 from strata.config import Config
 from strata.index.chunking import chunk
-from strata.index.code import sketch
 from strata.index.code.entrypoints import compose_entrypoints, scan_entrypoints
 from strata.index.code.entrypoints.polyglot import scan_treesitter_entrypoints
 from strata.index.code.model import Edge, Entrypoint, Symbol
@@ -21,7 +20,6 @@ from strata.index.code.python.edges import extract_edges, module_scope
 from strata.index.code.python.symbols import extract_symbols
 from strata.index.code.records import edge_records, entrypoint_records, role_records, symbol_records
 from strata.index.code.roles import assign_roles
-from strata.index.code.treesitter import grammars, tagquery
 from strata.index.code.treesitter import symbols as treesitter_symbols
 from strata.index.corpus.artifacts import (
     NONE,
@@ -91,7 +89,7 @@ def _code_items(doc: Extracted) -> tuple[list[Symbol], list[Edge], list[Entrypoi
             pyparse.forget()  # the chunker's and these walks' one tree is done with
         art = python_artifact(doc.rel, doc.file_hash, symbols, edges, scope, scan)
         return symbols, edges, compose_entrypoints([scan]), art
-    if sketch.knows(doc.lang) or (tagquery.has_query(doc.lang) and grammars.loads(doc.lang)):
+    if treesitter_symbols.reads(doc.lang):
         symbols, edges = treesitter_symbols.extract(doc.text, doc.lang, doc.rel)
         scan = scan_treesitter_entrypoints(doc.text, doc.lang, doc.rel, symbols)
         art = treesitter_artifact(doc.rel, doc.file_hash, doc.lang, symbols, edges, scan)

@@ -21,7 +21,6 @@ from strata.index.code.model import Edge, Entrypoint, Symbol
 from strata.index.code.python.edges import extract_edges, module_scope
 from strata.index.code.python.symbols import extract_symbols
 from strata.index.code.resolve import ModuleScope
-from strata.index.code.treesitter import grammars, tagquery
 from strata.index.code.treesitter import symbols as treesitter_symbols
 from strata.index.docs import DocResult
 from strata.index.docs.document import Document, parse_document
@@ -88,7 +87,7 @@ def artifact_of(rel: str, text: str, lang: str, file_hash: str, kind: str = "") 
         edges = extract_edges(text, rel, symbols)
         scan = scan_entrypoints(text, rel, symbols)
         return python_artifact(rel, file_hash, symbols, edges, module_scope(text, rel), scan)
-    if tagquery.has_query(lang) and grammars.loads(lang):
+    if treesitter_symbols.reads(lang):
         symbols, edges = treesitter_symbols.extract(text, lang, rel)
         scan = scan_treesitter_entrypoints(text, lang, rel, symbols)
         return treesitter_artifact(rel, file_hash, lang, symbols, edges, scan)

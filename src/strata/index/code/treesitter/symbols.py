@@ -7,7 +7,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Final
 
+from strata.index.code import sketch
 from strata.index.code.model import Edge, Symbol
+from strata.index.code.treesitter import grammars, tagquery
 from strata.index.code.treesitter.outlines import Definition, Reference
 from strata.index.code.treesitter.tagquery import directive
 from strata.index.code.treesitter.tags import outline
@@ -30,6 +32,12 @@ _REFS = re.compile(
 _MARKERS = re.compile(r"^(?:MARK|TODO|FIXME|XXX)\b|^(?:#\s*)?pragma\s+mark\b")
 _NATSPEC = re.compile(r"^@(?:dev|notice|title|doc)\s+")  # NatSpec and EDoc tags before the prose
 _SENTENCE = re.compile(r"^(.+?[.!?])(?:\s|$)")
+
+
+def reads(lang: str) -> bool:
+    """Whether `extract` reads `lang`: a grammar with a tag query that loads here, or a
+    language read by its definitions' lines (strata.index.code.sketch)."""
+    return sketch.knows(lang) or (tagquery.has_query(lang) and grammars.loads(lang))
 
 
 def extract(text: str, lang: str, path: str) -> tuple[list[Symbol], list[Edge]]:
