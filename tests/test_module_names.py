@@ -35,6 +35,9 @@ PATHS = (
         ("что делает модуль pl.tablex", "pl.tablex"),
         ("what does the Cart.size method do", "Cart.size"),  # a dotted name, with its kind
         ("sandbox", ""),  # one word is a word, not a module
+        ("what does the sandbox module do", "sandbox"),  # unless the question says it is
+        ("what is the purpose of the hooks module", "hooks"),
+        ("what is the hooks module for?", "hooks"),
         ("how does the sandbox decide what is safe", ""),
         ("who calls jinja2.sandbox.is_safe", ""),
     ],
@@ -117,6 +120,9 @@ def test_a_module_is_a_file_only_where_no_symbol_has_its_name() -> None:
     member = IndexFacts(paths=lambda: PATHS, defines=lambda n: {"field"})  # `Order.sandbox`
     assert route("jinja2.sandbox", member).intent == "file"
     assert route("jinja2.loaders", member).intent == "symbol"  # no file: the member
+    plan = route("what does the sandbox module do", IndexFacts(paths=lambda: PATHS))
+    assert (plan.intent, plan.names) == ("file", ("src/jinja2/sandbox.py",)), plan.reasons
+    assert route("what does the util module do", IndexFacts(paths=lambda: PATHS)).intent != "file"
 
 
 SOURCES = {

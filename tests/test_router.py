@@ -257,6 +257,13 @@ def ask(
         ("where is parse_header used", "callers", ("parse_header",)),
         ("callers of Client.send", "callers", ("Client.send",)),
         ("кто вызывает charge_card", "callers", ("charge_card",)),
+        ("when is Response.close called", "callers", ("Response.close",)),  # its callers say
+        ("which exceptions inherit from RequestException", "subclasses", ("RequestException",)),
+        ("which errors derive from RequestException", "subclasses", ("RequestException",)),
+        ("what is merge_cookies used for", "symbol", ("merge_cookies",)),  # its doc says
+        ("what is the purpose of merge_cookies", "symbol", ("merge_cookies",)),
+        ("what type is Session.headers", "symbol", ("Session.headers",)),
+        ("what is caching used for", "definition", ()),  # a plain word: a term
         ("what does checkout call", "callees", ("checkout",)),
         ("what functions does Client.send call?", "callees", ("Client.send",)),
         ("which HTTP endpoints does the billing service expose", "entrypoints", ()),

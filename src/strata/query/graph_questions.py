@@ -24,6 +24,9 @@ CALLERS = rx(
     rf"\bwhere\s+(?:is|are)\s+{NAME}\s+"
     r"(?:called|used|invoked|instantiated|constructed|raised|thrown)\b",
     rf"\bwho\s+(?:creates|instantiates|constructs)\s+{THE}{NAME}{END}",
+    # "when is Response.close called": the places that call it say when
+    rf"\bwhen\s+(?:is|are|does|do)\s+{NAME}\s+(?:get\s+)?(?:called|invoked|run|executed|"
+    r"triggered|fired)\b",
     # "where is the OperatorFunction type used", "where is the class Context used"
     rf"\bwhere\s+(?:is|are)\s+{THE}(?={KINDS}\s|\S+\s+{KINDS}\s)(?:{KINDS}\s+)?{NAME}"
     rf"(?:\s+{KINDS})?\s+(?:used|referenced|called|instantiated)\b",
@@ -68,8 +71,8 @@ CALLEES = rx(
 )
 # What derives from a type, and what a type derives from (the `inherits` edges).
 SUBCLASSES = rx(
-    rf"\b(?:which|what)\s+(?:classes|types|structs|interfaces)\s+(?:inherit|derive|extend|"
-    rf"subclass|implement)s?\s+(?:from\s+)?{THE}{KIND}{NAME}{END}",
+    rf"\b(?:which|what)\s+(?:classes|types|structs|interfaces|exceptions|errors)\s+(?:inherit|"
+    rf"derive|extend|subclass|implement)s?\s+(?:from\s+)?{THE}{KIND}{NAME}{END}",
     rf"\b(?:subclasses|sub-classes|descendants|implementations|implementers|implementors|"
     rf"derived\s+classes|child\s+classes)\s+of\s+{THE}{KIND}{NAME}{END}",
     rf"\b(?:who|what)\s+(?:inherits|derives|extends|implements|subclasses)\s+(?:from\s+)?"
@@ -77,7 +80,8 @@ SUBCLASSES = rx(
     rf"\b(?:наследники|подклассы|потомки|реализации)\s+(?:класса\s+)?{NAME}{END}",
     rf"\bкто\s+наследует(?:ся\s+от)?\s+{NAME}{END}",
     rf"\bкакие\s+классы\s+(?:наследуют(?:ся)?|реализуют)\s+(?:от\s+)?{NAME}{END}",
-    rf"\b(?:which|what)\s+(?:classes|types)\s+(?:are\s+)?(?:derived|inherited)\s+from\s+"
+    rf"\b(?:which|what)\s+(?:classes|types|exceptions|errors)\s+(?:are\s+)?(?:derived|"
+    rf"inherited)\s+from\s+"
     rf"{THE}{KIND}{NAME}{END}",
     # "classes that extend X", "all types implementing X", "structs conforming to X"
     rf"\b(?:classes|types|structs|interfaces|objects)\s+(?:that|which)\s+(?:inherit|derive|"

@@ -45,11 +45,22 @@ _PACKAGE_FILE = frozenset({"__init__", "mod", "index", "lib", "init"})
 _RELATIVE = frozenset({"crate", "self", "super", "."})
 
 
+# One word is a module's name when the question says so ("the hooks module"): alone it is
+# a word ("what does routing do").
+_ONE = r"(?:the\s+)?[`'\"]?(?P<name>[A-Za-z_][\w-]*)[`'\"]?\s+(?:module|package)"
+_ABOUT_ONE = rx(
+    rf"\bwhat\s+(?:does|do)\s+{_ONE}\s+(?:do|contain|hold|define|provide)\b",
+    rf"\b(?:explain|describe|summari[sz]e|overview\s+of)\s+{_ONE}\W*$",
+    rf"\b(?:purpose|role|job)\s+of\s+{_ONE}\W*$",
+    rf"\bwhat\s+is\s+{_ONE}\s+(?:for|about)\b",
+)
+
+
 def module_asked(query: str) -> str:
-    """The module name a query is, or asks about (`jinja2.sandbox`), or ""."""
-    if not _HAS_SEP.search(query):  # a module's name has two parts (every question routes)
-        return ""
-    m = next((m for p in _ABOUT_MODULE if (m := p.search(query))), None)
+    """The module name a query is, or asks about (`jinja2.sandbox`, "the hooks module"),
+    or ""."""
+    patterns = _ABOUT_MODULE if _HAS_SEP.search(query) else _ABOUT_ONE
+    m = next((m for p in patterns if (m := p.search(query))), None)
     return m.group("name") if m else ""
 
 

@@ -72,6 +72,10 @@ _ABOUT_NAME = rx(
     rf"\bwhat\s+(?:file|module)\s+(?:is|are)\s+{_THE}{_NAME}\s+(?:in|defined\s+in|from)\b",
     rf"\bwhere\s+(?:does|do)\s+{_THE}{_NAME}\s+(?:live|come\s+from)\b",
     rf"\b(?:signature|parameters|arguments|return\s+(?:type|value))\s+of\s+{_THE}{_NAME}{_END}",
+    # what a name is for, or of which type: its definition says
+    rf"^\s*what\s+(?:is|are)\s+{_THE}{_NAME}\s+(?:used\s+for|for|needed\s+for)\s*\??\s*$",
+    rf"\bwhat\s+is\s+the\s+(?:purpose|point|role|job)\s+of\s+{_THE}{_NAME}{_END}",
+    rf"\bwhat\s+(?:type|kind)\s+(?:is|are)\s+{_THE}{_NAME}{_END}",
     rf"\bwhat\s+(?:type|types|values?)\s+(?:does|do|can|could|will)\s+{_THE}{_NAME}\s+return\b",
     rf"\b(?:what|which)\s+(?:exceptions|errors)\s+(?:does|do|can|could|might|may|will)\s+"
     rf"{_THE}{_NAME}\s+(?:raise|throw|return)\b",
