@@ -88,6 +88,8 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Engine:
     ("query", "name"),
     [
         ("what methods does Environment have", "Environment"),
+        ("what are the public methods of Router", "Router"),  # every method, listed
+        ("which static methods does Path have", "Path"),
         ("list the methods of the Template class", "Template"),
         ("methods of Cart", "Cart"),
         ("what are the fields of Config", "Config"),

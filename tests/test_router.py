@@ -636,6 +636,8 @@ def test_explain_asks_about_a_name_only_when_the_name_is_the_object(
         ("command-line flag parsing", False),
         ("how the list of subcommands is sorted", False),
         ("как работает маршрутизация", False),
+        ("which struct holds the route variables", False),  # asks for a struct
+        ("what functions handle the routes", True),  # the handlers are the entry points
         # the listing, asked for in so many words or as the bare phrase
         ("how do I list all subcommands", True),
         ("how many endpoints are there", True),

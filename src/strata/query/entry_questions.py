@@ -49,8 +49,14 @@ _LIST_VERB = rx(
     rf"\bhow\s+many\s+(?:[\w-]+\s+){{0,2}}?{_NOUN}\b",
     r"\bперечисл\w*|\bсписок\b|\bсколько\b",
 )
+# "which struct holds the route variables" asks for a struct: the cue is said of a kind
+# of data (a function or a file "that handles the routes" is a handler or holds them).
+_A_KIND = (
+    r"(?!(?:structs?|class(?:es)?|types?|interfaces?"
+    r"|variables?|fields?|constants?)\b)"
+)
 _LISTING = rx(
-    rf"\b(?:which|what|show|all|every|available|any)\s+(?:[\w-]+\s+){{0,3}}?{_NOUN}\b",
+    rf"\b(?:which|what|show|all|every|available|any)\s+{_A_KIND}(?:[\w-]+\s+){{0,3}}?{_NOUN}\b",
     rf"\b{_NOUN}\s+(?:are|is)\s+there\b",
     r"\bexpos\w*",
     r"\bкак(?:ие|ой|ая|ое|их)\b|\bвсе\b|\bесть\b",

@@ -11,7 +11,10 @@ from strata.query.question_filters import rx
 
 __all__ = ["KINDS_ASKED", "defined_in_asked", "imports_asked", "members_asked"]
 
-_MEMBERS = r"(?:methods|functions|fields|members|properties|attributes|operations|variants)"
+_MEMBERS = (
+    r"(?:(?:public|exported|private|protected|static|instance)\s+)?"  # every one of them, listed
+    r"(?:methods|functions|fields|members|properties|attributes|operations|variants)"
+)
 _TYPE = r"(?:class|struct|interface|type|trait|enum)"
 _HAVE = r"(?:have|has|define|defines|expose|exposes|provide|provides|offer|contain|declare)"
 _ASKS = rx(
