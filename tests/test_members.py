@@ -9,7 +9,12 @@ from __future__ import annotations
 import pytest
 
 from strata import Engine
-from strata.query.member_questions import defined_in_asked, imports_asked, members_asked
+from strata.query.member_questions import (
+    defined_in_asked,
+    imports_asked,
+    kind_listed,
+    members_asked,
+)
 from strata.query.router import IndexFacts, route
 from tests.sources import indexed_tree
 
@@ -169,6 +174,36 @@ def test_a_modules_classes_and_everything_a_file_defines(app: Engine) -> None:
     every = app.search("what does app/util.py define", k=4, mode="lexical").hits
     # the constants share one chunk, shown once; then each definition at its header
     assert [h.record.title for h in every[1:]] == ["split_name", "Loader", "join_name"]
+
+
+@pytest.mark.parametrize(
+    ("query", "noun"),
+    [
+        ("list all classes", "classes"),
+        ("what interfaces are defined", "interfaces"),
+        ("which enums does this project have", "enums"),
+        ("show me all the structs", "structs"),
+        ("all classes in the project", "classes"),
+        ("list all classes in utils.py", ""),  # a file's: defined_in_asked
+        ("how are classes registered", ""),
+    ],
+)
+def test_a_question_about_what_the_whole_project_defines(query: str, noun: str) -> None:
+    assert kind_listed(query) == noun
+
+
+def test_the_projects_classes_nearest_the_root_first(app: Engine) -> None:
+    result = app.search("list all classes", k=5, mode="lexical")
+    assert result.plan["route"]["intent"] == "members"
+    # in path and line order, each at its header; functions and members left out
+    found = [(h.record.path, h.record.title) for h in result.hits]
+    assert found == [
+        ("app/environment.py", "Environment"),
+        ("app/environment.py", "Template"),
+        ("app/nodes.py", "Template"),
+        ("app/util.py", "Loader"),
+        ("web/cart.ts", "Cart"),
+    ]
 
 
 def test_a_name_that_is_no_file_is_not_listed(app: Engine) -> None:

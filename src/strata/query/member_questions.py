@@ -9,7 +9,7 @@ import re
 from strata.query.phrases import END, KIND, KIND_AFTER, NAME, THE
 from strata.query.question_filters import rx
 
-__all__ = ["KINDS_ASKED", "defined_in_asked", "imports_asked", "members_asked"]
+__all__ = ["KINDS_ASKED", "defined_in_asked", "imports_asked", "kind_listed", "members_asked"]
 
 _MEMBERS = (
     r"(?:(?:public|exported|private|protected|static|instance)\s+)?"  # every one of them, listed
@@ -88,6 +88,31 @@ KINDS_ASKED: dict[str, frozenset[str] | None] = {
     "enums": frozenset({"enum"}),
     "constants": frozenset({"constant", "variable"}),
 }
+
+
+# What the whole project defines of a kind: "list all classes", "what interfaces are
+# defined", "which enums does this project have".
+_KIND_NOUNS = r"(?:classes|interfaces|structs|enums|traits|types|functions|constants)"
+_PROJECT = (
+    r"(?:(?:the|this|our)\s+(?:project|repo|repository|codebase|code\s*base|code|package"
+    r"|library|app|application)|here|it)"
+)
+_PROJECT_ASKS = rx(
+    rf"^\W*(?:list|show|give|find|enumerate)\s+(?:me\s+)?(?:all\s+)?(?:of\s+)?(?:the\s+)?"
+    rf"{_KIND_NOUNS}(?:\s+(?:defined|declared|there\s+are))?(?:\s+in\s+{_PROJECT})?\W*$",
+    rf"^\W*(?:what|which)\s+{_KIND_NOUNS}\s+(?:are\s+there|(?:are|does)\s+(?:defined|declared)"
+    rf"|does\s+{_PROJECT}\s+(?:define|have|declare))(?:\s+in\s+{_PROJECT})?\W*$",
+    rf"^\W*(?:all\s+)?(?:the\s+)?{_KIND_NOUNS}\s+(?:in|of)\s+{_PROJECT}\W*$",
+)
+
+
+def kind_listed(query: str) -> str:
+    """The kind of definition a question asks the whole project's list of (`classes`,
+    `interfaces`), or ""."""
+    for pattern in _PROJECT_ASKS:
+        if m := pattern.search(query):
+            return next(w for w in KINDS_ASKED if w in m.group().casefold())
+    return ""
 
 
 def defined_in_asked(query: str) -> tuple[str, str]:

@@ -63,6 +63,8 @@ def _defined_in(
     at its header in the file's order; then the plain search. A type's own members are
     not listed: "what methods does X have" asks for them."""
     path, noun = str(step.args["path"]), str(step.args["kind"])
+    if not path:
+        return _of_the_project(ctx, step, filters, mode)
     chosen = files_named(ctx.store, path)[:1]
     if noun == "imports":
         return _imports_of(ctx, step, filters, mode, chosen)
@@ -80,6 +82,39 @@ def _defined_in(
     what = noun or "definitions"
     notes = [] if hits else [f"no {what} found in {path!r}: plain search instead"]
     return then_plain(ctx, step, filters, mode, hits), notes
+
+
+def _of_the_project(
+    ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
+) -> tuple[list[Hit], list[str]]:
+    """The project's definitions of the kind asked (its classes, its interfaces) outside
+    its tests, a type's own members left out, each at its header: the files nearest the
+    root first, in path and line order, at most the step's limit (a note says how many
+    there are); then the plain search."""
+    noun = str(step.args["kind"])
+    kinds = KINDS_ASKED.get(noun) or frozenset()
+    where = filters.where([L.C1_SYMBOL_CATALOG], lambda: indexed_paths(ctx.store))
+    symbols = [r for r in ctx.store.fetch(where, vectors=False) if filters.keeps(r)]
+    types = {meta_str(r, "qname") for r in symbols if r.kind in TYPE_KINDS}
+    found = sorted(
+        (
+            r
+            for r in symbols
+            if r.kind in kinds
+            and not r.is_test
+            and meta_str(r, "qname").rpartition(".")[0] not in types
+        ),
+        key=lambda r: (r.path.count("/"), r.path, r.span_start or 0),
+    )
+    listed = [SymbolMatch(r, "member", 1.0, meta_str(r, "qname")) for r in found[: step.limit]]
+    notes = (
+        [f"{len(found)} {noun} in all, the first {len(listed)} shown"]
+        if len(found) > len(listed)
+        else []
+    )
+    if not found:
+        notes = [f"no {noun} defined outside the tests: plain search instead"]
+    return then_plain(ctx, step, filters, mode, _at_headers(ctx, listed)), notes
 
 
 def _imports_of(

@@ -50,7 +50,7 @@ from strata.query.filters import NO_FILTERS, SearchFilters
 from strata.query.graph_questions import imported_path
 from strata.query.intent_steps import BUILDERS, NEEDS, Step
 from strata.query.kinds import TYPE_KINDS, kind_asked
-from strata.query.member_questions import defined_in_asked, imports_asked
+from strata.query.member_questions import defined_in_asked, imports_asked, kind_listed
 from strata.query.module_names import exports_asked, module_asked, module_dir, module_file
 from strata.query.plain_names import named
 from strata.query.question_filters import asks_overview, file_asked, file_glob, filters_of
@@ -315,6 +315,9 @@ def _defined_in(head: str, facts: IndexFacts) -> Classification | None:
     noun, name = defined_in_asked(head)
     if imported := imports_asked(head):
         noun, name = "imports", imported
+    if not name and (listed := kind_listed(head)):
+        reason = f"members: the project's {listed}"
+        return Classification("members", ("", listed), target="file", reason=reason)
     if not name:
         return None
     path = name if "/" in name or "\\" in name else facts.module_file(name)
