@@ -73,6 +73,18 @@ def test_definition_boost_only_for_code_shaped_names_in_a_sentence() -> None:
     assert "definition" in out[reset.id] and "definition" not in out[parse.id]
 
 
+def test_a_special_method_alone_in_a_sentence_names_no_one_definition() -> None:
+    init = _rec("src/attr/__init__.pyi", "Converter.__init__")
+    records, base = {init.id: init}, {init.id: {"lexical": 0.01}}
+    sentence = ranking.shape("how does attrs generate __init__", ["attrs", "generate", "init"])
+    assert "__init__" not in sentence.names  # every class defines one
+    out = ranking.adjust(records, base, sentence, rrf_k=60, include_tests=False)
+    assert "definition" not in out[init.id]
+    asked = ranking.shape("where is Converter.__init__", ["converter", "init"])
+    out = ranking.adjust(records, base, asked, rrf_k=60, include_tests=False)
+    assert "definition" in out[init.id]  # a name or two, qualified: the definition asked
+
+
 def test_a_qualified_name_beats_the_same_bare_name_under_another_class() -> None:
     mine = _rec("src/core.py", "Context.invoke", kind="method")
     other = _rec("src/core.py", "BaseCommand.invoke", kind="method")

@@ -3,6 +3,7 @@ asked, the one in the file named after it, and a name followed by a topic."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from textwrap import dedent
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from strata import Engine
 from strata.query.intent_steps import symbol_text
 from strata.query.lookup import find_symbols
+from tests.sources import indexed_tree
 
 FILES = {
     "docs/permits.md": """
@@ -80,6 +82,23 @@ def test_of_equal_definitions_the_one_in_its_own_file_comes_first(pool: Engine) 
     found = find_symbols(pool.store, "Semaphore", exact=True)
     # `pool.chan.Semaphore` has the shorter qname; `semaphore.py` is named after the class
     assert [m.record.path for m in found[:2]] == ["pool/semaphore.py", "pool/chan.py"]
+
+
+def test_a_stubs_signature_comes_after_the_body_it_declares(tmp_path: Path) -> None:
+    files = {
+        # the package's stub has the shorter qname (`pkg.chunked`, as attrs' `evolve`)
+        "pkg/__init__.pyi": "def chunked(iterable, n: int) -> list: ...\n",
+        "pkg/_more.py": 'def chunked(iterable, n):\n    """Break iterable into lists."""\n'
+        "    return [iterable[i : i + n] for i in range(0, len(iterable), n)]\n",
+        "web/index.d.ts": "export declare function slugify(text: string): string;\n",
+        "web/lib/slug.js": "export function slugify(text) {\n  return text.toLowerCase();\n}\n",
+    }
+    eng = indexed_tree(tmp_path, files)
+    for name, body in (("chunked", "pkg/_more.py"), ("slugify", "web/lib/slug.js")):
+        found = find_symbols(eng.store, name, exact=True)
+        assert found[0].record.path == body, [m.record.path for m in found]
+        hit = eng.search(f"what does {name} do", k=2, mode="lexical").hits[0]
+        assert hit.record.path == body
 
 
 def test_a_word_alone_that_the_index_defines_is_looked_up(pool: Engine) -> None:

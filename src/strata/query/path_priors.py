@@ -8,6 +8,7 @@ import functools
 import re
 from typing import NamedTuple
 
+from strata.text.langs import is_stub
 from strata.types import Record
 
 __all__ = [
@@ -27,7 +28,6 @@ __all__ = [
 _EXAMPLE = re.compile(
     r"(^|/)(_?examples?|samples?|demos?|docs?_src|legacy|deprecated)/", re.IGNORECASE
 )
-_STUB = re.compile(r"\.d\.[cm]?ts$")  # TypeScript declaration stubs
 _VENDORED = re.compile(
     r"(^|/)(vendor|vendored|_vendor|third_party|thirdparty|external|extern|node_modules)/"
     r"|\.min\.(js|css)$|_pb2(_grpc)?\.py$|\.pb\.go$|(^|/)generated/|\.generated\.|_generated\."
@@ -73,7 +73,7 @@ class PathKinds(NamedTuple):
 
     vendored: bool  # vendored, minified or generated code, lock files, packaging
     example: bool  # example, tutorial or legacy code
-    stub: bool  # a TypeScript declaration stub
+    stub: bool  # a declaration stub (`.d.ts`, `.pyi`)
     manifest: bool  # a package manifest
 
 
@@ -83,7 +83,7 @@ def path_kinds(path: str) -> PathKinds:
     return PathKinds(
         bool(_VENDORED.search(path)),
         bool(_EXAMPLE.search(path)),
-        bool(_STUB.search(path)),
+        is_stub(path),
         bool(_MANIFEST.search(path)),
     )
 

@@ -232,8 +232,11 @@ def shape(query: str, terms: Sequence[str], *, topic: bool = False) -> QueryShap
     sentence = not ident and len(query.split()) > 2
     if sentence:
         # in a sentence only code-shaped words name a definition ("reset" does not);
-        # a word or two on their own ("consume", "bound logger") may well be a name
-        raw = [w for w in raw if is_identifier_like(w) or f"`{w}`" in query]
+        # a word or two on their own ("consume", "bound logger") may well be a name; a
+        # special method alone ("how does attrs generate __init__") is every class's
+        raw = [
+            w for w in raw if (is_identifier_like(w) or f"`{w}`" in query) and not _DUNDER.match(w)
+        ]
     names = {w.split(".")[-1].split("::")[-1].lower() for w in raw if len(w) > 2}
     names |= {w.replace(".", "").lower() for w in raw if "." in w}
     words = set(terms)
@@ -254,6 +257,9 @@ def shape(query: str, terms: Sequence[str], *, topic: bool = False) -> QueryShap
         wants_build=bool(BUILD_WORDS & words),
         question=sentence and is_question(query),
     )
+
+
+_DUNDER = re.compile(r"^__\w+__$")
 
 
 def _content_words(query: str) -> frozenset[str]:

@@ -348,6 +348,16 @@ def _script_language(head: str) -> str | None:
     return _MODES.get(mode.group(1).lower()) if mode else None
 
 
+# Declaration stubs: signatures without the bodies or docs a question is about
+# (TypeScript's `.d.ts`, `.d.mts`, `.d.cts`; Python's `.pyi`).
+_STUB = re.compile(r"\.d\.[cm]?ts$|\.pyi$")
+
+
+def is_stub(rel: str) -> bool:
+    """Whether `rel` is a declaration stub (`index.d.ts`, `more.pyi`)."""
+    return bool(_STUB.search(rel))
+
+
 def is_doc_language(lang: str) -> bool:
     """Documentation formats (chunked by sections, stored in D-layers)."""
     return lang in DOC_EXTENSIONS.values()

@@ -22,6 +22,7 @@ from strata.query.lookup.rows import (
 )
 from strata.query.path_priors import is_vendored
 from strata.store import Filter, Store, capabilities
+from strata.text.langs import is_stub
 from strata.text.tokens import split_identifier
 from strata.types import JSON, Record
 
@@ -366,7 +367,10 @@ def _entry(rows: KeptRows, pos: int, title: str, kind: str, is_test: bool, meta:
     qname = str(meta.get("qname") or title)
     name = str(meta.get("name") or qname.rpartition(".")[2])
     kind = str(meta.get("kind") or kind)
-    declared = bool(meta.get("declaration"))
+    # a stub's signature (`.pyi`, `.d.ts`) declares what its module's body defines
+    declared = bool(meta.get("declaration")) or is_stub(
+        str(meta.get("symbol_id") or "").partition("::")[0]
+    )
     impl = bool(meta.get("implementation"))
     return _Entry(
         rows, pos, qname, name, fold(name), kind, is_test, declared=declared, implementation=impl
