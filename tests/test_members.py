@@ -6,6 +6,8 @@ top-level definitions of that kind, in its order."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from strata import Engine
@@ -203,6 +205,18 @@ def test_the_projects_classes_nearest_the_root_first(app: Engine) -> None:
         ("app/nodes.py", "Template"),
         ("app/util.py", "Loader"),
         ("web/cart.ts", "Cart"),
+    ]
+
+
+def test_the_projects_classes_public_first_stubs_left_out(tmp_path: Path) -> None:
+    files = {
+        "pkg/__init__.pyi": "class Client: ...\nclass _Hidden: ...\n",
+        "pkg/_impl.py": "class _Hidden:\n    pass\n\n\nclass Client:\n    pass\n",
+    }
+    hits = indexed_tree(tmp_path, files).search("list all classes", k=2, mode="lexical").hits
+    assert [(h.record.path, h.record.title) for h in hits] == [
+        ("pkg/_impl.py", "Client"),
+        ("pkg/_impl.py", "_Hidden"),
     ]
 
 

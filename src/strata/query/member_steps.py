@@ -18,6 +18,7 @@ from strata.query.member_questions import KINDS_ASKED
 from strata.query.module_names import module_file
 from strata.query.router import Step
 from strata.store import Filter
+from strata.text.langs import is_stub
 from strata.types import Hit
 
 __all__ = ["MAX_TYPES", "members_of"]
@@ -88,9 +89,10 @@ def _of_the_project(
     ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
 ) -> tuple[list[Hit], list[str]]:
     """The project's definitions of the kind asked (its classes, its interfaces) outside
-    its tests, a type's own members left out, each at its header: the files nearest the
-    root first, in path and line order, at most the step's limit (a note says how many
-    there are); then the plain search."""
+    its tests and declaration stubs, a type's own members left out, each at its header:
+    the public ones first (no leading `_`), the files nearest the root first, in path and
+    line order, at most the step's limit (a
+    note says how many there are); then the plain search."""
     noun = str(step.args["kind"])
     kinds = KINDS_ASKED.get(noun) or frozenset()
     where = filters.where([L.C1_SYMBOL_CATALOG], lambda: indexed_paths(ctx.store))
@@ -102,9 +104,15 @@ def _of_the_project(
             for r in symbols
             if r.kind in kinds
             and not r.is_test
+            and not is_stub(r.path)  # a stub declares what its module defines
             and meta_str(r, "qname").rpartition(".")[0] not in types
         ),
-        key=lambda r: (r.path.count("/"), r.path, r.span_start or 0),
+        key=lambda r: (
+            meta_str(r, "qname").rpartition(".")[2].startswith("_"),
+            r.path.count("/"),
+            r.path,
+            r.span_start or 0,
+        ),
     )
     listed = [SymbolMatch(r, "member", 1.0, meta_str(r, "qname")) for r in found[: step.limit]]
     notes = (
