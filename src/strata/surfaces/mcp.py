@@ -47,7 +47,8 @@ from strata.types import Hit, Record
 INSTRUCTIONS = """\
 Strata indexes this repository's code and docs. Prefer it to grep or reading whole files.
 - `search`: any question or name; routed to symbols, a type's members, callers, tests,
-  subclasses, importers, a file's head or definitions, an overview (README, core files),
+  subclasses, importers, a file's head or definitions, the project's classes (or
+  interfaces, enums, ...), an overview (README, core files),
   entry points, where an error is raised or caught or a field is set, where a name is
   documented or an example of its use, a CLI flag's definition, env vars read, TODOs,
   deprecations, dependencies, the version, a release's changelog, a default's value, how
