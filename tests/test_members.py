@@ -208,14 +208,17 @@ def test_the_projects_classes_nearest_the_root_first(app: Engine) -> None:
     ]
 
 
-def test_the_projects_classes_public_first_stubs_left_out(tmp_path: Path) -> None:
+def test_the_projects_classes_public_first_stubs_and_build_output_left_out(tmp_path: Path) -> None:
     files = {
         "pkg/__init__.pyi": "class Client: ...\nclass _Hidden: ...\n",
         "pkg/_impl.py": "class _Hidden:\n    pass\n\n\nclass Client:\n    pass\n",
+        "web/cart.ts": "export class Cart {}\nexport interface Item {\n  id: string;\n}\n",
+        "web/cart.js": "export class Cart {}\n",  # its build output
     }
-    hits = indexed_tree(tmp_path, files).search("list all classes", k=2, mode="lexical").hits
+    hits = indexed_tree(tmp_path, files).search("list all classes", k=3, mode="lexical").hits
     assert [(h.record.path, h.record.title) for h in hits] == [
         ("pkg/_impl.py", "Client"),
+        ("web/cart.ts", "Cart"),  # not its interface, not its `.js`
         ("pkg/_impl.py", "_Hidden"),
     ]
 

@@ -12,7 +12,14 @@ from strata.query.hybrid import QueryContext
 from strata.query.kinds import TYPE_KINDS
 from strata.query.line_steps import then_plain
 from strata.query.lookup.members import members
-from strata.query.lookup.rows import chunks_at, file_heads, files_named, indexed_paths, meta_str
+from strata.query.lookup.rows import (
+    chunks_at,
+    compiled_paths,
+    file_heads,
+    files_named,
+    indexed_paths,
+    meta_str,
+)
 from strata.query.lookup.symbols import SymbolMatch
 from strata.query.member_questions import KINDS_ASKED
 from strata.query.module_names import module_file
@@ -85,19 +92,24 @@ def _defined_in(
     return then_plain(ctx, step, filters, mode, hits), notes
 
 
+_CLASSES = frozenset({"class", "struct", "object", "record"})
+
+
 def _of_the_project(
     ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
 ) -> tuple[list[Hit], list[str]]:
     """The project's definitions of the kind asked (its classes, its interfaces) outside
-    its tests and declaration stubs, a type's own members left out, each at its header:
-    the public ones first (no leading `_`), the files nearest the root first, in path and
-    line order, at most the step's limit (a
-    note says how many there are); then the plain search."""
+    its tests, declaration stubs and build output, a type's own members left out, each at
+    its header: the public ones first (no leading `_`), the files nearest the root first,
+    in path and line order, at most the step's limit (a note says how many there are);
+    then the plain search. Its "classes" are its classes (and structs, objects, records),
+    not its interfaces or type aliases."""
     noun = str(step.args["kind"])
-    kinds = KINDS_ASKED.get(noun) or frozenset()
+    kinds = _CLASSES if noun == "classes" else KINDS_ASKED.get(noun) or frozenset()
     where = filters.where([L.C1_SYMBOL_CATALOG], lambda: indexed_paths(ctx.store))
     symbols = [r for r in ctx.store.fetch(where, vectors=False) if filters.keeps(r)]
     types = {meta_str(r, "qname") for r in symbols if r.kind in TYPE_KINDS}
+    built = compiled_paths(ctx.store)  # a TypeScript source's `.js`, `.cjs`: the source's
     found = sorted(
         (
             r
@@ -105,6 +117,7 @@ def _of_the_project(
             if r.kind in kinds
             and not r.is_test
             and not is_stub(r.path)  # a stub declares what its module defines
+            and r.path not in built
             and meta_str(r, "qname").rpartition(".")[0] not in types
         ),
         key=lambda r: (
