@@ -359,6 +359,45 @@ def test_ambiguous_call_lists_every_candidate() -> None:
 
 
 @pytest.mark.parametrize(
+    ("lang", "code", "resolved", "unresolved"),
+    [
+        (
+            "typescript",
+            "class ZodType { parse(x) { return x; } static create() { return new ZodType(); } }\n"
+            "function f(s) { JSON.parse(s); ZodType.create(); z.parse(1); Math.max(1, 2); }\n",
+            {"ZodType.create": "ZodType.create", "z.parse": "ZodType.parse"},
+            {"JSON.parse", "Math.max"},  # a global's methods, not the file's
+        ),
+        (
+            "rust",
+            "struct Span;\nimpl Span { fn new() -> Span { Span } }\nstruct Parser;\n"
+            "impl Parser { fn new() -> Parser { Parser } fn go(&self) { Span::new(); Box::new(1);"
+            " Self::new(); } }\n",
+            {"Span::new": "Span.new", "Self::new": None},
+            {"Box::new"},
+        ),
+        (
+            "csharp",
+            "class JValue { double ToDouble() { return Convert.ToDouble(1); } }\n",
+            {},
+            {"Convert.ToDouble"},
+        ),
+    ],
+)
+def test_a_calls_capitalised_receiver_names_the_type_it_calls_into(
+    lang: str, code: str, resolved: dict[str, str | None], unresolved: set[str]
+) -> None:
+    _, edges = extract(code, lang, "m.x")
+    calls = {e.dst_ref: e for e in edges if e.edge_type == "calls"}
+    for ref, target in resolved.items():
+        assert calls[ref].resolution in ("resolved", "ambiguous"), ref
+        if target:
+            assert calls[ref].resolution == "resolved" and calls[ref].dst_qname == f"m.{target}"
+    for ref in unresolved:
+        assert calls[ref].resolution == "unresolved", (ref, calls[ref].dst_qname)
+
+
+@pytest.mark.parametrize(
     ("name", "local", "external"),
     [
         ("client.ts", "./options", "events"),

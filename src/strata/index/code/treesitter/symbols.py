@@ -156,8 +156,26 @@ def _edges(
         base = Edge(
             edge_id, edge_type, src_id, src_qname, ref.written, path, ref.line, is_test=test
         )
-        edges.append(_resolve(base, ref, by_name.get(ref.name.rsplit(".", 1)[-1], [])))
+        targets = by_name.get(ref.name.rsplit(".", 1)[-1], [])
+        edges.append(_resolve(base, ref, _owned_by_receiver(ref, targets)))
     return edges
+
+
+# What a call's receiver says of its target (`JSON.parse`, `Math.max`, `ZodType.parse`,
+# `Foo::new`): a capitalised receiver names a type or a module (a global, a class, an
+# import), so a same-file method of another type is not what it calls.
+_RECEIVER = re.compile(r"(?:^|[.:>])([A-Za-z_$][\w$]*)(?:\.|::|->)[A-Za-z_$][\w$]*[!?]?$")
+
+
+def _owned_by_receiver(ref: Reference, targets: list[Symbol]) -> list[Symbol]:
+    """`targets` a call can mean by its receiver: for `Type.method(...)`, the `method`s of a
+    `Type`; for any other call (`this.m()`, `obj.m()`, `m()`), all of them."""
+    if ref.kind != "call" or not targets or not (m := _RECEIVER.search(ref.written)):
+        return targets
+    receiver = m.group(1)
+    if not receiver[:1].isupper() or receiver == "Self":  # Rust's and Swift's own type
+        return targets
+    return [t for t in targets if t.qname.rsplit(".", 2)[-2:-1] == [receiver]]
 
 
 def _resolve(edge: Edge, ref: Reference, targets: list[Symbol]) -> Edge:
