@@ -33,6 +33,20 @@ def test_headings_inside_code_fences_are_not_sections() -> None:
     assert chunks[0].text == "# Guide\n\n```bash\n# install\npip install x\n```"
 
 
+def test_headings_inside_an_html_comment_are_not_sections() -> None:
+    # Apache projects open every Markdown file with their licence in a comment
+    text = (
+        "<!--\n#\n# Licensed to the Apache Software Foundation (ASF) under one\n#\n-->\n\n"
+        "# Cordova Android\n\nintro <!-- one line -->\n<!-- # Hidden -->\n\n## Requirements\nx\n"
+    )
+    chunks = chunk_markdown(text, CFG)
+    paths = [c.metadata.get("section_path") for c in chunks]
+    assert ["Cordova Android"] in paths and ["Cordova Android", "Requirements"] in paths
+    assert not any(p and "Licensed" in " ".join(p) for p in paths)
+    assert not any(p and "Hidden" in " ".join(p) for p in paths)
+    assert "# Licensed to" in "\n".join(c.text for c in chunks)  # still indexed, as text
+
+
 def test_setext_headings_and_out_of_order_levels() -> None:
     text = "Top\n===\n\nintro\n\n### Deep\nx\n\nSide\n----\ny\n"
     chunks = chunk_markdown(text, CFG)

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+_COMMENT_OPEN, _COMMENT_CLOSE = "<!--", "-->"
 _FENCE_OPEN = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _ATX = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<title>.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(?P<char>=+|-+)[ \t]*$")
@@ -43,7 +44,8 @@ _Read = tuple[str, int, int, str]
 
 @dataclass(frozen=True, slots=True)
 class Block:
-    """A run of lines of one kind: `heading`, `fence`, `table`, `list` or `paragraph`.
+    """A run of lines of one kind: `heading`, `fence`, `table`, `list`, `paragraph` or an
+    HTML `comment`.
 
     `start`/`end` are 1-based inclusive file lines; `level` and `title` are set on headings.
     """
@@ -73,6 +75,18 @@ def _fence_end(lines: Sequence[str], i: int, fence: str) -> int:
     return len(lines) - 1
 
 
+def _comment_end(lines: Sequence[str], i: int) -> int:
+    """Index of the line closing an HTML comment opened at `i` (last line if unclosed):
+    a licence header's `# Licensed to …` lines inside it are no headings."""
+    at = lines[i].find(_COMMENT_OPEN) + len(_COMMENT_OPEN)
+    if _COMMENT_CLOSE in lines[i][at:]:
+        return i
+    for j in range(i + 1, len(lines)):
+        if _COMMENT_CLOSE in lines[j]:
+            return j
+    return len(lines) - 1
+
+
 def _is_table_start(lines: Sequence[str], i: int) -> bool:
     if "|" not in lines[i] or i + 1 >= len(lines):
         return False
@@ -84,7 +98,11 @@ def _interrupts(lines: Sequence[str], j: int) -> bool:
     """Whether line `j` starts a new block and so ends a paragraph."""
     line = lines[j]
     return bool(
-        _blank(line) or _FENCE_OPEN.match(line) or _ATX.match(line) or _is_table_start(lines, j)
+        _blank(line)
+        or _FENCE_OPEN.match(line)
+        or _ATX.match(line)
+        or line.lstrip().startswith(_COMMENT_OPEN)
+        or _is_table_start(lines, j)
     )
 
 
@@ -119,7 +137,9 @@ def _markdown_block(lines: Sequence[str], i: int) -> _Read:
     """The Markdown block that starts at line `i`."""
     line, n = lines[i].rstrip("\r"), len(lines)
     kind, level, title = "paragraph", 0, ""
-    if fence := _FENCE_OPEN.match(line):
+    if line.lstrip().startswith(_COMMENT_OPEN):
+        kind, i = "comment", _comment_end(lines, i)
+    elif fence := _FENCE_OPEN.match(line):
         kind, i = "fence", _fence_end(lines, i, fence.group("fence"))
     elif atx := _ATX.match(line):
         kind, level, title = "heading", len(atx.group("hashes")), _atx_title(atx)
