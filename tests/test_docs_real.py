@@ -26,15 +26,20 @@ def docs_dir() -> Path:
 
 
 def expected_paths(text: str) -> list[list[str]]:
-    """Section paths by a naive reading: ATX headings outside ``` fences, stack by level;
+    """Section paths by a naive reading: ATX headings outside ``` fences and HTML comments
+    (`<!-- … -->`, a licence header's `#` lines), stack by level;
     a heading with nothing under it has no chunk of its own when a heading nested under it
     follows (it opens that one's chunk), and one when a heading of its level or above does."""
     stack: list[tuple[int, str]] = []
     out: list[tuple[list[str], bool, int]] = []
-    fenced = False
+    fenced = commented = False
     for line in text.split("\n"):
-        m = None if fenced else _ATX.match(line)
-        if line.lstrip().startswith(("```", "~~~")):
+        opens = not fenced and not commented and line.lstrip().startswith("<!--")
+        commented = commented or opens
+        m = None if fenced or commented else _ATX.match(line)
+        if commented and "-->" in line[line.find("<!--") + 4 if opens else 0 :]:
+            commented = False
+        elif line.lstrip().startswith(("```", "~~~")) and not commented:
             fenced = not fenced
         if m:
             level = len(m.group(1))
