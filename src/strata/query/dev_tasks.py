@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from strata.query.phrases import PROJECT
 from strata.query.question_filters import rx
 
 __all__ = [
@@ -28,21 +29,16 @@ _TESTS = (
     r"(?:the\s+|all\s+(?:the\s+)?|its\s+)?(?:unit\s+|integration\s+|e2e\s+)?"
     r"(?:tests?|test\s*suite|specs?)"
 )
-# The project as a whole ("how is the project tested", "how do I test it").
-_WHOLE = (
-    r"(?:it|this|the\s+(?:project|package|library|code|codebase|app|application|repo|repository)"
-    r"|this\s+(?:project|package|library|code|codebase|app|application|repo|repository))"
-)
 _ASKS: dict[str, tuple[re.Pattern[str], ...]] = {
     "test": rx(
         rf"(?:{_HOW})(?:run|execute|launch|invoke)\s+{_TESTS}\b",
         rf"\bhow\s+(?:are|is)\s+{_TESTS}\s+(?:run|executed|launched)\b",
         rf"\b(?:command|script)\s+(?:to|that|which)\s+runs?\s+{_TESTS}\b",
         rf"^\W*(?:running|run)\s+{_TESTS}\W*$",
-        rf"\bhow\s+(?:is|are)\s+{_WHOLE}\s+tested\b",
-        rf"(?:{_HOW})test\s+(?:{_WHOLE}|my\s+changes|the\s+changes)\s*[?.!]?\s*$",
+        rf"\bhow\s+(?:is|are)\s+{PROJECT}\s+tested\b",
+        rf"(?:{_HOW})test\s+(?:{PROJECT}|my\s+changes|the\s+changes)\s*[?.!]?\s*$",
         rf"\b(?:what|which)\s+test\s+(?:framework|runner|library|tool)\s+(?:does|do|is)\s+"
-        rf"(?:{_WHOLE}\s+)?(?:use|used)\b",
+        rf"(?:{PROJECT}\s+)?(?:use|used)\b",
         r"\bкак\s+запустить\s+тесты\b",
     ),
     "docs": rx(rf"(?:{_HOW})(?:build|generate|make|render)\s+(?:the\s+)?(?:docs|documentation)\b"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from strata.query.phrases import END, KIND, KIND_AFTER, NAME, THE
+from strata.query.phrases import END, KIND, KIND_AFTER, NAME, PROJECT, THE
 from strata.query.question_filters import rx
 
 __all__ = ["KINDS_ASKED", "defined_in_asked", "imports_asked", "kind_listed", "members_asked"]
@@ -93,16 +93,12 @@ KINDS_ASKED: dict[str, frozenset[str] | None] = {
 # What the whole project defines of a kind: "list all classes", "what interfaces are
 # defined", "which enums does this project have".
 _KIND_NOUNS = r"(?:classes|interfaces|structs|enums|traits|types|functions|constants)"
-_PROJECT = (
-    r"(?:(?:the|this|our)\s+(?:project|repo|repository|codebase|code\s*base|code|package"
-    r"|library|app|application)|here|it)"
-)
 _PROJECT_ASKS = rx(
     rf"^\W*(?:list|show|give|find|enumerate)\s+(?:me\s+)?(?:all\s+)?(?:of\s+)?(?:the\s+)?"
-    rf"{_KIND_NOUNS}(?:\s+(?:defined|declared|there\s+are))?(?:\s+in\s+{_PROJECT})?\W*$",
+    rf"{_KIND_NOUNS}(?:\s+(?:defined|declared|there\s+are))?(?:\s+in\s+{PROJECT})?\W*$",
     rf"^\W*(?:what|which)\s+{_KIND_NOUNS}\s+(?:are\s+there|(?:are|does)\s+(?:defined|declared)"
-    rf"|does\s+{_PROJECT}\s+(?:define|have|declare))(?:\s+in\s+{_PROJECT})?\W*$",
-    rf"^\W*(?:all\s+)?(?:the\s+)?{_KIND_NOUNS}\s+(?:in|of)\s+{_PROJECT}\W*$",
+    rf"|does\s+{PROJECT}\s+(?:define|have|declare))(?:\s+in\s+{PROJECT})?\W*$",
+    rf"^\W*(?:all\s+)?(?:the\s+)?{_KIND_NOUNS}\s+(?:in|of)\s+{PROJECT}\W*$",
 )
 
 

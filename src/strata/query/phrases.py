@@ -6,7 +6,18 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["END", "KIND", "KINDS", "KIND_AFTER", "KIND_WORD", "NAME", "OPERATOR", "THE", "WORD"]
+__all__ = [
+    *("END", "KIND", "KINDS", "KIND_AFTER", "KIND_WORD", "NAME", "OPERATOR", "PROJECT", "THE"),
+    "WORD",
+]
+
+# The project as a whole, as a question about its tests, its commands or its definitions
+# says it ("how is the project tested", "how do I test it", "which enums does this
+# codebase have", "list all classes here").
+PROJECT = (
+    r"(?:(?:the|this|our)\s+(?:project|package|library|code\s*base|codebase|code|app"
+    r"|application|repo|repository)|it|this|here)"
+)
 
 # A name as written in a question: `Client.send`, "charge_card", charge_card(), pkg::f, PHP's
 # `Monolog\Handler\StreamHandler`,

@@ -9,6 +9,7 @@ import re
 from typing import Protocol
 
 from strata.query.filters import SearchFilters
+from strata.query.phrases import PROJECT
 from strata.query.verbatim import QUESTION_OPENERS
 
 __all__ = [
@@ -116,10 +117,7 @@ _OVERVIEW = rx(
     r"\bобзор\s+(?:проекта|репозитория|кода)\b",
     r"\bкак\s+устроен\s+(?:этот\s+)?(?:проект|репозиторий)\b",
 )
-_WHOLE_TESTED = (
-    r"(?:it|this|(?:the|this)\s+(?:project|package|library|code|codebase|app|application|repo"
-    r"|repository))\s+tested\b"
-)
+_WHOLE_TESTED = rf"{PROJECT}\s+tested\b"
 _IN_TESTS = rx(
     r"\bin\s+(?:the\s+)?tests?\b",
     r"\btest\s+(?:code|files?|suite)\b",

@@ -116,8 +116,7 @@ def query(lang: str) -> tree_sitter.Query:
 @functools.cache
 def has_query(lang: str) -> bool:
     """Whether `lang` has a grammar and a tag query: its files get symbols and syntax chunks."""
-    folder = importlib.resources.files("strata.index.code.treesitter").joinpath("queries")
-    return is_supported(lang) and folder.joinpath(f"{lang}.scm").is_file()
+    return is_supported(lang) and _has_file(lang)
 
 
 def query_source(lang: str) -> str:
