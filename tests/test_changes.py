@@ -233,3 +233,15 @@ def test_a_plain_text_changelog_underlined_as_rst_is_sectioned(tmp_path: Path) -
     plain = indexed_tree(tmp_path / "plain", {"NOTES": one})
     (rec,) = [h.record for h in plain.search("more text", k=1, mode="lexical").hits]
     assert rec.metadata.get("section_path") in ([], None)
+
+
+def test_release_notes_known_by_their_content(tmp_path: Path) -> None:
+    # more-itertools keeps its release notes in `docs/versions.rst`: no changelog's name,
+    # but every heading under the title is a release
+    notes = "===============\nVersion History\n===============\n\n" + "".join(
+        f"10.{n}.0\n------\n\n* :func:`f{n}` was added.\n\n" for n in (3, 2, 1)
+    )
+    files = {"docs/versions.rst": notes, "lib/util.py": "def f2():\n    pass\n"}
+    eng = indexed_tree(tmp_path, files)
+    assert _shown(eng, "what changed in 10.2.0", k=1) == [("docs/versions.rst", 10, "10.2.0")]
+    assert _shown(eng, "when was f2 added", k=1) == [("docs/versions.rst", 10, "10.2.0")]

@@ -14,6 +14,7 @@ from strata.query.definitions import at_header, defined_at, header_chunks
 from strata.query.filters import SearchFilters
 from strata.query.hybrid import QueryContext
 from strata.query.line_steps import POOL, Runner, shown_from, then_plain
+from strata.query.lookup.docs import changelog_paths
 from strata.query.lookup.given import given_defaults
 from strata.query.lookup.rows import indexed_paths
 from strata.query.router import Step
@@ -77,7 +78,8 @@ def change_lines(
     entries that write its words (one that says the change asked, `added`, first), each
     shown from that line. Then the plain search (tiers, as `flag_lines`)."""
     kind, what = str(step.args["kind"]), str(step.args["what"])
-    paths = tuple(p for p in indexed_paths(ctx.store) if changes.is_changelog_path(p))
+    named = (p for p in indexed_paths(ctx.store) if changes.is_changelog_path(p))
+    paths = tuple(sorted({*named, *changelog_paths(ctx.store)}))
     hits: list[Hit] = []
     if paths and kind == "when":
         verb = changes.verb_stem(str(step.args["query"]))

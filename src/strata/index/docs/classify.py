@@ -73,7 +73,14 @@ _ADR_CONTENT = re.compile(
     r"^#+\s*(status|статус)\b.*?^#+\s*(context|контекст)\b.*?^#+\s*(decision|решение)\b",
     re.IGNORECASE | re.MULTILINE | re.DOTALL,
 )
-_CHANGELOG_CONTENT = re.compile(r"^#+\s*\[?v?\d+\.\d+(\.\d+)?\]?", re.MULTILINE)
+# A heading naming a release: Markdown's `## 1.2.0`, `## [v1.2] - 2024-01-02`, `## Version
+# 1.2`, `## 4.21.2 / 2024-11-06`, or reStructuredText's title over its underline (`10.7.0` /
+# `------`). A word right after the number makes it a numbered section (`## 1.2 Scope`).
+_RELEASE = r"(?:version\s+|release\s+)?\[?v?\d+\.\d+(?:\.\d+)?\b(?:[ \t]*(?:[^\w\s][^\n]*)?)$"
+_CHANGELOG_CONTENT = re.compile(
+    rf"^#+\s*{_RELEASE}|^{_RELEASE}\n([=\-~^*+#\"'`])\1{{2,}}[ \t]*$",
+    re.MULTILINE | re.IGNORECASE,
+)
 _LAYERED_CONTENT = re.compile(
     r"^#+\s*(scenario|сценарий|integrations|интеграции)\b", re.IGNORECASE | re.MULTILINE
 )

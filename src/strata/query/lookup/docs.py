@@ -13,7 +13,7 @@ from strata.store import Filter, Store
 from strata.text.names import normalise_name
 from strata.types import JSON, Record
 
-__all__ = ["DocCatalog", "Related", "list_docs", "related"]
+__all__ = ["DocCatalog", "Related", "changelog_paths", "list_docs", "related"]
 
 OUT, IN = "out", "in"
 
@@ -74,6 +74,17 @@ def list_docs(
     cards = DocCatalog(store.fetch(Filter(layers=(D1_DOCUMENT_CATALOG,)), vectors=False)).cards
     wanted = {"doc_kind": kind, "domain": domain, "type": type}
     return [c for c in cards if all(_has(c, k, v) for k, v in wanted.items() if v)]
+
+
+def changelog_paths(store: Store) -> frozenset[str]:
+    """The documents the docs classifier read as release notes by their content (a
+    `docs/versions.rst` whose headings are releases), memoised per store version."""
+
+    def build(st: Store) -> frozenset[str]:
+        cards = st.fetch(Filter(layers=(D1_DOCUMENT_CATALOG,)), vectors=False)
+        return frozenset(c.path for c in cards if c.metadata.get("doc_kind") == "changelog")
+
+    return derived(store, "changelog_paths", build)
 
 
 def known_domains(store: Store) -> tuple[str, ...]:
