@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from strata.index.code.python.symbols import extract_symbols
+from tests.sources import indexed_tree
 
 SOURCE = '''
 """HTTP client."""
@@ -72,6 +75,22 @@ def test_test_files_are_flagged_and_redefinitions_get_distinct_ids() -> None:
         "tests/test_x.py::tests.test_x.f#2",
     ]
     assert all(s.is_test for s in syms)
+
+
+def test_overloads_declare_the_definition_after_them(tmp_path: Path) -> None:
+    # tenacity's `retry`: two `@overload` signatures, then the body
+    text = (
+        "import typing as t\nfrom typing import overload\n\n"
+        "@overload\ndef retry(func: t.Callable) -> t.Callable: ...\n\n"
+        "@t.overload\ndef retry(*, times: int) -> t.Callable: ...\n\n"
+        "def retry(*args, **kw):\n    return args[0]\n"
+    )
+    syms = [s for s in extract_symbols(text, "pkg/retrying.py") if s.name == "retry"]
+    assert [s.declaration for s in syms] == [True, True, False]
+    eng = indexed_tree(tmp_path, {"pkg/retrying.py": text})
+    for query in ("retry", "where is retry defined", "where is the retry decorator defined"):
+        hits = eng.search(query, k=3, mode="lexical").hits
+        assert (hits[0].record.span_start, hits[0].record.title) == (10, "retry"), query
 
 
 def test_invalid_python_yields_nothing() -> None:

@@ -124,6 +124,11 @@ def test_penalties_multiply_and_tests_are_spared_when_asked_for() -> None:
     notes = _rec("RELEASE-NOTES-3.8.txt", "Changes", kind="section", layer="D0_DOC_CHUNKS")
     feed = _rec("docs/news_feed.md", "Feeds", kind="section", layer="D0_DOC_CHUNKS")
     assert path_priors.is_changelog(notes) and not path_priors.is_changelog(feed)
+    # a folder of one-change notes (reno, towncrier, changesets), YAML ones too; not code
+    notes_dirs = ("releasenotes/notes/add-x.yaml", "changelog.d/12.bugfix.md", ".changeset/a.md")
+    for path in notes_dirs:
+        assert path_priors.is_changelog(_rec(path, "", kind="text")), path
+    assert not path_priors.is_changelog(_rec("src/news/feed.py", "Feed"))
     asked = ranking.shape("tests of parsing", ["tests", "parsing"])
     assert "test_x" not in ranking.adjust(records, base, asked, rrf_k=60, include_tests=False)[t.id]
     # a test holding the pasted text verbatim is where it was seen: the milder factor

@@ -195,6 +195,8 @@ def ask(
         ("which methods does Client.send use", "callees", ("Client.send",)),
         ("who creates a RetryPolicy", "callers", ("RetryPolicy",)),
         ("where is the users table created", "symbol", ("users",)),  # SQL: its definition
+        ("where is the retry decorator defined", "symbol", ("retry",)),
+        ("where is the settings variable defined", "symbol", ("settings",)),
         ("how is `retry` used", "callers", ("retry",)),
         ("where is parse_header referenced", "callers", ("parse_header",)),
         ("how is caching used", "free_text", ()),  # a plain word: a topic, unless defined

@@ -22,6 +22,7 @@ from strata.query.definitions import definition_chunks
 from strata.query.filters import NO_FILTERS, WIDEN, SearchFilters
 from strata.query.focus import at_frame, focused
 from strata.query.respelt import respelt
+from strata.query.twins import distinct
 from strata.store import Filter, Store
 from strata.text.tokens import query_terms
 from strata.types import Hit, Record
@@ -300,8 +301,10 @@ class Searcher:
             compiled=compiled,
         )
         scored = {rid: ranking.final_score(p) for rid, p in parts.items()}
-        order = sorted(ranking.fused_order(parts), key=lambda rid: -scored[rid])[:k]
-        return [Hit(records[rid], scored[rid], {**parts[rid], **raw.get(rid, {})}) for rid in order]
+        order = sorted(ranking.fused_order(parts), key=lambda rid: -scored[rid])
+        # a name's definitions are each a place asked for, copies too; else one of a text
+        kept = [records[rid] for rid in order[:k]] if q.lookup else distinct(order, records, k)
+        return [Hit(r, scored[r.id], {**parts[r.id], **raw.get(r.id, {})}) for r in kept]
 
     def _get_embedder(self) -> Embedder:
         assert self._embedder_factory is not None

@@ -47,6 +47,14 @@ _CHANGELOG = re.compile(
     r"(\.[a-z]+)?$",
     re.I,
 )
+# One change's note, waiting for the next release to gather it: reno's `releasenotes/notes/`,
+# towncrier's `changelog.d/`, `newsfragments/`, `changelog/` or `news/`, changesets'
+# `.changeset/`, Ansible's `changelogs/fragments/`; prose or YAML, not code.
+_FRAGMENT = re.compile(
+    r"(^|/)(releasenotes/notes|release[-_]?notes|changelog\.d|newsfragments|changelog|news"
+    r"|\.changeset|changelogs/(fragments|unreleased))/[^/]+\.(md|rst|txt|ya?ml)$",
+    re.I,
+)
 CHANGE_WORDS = frozenset(
     (
         *("changelog", "changed", "change", "changes", "release", "released", "releases"),
@@ -99,7 +107,10 @@ def is_vendored(path: str) -> bool:
 
 
 def is_changelog(rec: Record) -> bool:
-    """Release notes: by the docs classifier's `doc_kind`, or by the file name."""
+    """Release notes: by the docs classifier's `doc_kind`, by the file name, or a note of
+    one change in a folder of them (a YAML note is no code either)."""
+    if _FRAGMENT.search(rec.path):
+        return True
     if not rec.layer.startswith("D"):
         return False  # code named history.py is code
     return rec.metadata.get("doc_kind") == "changelog" or bool(_CHANGELOG.search(rec.path))

@@ -32,11 +32,11 @@ NAME = (
 )
 WORD = r"[`'\"]?([\w][\w.-]*?)[`'\"]?"
 THE = r"(?:(?:the|a|an)\s+)?"
-# "where is the class Context defined", "where is the users table created": the kind of
-# definition, said before or after its name.
+# "where is the class Context defined", "where is the retry decorator defined", "where is
+# the users table created": the kind of definition, said before or after its name.
 KINDS = (
     r"(?:class|function|method|type|struct|interface|trait|enum|constant|macro|module|property|field"
-    r"|table|view|trigger|index|sequence|procedure)"
+    r"|decorator|variable|attribute|component|table|view|trigger|index|sequence|procedure)"
 )
 KIND = rf"(?:{KINDS}\s+)?"
 KIND_WORD = re.compile(rf"\b{KINDS}\b", re.IGNORECASE)  # "the class Context": a name

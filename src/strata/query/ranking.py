@@ -349,7 +349,7 @@ def _penalties(
         out["vendored_x"] = VENDORED_FACTOR
     if kinds.example and not q.wants_examples:
         out["example_x"] = EXAMPLE_FACTOR
-    if kinds.stub:
+    if kinds.stub or rec.metadata.get("declaration"):  # a `.pyi`, `.d.ts`, an `@overload`
         out["stub_x"] = STUB_FACTOR
     if kinds.manifest and not q.wants_build:
         out["manifest_x"] = MANIFEST_FACTOR

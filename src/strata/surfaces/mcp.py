@@ -226,6 +226,7 @@ def record_snippet(record: Record, lines: int) -> Snippet:
         title=record.title,
         repo=record.repo_id or None,
         snippet=snippet_of(record.content, lines),
+        same_text_at=record.metadata.get("same_text_at") or None,
     )
 
 

@@ -200,6 +200,8 @@ def _unit_chunks(ctx: _File, unit: _Unit, prefix: str) -> list[Chunk]:
     if isinstance(node, ast.ClassDef):
         return _class_chunks(ctx, unit, qualname, meta)
     kind = "method" if prefix else "function"  # units are only looked for in classes
+    if any(_name_of(d) == "overload" for d in node.decorator_list):
+        meta["declaration"] = True  # a signature the undecorated definition after it has
     return fit(
         ctx.src,
         unit.start,
@@ -231,6 +233,13 @@ def _class_chunks(ctx: _File, unit: _Unit, qualname: str, meta: dict[str, Any]) 
     if members:
         chunks += _emit(ctx, members, members[0].start, unit.end, "block", qualname)
     return chunks
+
+
+def _name_of(decorator: ast.expr) -> str:
+    """A decorator's last name: `overload` for `@typing.overload`."""
+    if isinstance(decorator, ast.Attribute):
+        return decorator.attr
+    return decorator.id if isinstance(decorator, ast.Name) else ""
 
 
 def signature(node: Definition) -> str:

@@ -31,7 +31,7 @@ class Symbol:
     # (0: at `start_line`): a long doc splits the chunks, and the header is after it.
     decl_line: int = 0
     # A C or C++ function or method written without a body (a prototype, a method declared
-    # in its class): "where is it defined" prefers the one with a body.
+    # in its class), a Python `@overload`: "where is it defined" prefers the one with a body.
     declaration: bool = False
     # A member of an impl block (a Haskell instance, a Swift extension, a Rust impl). Where
     # its qname is also a member of a class or trait (a class method's signature), that

@@ -173,6 +173,8 @@ def hits(out: Console, err: Console, result: SearchResult, explain: bool) -> Non
         if explain:
             parts = "  ".join(f"{k}={v:.4g}" for k, v in hit.parts.items())
             out.print(f"   [dim]{parts}[/]")
+        if twins := r.metadata.get("same_text_at"):
+            out.print(f"   [dim]the same text at {', '.join(twins)}[/]", highlight=False)
         start, text = window_lines(r)  # a long code hit: the lines the query's words are in
         _snippet(out, text, r.lang, start)
 

@@ -212,6 +212,7 @@ class _Walker:
         sid = f"{self.path}::{qname}" + (f"#{count}" if count > 1 else "")
         is_def = isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
         first = first_line(node) if is_def else node.lineno  # type: ignore[arg-type]
+        decorators = tuple(ast.unparse(d) for d in getattr(node, "decorator_list", ()))
         sym = Symbol(
             symbol_id=sid,
             qname=qname,
@@ -227,8 +228,10 @@ class _Walker:
             parent_symbol_id=scope.symbol_id,
             package_or_module=self.module,
             is_test=self.is_test,
-            decorators=tuple(ast.unparse(d) for d in getattr(node, "decorator_list", ())),
+            decorators=decorators,
             bases=tuple(ast.unparse(b) for b in getattr(node, "bases", ())),
+            # `@overload` signatures declare what the undecorated definition after them does
+            declaration=any(d.rpartition(".")[2] == "overload" for d in decorators),
         )
         self.out.append(sym)
         return sym

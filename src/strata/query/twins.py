@@ -1,0 +1,40 @@
+"""Hits whose text another hit already shows (pure): a read-me included whole as the docs'
+index page, a module copied into two packages. The first is kept and names the others'
+places in `metadata["same_text_at"]`; the rest make room for other results."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+
+from strata.types import Record
+
+# Shorter texts (a `pass`, a closing brace, a one-line re-export) say too little to be the
+# same passage; each stays a place of its own.
+MIN_CHARS = 80
+
+
+def distinct(order: Iterable[str], records: Mapping[str, Record], k: int) -> list[Record]:
+    """The records of the first `k` ids of `order` whose text no earlier one holds (code
+    apart from docs, the same text but for surrounding whitespace), each naming where the
+    candidates left out for it are."""
+    kept: list[str] = []
+    first: dict[tuple[str, str], str] = {}
+    places: dict[str, list[str]] = {}
+    for rid in order:
+        rec = records[rid]
+        text = rec.content.strip()
+        key = (rec.layer[:1], text)
+        if len(text) >= MIN_CHARS and key in first:
+            if (owner := first[key]) in places:
+                places[owner].append(f"{rec.path}:{rec.span_start}-{rec.span_end}")
+        elif len(kept) < k:
+            first[key], places[rid] = rid, []
+            kept.append(rid)
+    return [_with_twins(records[rid], places[rid]) for rid in kept]
+
+
+def _with_twins(rec: Record, places: list[str]) -> Record:
+    if not places:
+        return rec
+    return dataclasses.replace(rec, metadata={**rec.metadata, "same_text_at": places})

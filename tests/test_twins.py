@@ -1,0 +1,92 @@
+"""A passage another hit already shows is left out for the next result, and its place named:
+a read-me included whole as the docs' index page (tenacity's `README.rst` and
+`doc/source/index.rst`), a module copied into two packages. A name's definitions keep every
+copy: each is a place asked for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import Client
+
+from strata.query.twins import MIN_CHARS
+from strata.surfaces.http.pool import Engines
+from strata.surfaces.http.state import fresh_engine
+from strata.surfaces.jobs import Jobs
+from strata.surfaces.mcp import Tools, build
+from tests.sources import indexed_tree
+
+SECTION = """\
+# Backoff
+
+## Waiting between attempts
+
+Each attempt waits twice as long as the one before, up to a ceiling: set the
+backoff factor and the maximum delay when the client is made.
+"""
+CODE = '''\
+def backoff_delay(attempt, factor=2.0, ceiling=30.0):
+    """How long to wait before `attempt`, doubled each time up to `ceiling`."""
+    return min(ceiling, factor ** attempt)
+'''
+FILES = {
+    "README.md": SECTION,
+    "docs/index.md": SECTION,
+    "docs/other.md": "# Other\n\nThe backoff factor is set on the client; see the read-me.\n",
+    "lib/retry.py": CODE,
+    "vendor/copy/retry.py": CODE,
+}
+
+
+def _places(hits: Any) -> list[str]:
+    return [f"{h.record.path}:{h.record.span_start}" for h in hits]
+
+
+def test_a_text_shown_once_with_its_other_places(tmp_path: Path) -> None:
+    eng = indexed_tree(tmp_path, FILES)
+    result = eng.search("how long to wait between attempts backoff factor", k=10, mode="lexical")
+    docs = [h for h in result.hits if h.record.layer.startswith("D")]
+    sections = [h for h in docs if h.record.title.endswith("Waiting between attempts")]
+    (section,) = sections  # one of the two copies, not both
+    twin = "docs/index.md" if section.record.path == "README.md" else "README.md"
+    assert section.record.metadata["same_text_at"] == [f"{twin}:1-6"]
+    assert any(h.record.path == "docs/other.md" for h in docs)  # the room left goes on
+    # the code copies are one text too; code and docs stay apart
+    code = [h for h in result.hits if h.record.path.endswith("retry.py")]
+    assert len(code) == 1 and code[0].record.metadata["same_text_at"]
+    # a name's definitions: every copy is a place asked for
+    found = eng.search("where is backoff_delay defined", k=5, mode="lexical")
+    paths = {h.record.path for h in found.hits}
+    assert {"lib/retry.py", "vendor/copy/retry.py"} <= paths
+
+
+def test_short_texts_are_places_of_their_own(tmp_path: Path) -> None:
+    short = "def ping():\n    return 1\n"
+    assert len(short) < MIN_CHARS
+    eng = indexed_tree(tmp_path, {"a/ping.py": short, "b/ping.py": short})
+    result = eng.search("ping return one", k=5, mode="lexical")
+    assert {h.record.path for h in result.hits} == {"a/ping.py", "b/ping.py"}
+    assert not any("same_text_at" in h.record.metadata for h in result.hits)
+
+
+def test_an_agent_reads_the_other_places(tmp_path: Path) -> None:
+    indexed_tree(tmp_path, FILES)
+    engines = Engines.open(str(tmp_path), None, None)
+    server = build(Tools(engines.served, Jobs(lambda: fresh_engine(engines))))
+
+    async def main() -> dict[str, Any]:
+        async with Client(server) as client:
+            query = "waiting between attempts backoff factor maximum delay"
+            result = await client.call_tool("search", {"query": query, "content": "docs"})
+            assert not result.is_error, result.content
+            return dict(result.structured_content or {})
+
+    hits = anyio.run(main)["hits"]
+    top = hits[0]
+    assert top["path"] in ("README.md", "docs/index.md") and top["same_text_at"]
+    assert [h["path"] for h in hits].count("docs/index.md") + [h["path"] for h in hits].count(
+        "README.md"
+    ) == 1
+    assert all("same_text_at" not in h for h in hits[1:])  # no empty field on the others
