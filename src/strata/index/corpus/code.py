@@ -14,6 +14,7 @@ import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from strata.index.code.crossfile import resolve_across_files
 from strata.index.code.entrypoints import compose_entrypoints
 from strata.index.code.model import Edge, Entrypoint, Role, Symbol
 from strata.index.code.params import through_parameters
@@ -48,7 +49,8 @@ def resolve_repository(artifacts: Mapping[str, Artifact]) -> CodeGraph:
     """Symbols, resolved edges, composed entry points and roles of every code file (pure).
 
     Python edges are resolved against the table of all Python files; tree-sitter
-    edges keep their per-file resolution but count towards roles.
+    edges keep their per-file resolution, but for Go's and C's bare calls of another
+    file's function (`code/crossfile.py`), and count towards roles.
     """
     symbols: list[Symbol] = []
     treesitter_edges: list[Edge] = []
@@ -68,6 +70,7 @@ def resolve_repository(artifacts: Mapping[str, Artifact]) -> CodeGraph:
             treesitter_edges += edges
             scans.append(treesitter_scan(art))
     table = build_table((s for s in symbols if s.lang == "python"), scopes)
+    treesitter_edges = resolve_across_files(treesitter_edges, symbols)
     edges = through_parameters(_resolve_all(py_edges, table), table) + treesitter_edges
     entries = compose_entrypoints(scans, table)
     return CodeGraph(symbols, edges, entries, assign_roles(symbols, edges, entries))

@@ -1,0 +1,69 @@
+"""Bare calls of another file's function, where the language says what they mean: Go's
+package (its directory) and C's one namespace (code/crossfile.py), with the real grammars
+and a real index: `callers` lists them by default."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from strata.index.code.crossfile import resolve_across_files
+from strata.index.code.treesitter import symbols
+from tests.sources import indexed_tree
+
+GO = {
+    "cli/context.go": (
+        "package cli\n\nfunc checkRequired(names []string) error {\n\treturn nil\n}\n"
+    ),
+    "cli/app.go": (
+        "package cli\n\nfunc (a *App) Run() error {\n\treturn checkRequired(a.names)\n}\n\n"
+        "type App struct {\n\tnames []string\n}\n"
+    ),
+    "cli/app_test.go": (
+        "package cli\n\nfunc expect(t *testing.T, a, b any) {}\n\n"
+        "func TestRun(t *testing.T) {\n\texpect(t, checkRequired(nil), nil)\n}\n"
+    ),
+    # another package's function of the same name is not what `cli` calls
+    "other/check.go": "package other\n\nfunc checkRequired() {}\n\nfunc use() {\n\texpect()\n}\n",
+}
+C = {
+    "src/api.c": "int lua_gettop (lua_State *L) {\n  return 0;\n}\n",
+    "src/api.h": "int lua_gettop (lua_State *L);\n",
+    "src/lib.c": "static int count (lua_State *L) {\n  return lua_gettop(L) + usage();\n}\n",
+    # two programs' `usage`: which one a call means is not known
+    "tools/a.c": "static void usage2(void) {}\nvoid usage(void) {}\n",
+    "tools/b.c": "void usage(void) {}\n",
+}
+
+
+def _edges(files: dict[str, str]) -> dict[tuple[str, str], tuple[str, str | None]]:
+    syms, edges = [], []
+    for rel, text in files.items():
+        s, e = symbols.extract(text, "go" if rel.endswith(".go") else "c", rel)
+        syms += s
+        edges += e
+    out = resolve_across_files(edges, syms)
+    return {(e.path, e.dst_ref): (e.resolution, e.dst_qname) for e in out if e.edge_type == "calls"}
+
+
+def test_go_calls_within_a_package() -> None:
+    edges = _edges(GO)
+    assert edges[("cli/app.go", "checkRequired")] == ("resolved", "cli.context.checkRequired")
+    # a test file calls its package's functions and its fellow test files'
+    assert edges[("cli/app_test.go", "checkRequired")][0] == "resolved"
+    assert edges[("cli/app_test.go", "expect")][0] == "resolved"  # same file
+    # `other` has no `expect`, and `cli`'s is in a test file of another package
+    assert edges[("other/check.go", "expect")] == ("unresolved", None)
+
+
+def test_c_calls_to_the_one_definition() -> None:
+    edges = _edges(C)
+    assert edges[("src/lib.c", "lua_gettop")] == ("resolved", "api.lua_gettop")  # not the .h
+    assert edges[("src/lib.c", "usage")] == ("unresolved", None)
+
+
+def test_callers_across_files_by_default(tmp_path: Path) -> None:
+    eng = indexed_tree(tmp_path, GO)
+    walk = eng.callers("checkRequired")
+    callers = {link.symbol.qname for link in walk.links}
+    assert {"cli.app.App.Run", "cli.app_test.TestRun"} <= callers
+    assert not any(q.startswith("other.") for q in callers)
