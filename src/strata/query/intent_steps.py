@@ -11,6 +11,7 @@ from typing import Any
 from strata import layers as L
 from strata.query.graph_questions import RAISED
 from strata.query.questions import QUESTION_WORDS, Classification
+from strata.query.said_kinds import said_kinds
 from strata.text.tokens import query_terms
 from strata.types import fields_json
 
@@ -77,8 +78,11 @@ def _symbol_steps(query: str, c: Classification, k: int) -> list[Step]:
     # a plain word the index defines ("Authentication", "formatter") is a topic of the docs
     # too: its definition first, then code and docs; a code-shaped name's are code
     plain = text == query and _PLAIN_WORD.fullmatch(query.strip())
+    args: dict[str, object] = {"name": name, "exact": True}
+    if kinds := said_kinds(query, name):
+        args["kinds"] = list(kinds)
     return [
-        Step(L.C1_SYMBOL_CATALOG, "symbol", {"name": name, "exact": True}, k, 2.0, required=True),
+        Step(L.C1_SYMBOL_CATALOG, "symbol", args, k, 2.0, required=True),
         search_step("passages" if plain else L.C0_SOURCE_CHUNKS, text, k, 1.0),
     ]
 

@@ -22,6 +22,7 @@ from strata.query.lookup.matches import as_spelt, without_implementations
 from strata.query.lookup.rows import file_heads, files_named, indexed_paths, meta_str
 from strata.query.member_steps import members_of
 from strata.query.router import Step
+from strata.query.said_kinds import of_kinds
 from strata.store import Filter
 from strata.text.names import normalise_name
 from strata.text.tokens import is_identifier_like, query_terms
@@ -151,7 +152,7 @@ def _symbol(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | N
     if _spelt_otherwise(ctx, name, exact, filters):
         others = ", ".join(dict.fromkeys(m.name for m in exact))
         return Outcome([], [f"no symbol spelt {name!r} (defined: {others}); where it occurs"])
-    exact = without_implementations(as_spelt(exact))
+    exact = of_kinds(without_implementations(as_spelt(exact)), step.args.get("kinds") or ())
     headers = header_chunks(ctx.store, exact)
     hits = [
         Hit(at_header(m, headers.get(m.symbol_id)), m.score, {"symbol": m.score}, (defined_at(m),))
