@@ -71,7 +71,7 @@ def test_short_texts_are_places_of_their_own(tmp_path: Path) -> None:
     assert not any("same_text_at" in h.record.metadata for h in result.hits)
 
 
-def test_an_agent_reads_the_other_places(tmp_path: Path) -> None:
+def test_an_agent_reads_the_other_places_in_the_notes(tmp_path: Path) -> None:
     indexed_tree(tmp_path, FILES)
     engines = Engines.open(str(tmp_path), None, None)
     server = build(Tools(engines.served, Jobs(lambda: fresh_engine(engines))))
@@ -83,10 +83,10 @@ def test_an_agent_reads_the_other_places(tmp_path: Path) -> None:
             assert not result.is_error, result.content
             return dict(result.structured_content or {})
 
-    hits = anyio.run(main)["hits"]
+    answer = anyio.run(main)
+    hits, notes = answer["hits"], answer["notes"]
     top = hits[0]
-    assert top["path"] in ("README.md", "docs/index.md") and top["same_text_at"]
-    assert [h["path"] for h in hits].count("docs/index.md") + [h["path"] for h in hits].count(
-        "README.md"
-    ) == 1
-    assert all("same_text_at" not in h for h in hits[1:])  # no empty field on the others
+    assert top["path"] in ("README.md", "docs/index.md")
+    twin = "docs/index.md" if top["path"] == "README.md" else "README.md"
+    assert [h["path"] for h in hits].count(twin) == 0  # one copy in the hits
+    assert f"{top['path']}:1-6: the same text is also at {twin}:1-6" in notes

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import MCPServer
@@ -99,7 +99,8 @@ class Tools:
         )
         result = eng.search(**request.arguments())
         return SearchAnswer(
-            hits=[hit_snippet(h, lines) for h in result.hits], notes=[*result.notes, *notes]
+            hits=[hit_snippet(h, lines) for h in result.hits],
+            notes=[*result.notes, *twin_notes(result.hits), *notes],
         )
 
     def find_symbol(
@@ -156,7 +157,8 @@ class Tools:
         its docs)."""
         result = similar(self.engine(), path, line, min(k, MAX_K), repo)
         return SearchAnswer(
-            hits=[hit_snippet(h, lines) for h in result.hits], notes=[*result.notes]
+            hits=[hit_snippet(h, lines) for h in result.hits],
+            notes=[*result.notes, *twin_notes(result.hits)],
         )
 
     def index_status(self) -> IndexStatus:
@@ -216,6 +218,17 @@ def hit_snippet(hit: Hit, lines: int) -> Snippet:
     return snippet.model_copy(update=update)
 
 
+def twin_notes(hits: Iterable[Hit]) -> list[str]:
+    """Where the same text as a hit is, left out of the hits for it (query/twins.py): in
+    the notes, so that the hits' schema, read every turn, stays as small."""
+    return [
+        f"{h.record.path}:{h.record.span_start}-{h.record.span_end}: the same text is also at "
+        + ", ".join(twins)
+        for h in hits
+        if (twins := h.record.metadata.get("same_text_at"))
+    ]
+
+
 def record_snippet(record: Record, lines: int) -> Snippet:
     """A record as an agent reads it: where, what, and its first `lines` lines."""
     return Snippet(
@@ -226,7 +239,6 @@ def record_snippet(record: Record, lines: int) -> Snippet:
         title=record.title,
         repo=record.repo_id or None,
         snippet=snippet_of(record.content, lines),
-        same_text_at=record.metadata.get("same_text_at") or None,
     )
 
 

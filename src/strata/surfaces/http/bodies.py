@@ -205,8 +205,6 @@ class Snippet(BaseModel):
     # a long code hit: the lines its query's words are in, which `snippet` then shows
     focus_start: int | None = None
     focus_end: int | None = None
-    # the places of candidates with the same text, left out for this one (`path:start-end`)
-    same_text_at: list[str] | None = None
 
     @model_serializer(mode="wrap")
     def _set_fields(self, dump: SerializerFunctionWrapHandler) -> dict[str, Any]:
