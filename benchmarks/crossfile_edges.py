@@ -1,11 +1,14 @@
-"""What cross-file resolution of Go's and C's bare calls changes among call edges.
+"""What cross-file resolution of bare calls changes among call edges (Go, C, JS, TS).
 
 `treesitter.symbols` resolves a call by its own file's definitions; `code/crossfile.py`
-then resolves a bare call of Go (the caller's package: its directory) or C (the one
-function of that name with a body in the repository) across files. This script extracts
-every Go and C file of the quality run's corpora (run `benchmarks.quality.run` once to
-build them; the `withdocs-` copies are left out), counts the call edges that rule moves
-from unresolved, and prints a seeded sample of them to be read by hand.
+then resolves a bare call of Go (the caller's package: its directory), C (the one
+function of that name with a body in the repository) or JavaScript/TypeScript (the one
+relatively imported file defining it) across files. This script extracts every such file
+of the quality run's corpora (run `benchmarks.quality.run` once to build them; the
+`withdocs-` copies are left out), counts the call edges the rule moves from unresolved,
+and prints a seeded sample of them to be read by hand. A JavaScript/TypeScript edge is
+also checked against its file's text: `checked` when an import or `require` line names
+the called name and the module it was resolved into; the others are printed.
 
     python -m benchmarks.crossfile_edges [--sample 30] [--seed 7] [CORPUS_DIR ...]
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 import argparse
 import collections
 import random
+import re
 from pathlib import Path
 
 from benchmarks.quality.model import CORPORA
@@ -24,7 +28,8 @@ from strata.index.code.treesitter import symbols
 from strata.text.langs import language_of_text
 
 MAX_BYTES = 400_000
-LANGS = ("go", "c")
+LANGS = ("go", "c", "javascript", "typescript", "tsx")
+PREFIXES = ("go-", "c-", "javascript-", "ts-")
 
 
 def extracted(root: Path) -> tuple[list[Symbol], list[Edge]]:
@@ -49,8 +54,10 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("roots", nargs="*", type=Path)
     args = p.parse_args()
-    roots = args.roots or sorted(d for d in CORPORA.iterdir() if d.name.startswith(LANGS))
+    roots = args.roots or sorted(d for d in CORPORA.iterdir() if d.name.startswith(PREFIXES))
     counts: collections.Counter[tuple[str, str]] = collections.Counter()
+    checks: collections.Counter[bool] = collections.Counter()
+    unchecked: list[tuple[str, ...]] = []
     changed: list[tuple[str, ...]] = []
     for root in roots:
         syms, before = extracted(root)
@@ -62,12 +69,31 @@ def main() -> None:
             if a.resolution != b.resolution:
                 now = f"{b.resolution} {b.dst_qname or ' '.join(b.candidates)}"
                 changed.append((root.name, f"{a.path}:{a.line}", a.dst_ref, now))
+                if b.resolution == "resolved" and not a.path.endswith((".go", ".c", ".h")):
+                    checks[_imported(root, a.path, a.dst_ref, b.dst_qname or "")] += 1
+                    if not _imported(root, a.path, a.dst_ref, b.dst_qname or ""):
+                        unchecked.append(changed[-1])
     for root in roots:
         moved = collections.Counter(c[3].split()[0] for c in changed if c[0] == root.name)
         per = {k[1]: n for k, n in counts.items() if k[0] == root.name}
         print(f"{root.name}: call edges {sum(per.values())}, {per}; now {dict(moved)}")
     for row in random.Random(args.seed).sample(changed, min(args.sample, len(changed))):
         print(" | ".join(row))
+    print(f"JS/TS resolved: {checks[True]} checked by an import line, {checks[False]} not:")
+    for row in unchecked:
+        print(" | ".join(row))
+
+
+def _imported(root: Path, path: str, name: str, qname: str) -> bool:
+    """Whether `path`'s text imports `name` from a module whose last part `qname` holds."""
+    module = qname.rsplit(".", 1)[0].rsplit(".", 1)[-1]
+    text = (root / path).read_text(encoding="utf-8", errors="replace")
+    spec = rf"['\"][^'\"]*?(?:/{re.escape(module)}(?:\.\w+)?|/?)['\"]"
+    word = re.escape(name)
+    named = rf"(?:import|export)\s*(?:type\s+)?\{{[^}}]*\b{word}\b[^}}]*\}}\s*from\s*{spec}"
+    default = rf"import\s+{re.escape(name)}\b[^;\n]*from\s*{spec}"
+    required = rf"\b{re.escape(name)}\b[^=\n]*=\s*require\(\s*{spec}"
+    return any(re.search(p, text) for p in (named, default, required))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Bare calls of another file's function, where the language says what they mean: Go's
-package (its directory) and C's one namespace (code/crossfile.py), with the real grammars
-and a real index: `callers` lists them by default."""
+package (its directory), C's one namespace, and the files a JavaScript or TypeScript module
+imports by a relative path (code/crossfile.py), with the real grammars and a real index:
+`callers` lists them by default."""
 
 from __future__ import annotations
 
@@ -35,10 +36,24 @@ C = {
 }
 
 
+TS = {
+    "src/client.ts": (
+        "import { parseHeader } from './headers.js';\nimport { Client } from './client';\n"
+        "import { first } from 'lodash';\n"
+        "export function send(r) {\n  return parseHeader(r) + first(r) + new Client();\n}\n"
+    ),
+    "src/headers.ts": "export function parseHeader(s) {\n  return s;\n}\n",
+    "src/client/index.ts": "export class Client {}\n",
+    "src/other.ts": "export function first(x) {\n  return x;\n}\n",  # not imported by client.ts
+    "lib/legacy.js": "const { parseHeader } = require('../src/headers');\nparseHeader('x');\n",
+}
+LANG = {".go": "go", ".ts": "typescript", ".js": "javascript"}
+
+
 def _edges(files: dict[str, str]) -> dict[tuple[str, str], tuple[str, str | None]]:
     syms, edges = [], []
     for rel, text in files.items():
-        s, e = symbols.extract(text, "go" if rel.endswith(".go") else "c", rel)
+        s, e = symbols.extract(text, LANG.get(rel[rel.rfind(".") :], "c"), rel)
         syms += s
         edges += e
     out = resolve_across_files(edges, syms)
@@ -59,6 +74,15 @@ def test_c_calls_to_the_one_definition() -> None:
     edges = _edges(C)
     assert edges[("src/lib.c", "lua_gettop")] == ("resolved", "api.lua_gettop")  # not the .h
     assert edges[("src/lib.c", "usage")] == ("unresolved", None)
+
+
+def test_javascript_and_typescript_calls_into_relative_imports() -> None:
+    edges = _edges(TS)
+    # `./headers.js` written for `headers.ts`, as TypeScript's ES modules do
+    assert edges[("src/client.ts", "parseHeader")] == ("resolved", "headers.parseHeader")
+    # `first` comes from a package: `other.ts` defines one, but `client.ts` imports none of it
+    assert edges[("src/client.ts", "first")] == ("unresolved", None)
+    assert edges[("lib/legacy.js", "parseHeader")] == ("resolved", "headers.parseHeader")
 
 
 def test_callers_across_files_by_default(tmp_path: Path) -> None:
