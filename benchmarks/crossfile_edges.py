@@ -1,12 +1,13 @@
-"""What cross-file resolution of bare calls changes among call edges (Go, C, JS, TS).
+"""What cross-file resolution changes among the call edges of non-Python code.
 
 `treesitter.symbols` resolves a call by its own file's definitions; `code/crossfile.py`
-then resolves a bare call of Go (the caller's package: its directory), C (the one
-function of that name with a body in the repository) or JavaScript/TypeScript (the one
-relatively imported file defining it) across files. This script extracts every such file
-of the quality run's corpora (run `benchmarks.quality.run` once to build them; the
-`withdocs-` copies are left out), counts the call edges the rule moves from unresolved,
-and prints a seeded sample of them to be read by hand. A JavaScript/TypeScript edge is
+then resolves across files a bare call of Go (the caller's package: its directory), C (the
+one function of that name with a body in the repository) or JavaScript/TypeScript (the one
+relatively imported file defining it), and in any language `Type.method(...)` and `new
+Type(...)` of the one type so named. This script extracts every non-Python code file of the
+quality run's corpora (run `benchmarks.quality.run` once to build them; the `withdocs-`
+copies are left out), counts the call edges the rules move from unresolved, and prints a
+seeded sample of them to be read by hand. A JavaScript/TypeScript edge is
 also checked against its file's text: `checked` when an import or `require` line names
 the called name and the module it was resolved into; the others are printed.
 
@@ -28,12 +29,12 @@ from strata.index.code.treesitter import symbols
 from strata.text.langs import language_of_text
 
 MAX_BYTES = 400_000
-LANGS = ("go", "c", "javascript", "typescript", "tsx")
-PREFIXES = ("go-", "c-", "javascript-", "ts-")
+JS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts")
+SKIPPED = ("py-", "withdocs-", "docs-", "devqs-")
 
 
 def extracted(root: Path) -> tuple[list[Symbol], list[Edge]]:
-    """Every Go and C file's symbols and edges under `root`, each file on its own."""
+    """Every non-Python code file's symbols and edges under `root`, each on its own."""
     syms: list[Symbol] = []
     edges: list[Edge] = []
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
@@ -41,8 +42,9 @@ def extracted(root: Path) -> tuple[list[Symbol], list[Edge]]:
             continue
         text = path.read_text(encoding="utf-8", errors="replace")
         rel = path.relative_to(root).as_posix()
-        if language_of_text(rel, text) in LANGS:
-            s, e = symbols.extract(text, language_of_text(rel, text) or "", rel)
+        lang = language_of_text(rel, text)
+        if lang and lang != "python" and symbols.reads(lang):
+            s, e = symbols.extract(text, lang, rel)
             syms += s
             edges += e
     return syms, edges
@@ -54,7 +56,7 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("roots", nargs="*", type=Path)
     args = p.parse_args()
-    roots = args.roots or sorted(d for d in CORPORA.iterdir() if d.name.startswith(PREFIXES))
+    roots = args.roots or sorted(d for d in CORPORA.iterdir() if not d.name.startswith(SKIPPED))
     counts: collections.Counter[tuple[str, str]] = collections.Counter()
     checks: collections.Counter[bool] = collections.Counter()
     unchecked: list[tuple[str, ...]] = []
@@ -69,7 +71,8 @@ def main() -> None:
             if a.resolution != b.resolution:
                 now = f"{b.resolution} {b.dst_qname or ' '.join(b.candidates)}"
                 changed.append((root.name, f"{a.path}:{a.line}", a.dst_ref, now))
-                if b.resolution == "resolved" and not a.path.endswith((".go", ".c", ".h")):
+                bare = a.dst_ref.isidentifier()
+                if bare and b.resolution == "resolved" and a.path.endswith(JS):
                     checks[_imported(root, a.path, a.dst_ref, b.dst_qname or "")] += 1
                     if not _imported(root, a.path, a.dst_ref, b.dst_qname or ""):
                         unchecked.append(changed[-1])
@@ -77,8 +80,12 @@ def main() -> None:
         moved = collections.Counter(c[3].split()[0] for c in changed if c[0] == root.name)
         per = {k[1]: n for k, n in counts.items() if k[0] == root.name}
         print(f"{root.name}: call edges {sum(per.values())}, {per}; now {dict(moved)}")
-    for row in random.Random(args.seed).sample(changed, min(args.sample, len(changed))):
-        print(" | ".join(row))
+    bare = [c for c in changed if c[2].isidentifier()]
+    typed = [c for c in changed if not c[2].isidentifier()]
+    for label, rows in (("bare calls", bare), ("typed receivers and `new`", typed)):
+        print(f"{label}: {len(rows)}; a sample:")
+        for row in random.Random(args.seed).sample(rows, min(args.sample, len(rows))):
+            print(" | ".join(row))
     print(f"JS/TS resolved: {checks[True]} checked by an import line, {checks[False]} not:")
     for row in unchecked:
         print(" | ".join(row))

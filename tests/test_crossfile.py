@@ -85,6 +85,31 @@ def test_javascript_and_typescript_calls_into_relative_imports() -> None:
     assert edges[("lib/legacy.js", "parseHeader")] == ("resolved", "headers.parseHeader")
 
 
+def test_a_type_named_as_the_receiver_in_any_language() -> None:
+    files = {
+        "src/builder/arg.rs": "pub struct Arg {}\nimpl Arg {\n    pub fn new(id: &str) -> Self {\n"
+        "        Arg {}\n    }\n}\n",
+        "src/builder/command.rs": 'fn build() {\n    let a = Arg::new("x");\n'
+        "    let v = Vec::new();\n}\n",
+        "src/a/Util.java": "class Util {\n  static String join(String s) { return s; }\n}\n",
+        "src/b/Util.java": "class Util {\n  static String join(String s) { return s; }\n}\n",
+        "src/a/Main.java": 'class Main {\n  void run() {\n    Util.join("x");\n'
+        "    Math.max(1, 2);\n    new Main2();\n  }\n}\n",
+        "src/a/Main2.java": "class Main2 {\n}\n",
+    }
+    syms, edges = [], []
+    for rel, text in files.items():
+        s, e = symbols.extract(text, "rust" if rel.endswith(".rs") else "java", rel)
+        syms += s
+        edges += e
+    out = {(e.path, e.dst_ref): e for e in resolve_across_files(edges, syms)}
+    assert out[("src/builder/command.rs", "Arg::new")].dst_qname == "builder.arg.Arg.new"
+    assert out[("src/builder/command.rs", "Vec::new")].resolution == "unresolved"  # not here
+    assert out[("src/a/Main.java", "Util.join")].resolution == "unresolved"  # two types Util
+    assert out[("src/a/Main.java", "Math.max")].resolution == "unresolved"
+    assert out[("src/a/Main.java", "new Main2")].dst_qname == "a.Main2.Main2"
+
+
 def test_callers_across_files_by_default(tmp_path: Path) -> None:
     eng = indexed_tree(tmp_path, GO)
     walk = eng.callers("checkRequired")

@@ -15,52 +15,114 @@ leaves such name-only matches out by default. Two languages say more:
   call resolves to the top-level function or class of that name in the one file among
   those the caller imports by a relative path (`./headers`, `../util/index.js` written for
   `index.ts`) that defines it.
+- Any language with types: `Type.method(...)` (`Type::new`, `$Type->m`, `Pkg::Type.m`)
+  and `new Type(...)` resolve to that type's member, or the type, when exactly one type
+  so named in the caller's language defines it (`Arg::new` in clap's `command.rs` is
+  `Arg.new` in `arg.rs`; `Math.max` stays external).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import posixpath
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 from strata.index.code.model import Edge, Symbol
+from strata.text.langs import language_of
 
 _GO_KINDS = frozenset({"function"})
 _C_KINDS = frozenset({"function"})
 _JS_LANGS = frozenset({"javascript", "typescript", "tsx"})
 _JS_KINDS = frozenset({"function", "class"})
 _JS_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
+_TYPE_KINDS = frozenset({"class", "struct", "enum", "interface", "trait", "object", "record"})
+# `Type.method`, `Type::new`, `Pkg::Type.method`, `$Type->m` as written: a capitalised
+# receiver names a type (`treesitter/symbols.py` reads it so within a file); `new Type`.
+_TYPED = re.compile(r"^(?:[\w$]+(?:\.|::|->))*([A-Z][\w$]*)(?:\.|::|->)([A-Za-z_$][\w$]*[!?]?)$")
+_NEW = re.compile(r"^new\s+(?:[\w$]+(?:\.|::))*([A-Z][\w$]*)$")
+_NOT_A_TYPE = frozenset({"Self", "This", "Super"})
+
+
+@dataclass
+class _Tables:
+    """The definitions a cross-file rule looks a name up in."""
+
+    go: dict[tuple[str, str], list[Symbol]] = field(default_factory=lambda: defaultdict(list))
+    c: dict[str, list[Symbol]] = field(default_factory=lambda: defaultdict(list))
+    js: dict[tuple[str, str], list[Symbol]] = field(default_factory=lambda: defaultdict(list))
+    # (language family, type, member) and (language family, type)
+    members: dict[tuple[str, str, str], list[Symbol]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
+    types: dict[tuple[str, str], list[Symbol]] = field(default_factory=lambda: defaultdict(list))
+    imported: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, s: Symbol) -> None:
+        if s.declaration:
+            return
+        if s.parent_symbol_id is not None:
+            if owner := s.qname.rsplit(".", 2)[-2:-1]:
+                self.members[(_family(s.lang), owner[0], s.name)].append(s)
+            return
+        if s.kind in _TYPE_KINDS:
+            self.types[(_family(s.lang), s.name)].append(s)
+        if s.lang == "go" and s.kind in _GO_KINDS:
+            self.go[(posixpath.dirname(s.path), s.name)].append(s)
+        elif s.lang == "c" and s.kind in _C_KINDS:
+            self.c[s.name].append(s)
+        elif s.lang in _JS_LANGS and s.kind in _JS_KINDS:
+            self.js[(s.path, s.name)].append(s)
 
 
 def resolve_across_files(edges: Sequence[Edge], symbols: Iterable[Symbol]) -> list[Edge]:
-    """`edges` with each unresolved bare call of Go, C, JavaScript or TypeScript resolved as
-    the language says."""
-    go: dict[tuple[str, str], list[Symbol]] = defaultdict(list)
-    c: dict[str, list[Symbol]] = defaultdict(list)
-    js: dict[tuple[str, str], list[Symbol]] = defaultdict(list)
+    """`edges` with each unresolved call resolved across files where the language says
+    what its name means (see the module's doc)."""
+    tables = _Tables()
     for s in symbols:
-        if s.parent_symbol_id is not None or s.declaration:
-            continue
-        if s.lang == "go" and s.kind in _GO_KINDS:
-            go[(posixpath.dirname(s.path), s.name)].append(s)
-        elif s.lang == "c" and s.kind in _C_KINDS:
-            c[s.name].append(s)
-        elif s.lang in _JS_LANGS and s.kind in _JS_KINDS:
-            js[(s.path, s.name)].append(s)
-    imported = _relative_imports(edges, {path for path, _ in js}) if js else {}
-    out = []
-    for e in edges:
-        if e.edge_type == "calls" and e.resolution == "unresolved" and e.dst_ref.isidentifier():
-            if e.path.endswith(".go"):
-                found = go.get((posixpath.dirname(e.path), e.dst_ref), [])
-                e = _to(e, [t for t in found if e.is_test or not t.path.endswith("_test.go")])
-            elif e.path.endswith((".c", ".h")) and len(targets := c.get(e.dst_ref, [])) == 1:
-                e = _to(e, targets)
-            elif e.path in imported:
-                e = _to(e, [t for f in imported[e.path] for t in js.get((f, e.dst_ref), [])])
-        out.append(e)
-    return out
+        tables.add(s)
+    if tables.js:
+        tables.imported = _relative_imports(edges, {path for path, _ in tables.js})
+    return [
+        _across(e, tables) if e.edge_type == "calls" and e.resolution == "unresolved" else e
+        for e in edges
+    ]
+
+
+def _across(e: Edge, t: _Tables) -> Edge:
+    """One unresolved call, resolved by the first rule that reads it."""
+    ref = e.dst_ref
+    if not ref.isidentifier():
+        return _typed(e, t)
+    if e.path.endswith(".go"):
+        found = t.go.get((posixpath.dirname(e.path), ref), [])
+        return _to(e, [s for s in found if e.is_test or not s.path.endswith("_test.go")])
+    if e.path.endswith((".c", ".h")):
+        found = t.c.get(ref, [])
+        return _to(e, found) if len(found) == 1 else e
+    if e.path in t.imported:
+        return _to(e, [s for f in t.imported[e.path] for s in t.js.get((f, ref), [])])
+    return e
+
+
+def _typed(e: Edge, t: _Tables) -> Edge:
+    """`Type.method(...)` or `new Type(...)` of a type another file of the same language
+    defines: that type's member, or the type; one only (two types so named: unresolved)."""
+    family = _family(language_of(e.path) or "")
+    if (m := _TYPED.match(e.dst_ref)) and m.group(1) not in _NOT_A_TYPE:
+        found = t.members.get((family, m.group(1), m.group(2)), [])
+    elif m := _NEW.match(e.dst_ref):
+        found = t.types.get((family, m.group(1)), [])
+    else:
+        return e
+    return _to(e, found) if len(found) == 1 else e
+
+
+def _family(lang: str) -> str:
+    """Languages whose code calls each other's definitions by the same names."""
+    return "js" if lang in _JS_LANGS else "c" if lang in ("c", "cpp") else lang
 
 
 def _relative_imports(edges: Iterable[Edge], files: set[str]) -> dict[str, list[str]]:
