@@ -110,6 +110,32 @@ def test_a_type_named_as_the_receiver_in_any_language() -> None:
     assert out[("src/a/Main.java", "new Main2")].dst_qname == "a.Main2.Main2"
 
 
+def test_perl_packages_and_lua_modules() -> None:
+    files = {
+        "lib/Pod/Simple.pm": "package Pod::Simple;\nsub new { return bless {}, shift }\n1;\n",
+        "lib/Pod/Text.pm": (
+            "package Pod::Text;\nsub new {\n  my $self = Pod::Simple::new(@_);\n"
+            "  Pod::Missing->new();\n  return $self;\n}\n1;\n"
+        ),
+        "pl/utils.lua": "local utils = {}\nfunction utils.assert_arg(n, v)\n  return v\nend\n"
+        "return utils\n",
+        "pl/path.lua": (
+            'local utils = require "pl.utils"\nlocal M = {}\n'
+            "function M.join(a)\n  return utils.assert_arg(1, a) + other.f(a)\nend\nreturn M\n"
+        ),
+    }
+    syms, edges = [], []
+    for rel, text in files.items():
+        s, e = symbols.extract(text, "lua" if rel.endswith(".lua") else "perl", rel)
+        syms += s
+        edges += e
+    out = {(e.path, e.dst_ref): e for e in resolve_across_files(edges, syms)}
+    assert out[("lib/Pod/Text.pm", "Pod::Simple::new")].dst_qname == "Pod.Simple.new"
+    assert out[("lib/Pod/Text.pm", "Pod::Missing->new")].resolution == "unresolved"
+    assert out[("pl/path.lua", "utils.assert_arg")].dst_qname == "pl.utils.utils.assert_arg"
+    assert out[("pl/path.lua", "other.f")].resolution == "unresolved"
+
+
 def test_callers_across_files_by_default(tmp_path: Path) -> None:
     eng = indexed_tree(tmp_path, GO)
     walk = eng.callers("checkRequired")

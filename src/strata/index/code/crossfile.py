@@ -15,6 +15,10 @@ leaves such name-only matches out by default. Two languages say more:
   call resolves to the top-level function or class of that name in the one file among
   those the caller imports by a relative path (`./headers`, `../util/index.js` written for
   `index.ts`) that defines it.
+- Perl: `Pkg::Name::sub(...)` and `Pkg::Name->sub(...)` to the one sub of that name in the
+  files declaring `package Pkg::Name`.
+- Lua: `utils.f(...)` where the file requires a module whose last part is `utils`
+  (`local utils = require "pl.utils"`, as custom binds it) to that module file's `f`.
 - Any language with types: `Type.method(...)` (`Type::new`, `$Type->m`, `Pkg::Type.m`)
   and `new Type(...)` resolve to that type's member, or the type, when exactly one type
   so named in the caller's language defines it (`Arg::new` in clap's `command.rs` is
@@ -44,6 +48,10 @@ _TYPE_KINDS = frozenset({"class", "struct", "enum", "interface", "trait", "objec
 _TYPED = re.compile(r"^(?:[\w$]+(?:\.|::|->))*([A-Z][\w$]*)(?:\.|::|->)([A-Za-z_$][\w$]*[!?]?)$")
 _NEW = re.compile(r"^new\s+(?:[\w$]+(?:\.|::))*([A-Z][\w$]*)$")
 _NOT_A_TYPE = frozenset({"Self", "This", "Super"})
+# Perl's `Pod::Simple::new(...)`, `Pod::Text::Color->output(...)`: a package and its sub
+_PERL_CALL = re.compile(r"^(\w+(?:::\w+)*)(?:::|->)(\w+)$")
+# Lua's `utils.assert_arg(...)` where `local utils = require "pl.utils"`
+_LUA_CALL = re.compile(r"^([A-Za-z_]\w*)[.:]([A-Za-z_]\w*)$")
 
 
 @dataclass
@@ -59,6 +67,10 @@ class _Tables:
     )
     types: dict[tuple[str, str], list[Symbol]] = field(default_factory=lambda: defaultdict(list))
     imported: dict[str, list[str]] = field(default_factory=dict)
+    # a file's top-level functions by (path, name); Perl's packages and the files declaring them
+    top: dict[tuple[str, str], list[Symbol]] = field(default_factory=lambda: defaultdict(list))
+    packages: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    required: dict[str, dict[str, str]] = field(default_factory=dict)  # Lua: alias -> file
 
     def add(self, s: Symbol) -> None:
         if s.declaration:
@@ -69,6 +81,10 @@ class _Tables:
             return
         if s.kind in _TYPE_KINDS:
             self.types[(_family(s.lang), s.name)].append(s)
+        if s.lang == "perl" and s.kind == "package":
+            self.packages[s.name].add(s.path)
+        elif s.lang in ("perl", "lua") and s.kind == "function":
+            self.top[(s.path, s.name)].append(s)
         if s.lang == "go" and s.kind in _GO_KINDS:
             self.go[(posixpath.dirname(s.path), s.name)].append(s)
         elif s.lang == "c" and s.kind in _C_KINDS:
@@ -85,6 +101,8 @@ def resolve_across_files(edges: Sequence[Edge], symbols: Iterable[Symbol]) -> li
         tables.add(s)
     if tables.js:
         tables.imported = _relative_imports(edges, {path for path, _ in tables.js})
+    if lua := {path for path, _ in tables.top if path.endswith(".lua")}:
+        tables.required = _lua_requires(edges, lua)
     return [
         _across(e, tables) if e.edge_type == "calls" and e.resolution == "unresolved" else e
         for e in edges
@@ -95,6 +113,8 @@ def _across(e: Edge, t: _Tables) -> Edge:
     """One unresolved call, resolved by the first rule that reads it."""
     ref = e.dst_ref
     if not ref.isidentifier():
+        if (found := _qualified(e, t)) is not None:
+            return _to(e, found) if len(found) == 1 else e
         return _typed(e, t)
     if e.path.endswith(".go"):
         found = t.go.get((posixpath.dirname(e.path), ref), [])
@@ -105,6 +125,18 @@ def _across(e: Edge, t: _Tables) -> Edge:
     if e.path in t.imported:
         return _to(e, [s for f in t.imported[e.path] for s in t.js.get((f, ref), [])])
     return e
+
+
+def _qualified(e: Edge, t: _Tables) -> list[Symbol] | None:
+    """The subs a Perl `Pkg::Name::sub` or a Lua `module.f` call may mean, or None when
+    the call is not such a call."""
+    if e.path.endswith((".pl", ".pm", ".t")) and (m := _PERL_CALL.match(e.dst_ref)):
+        files = t.packages.get(m.group(1), ())
+        return [s for path in files for s in t.top.get((path, m.group(2)), [])]
+    modules = t.required.get(e.path, {})
+    if (m := _LUA_CALL.match(e.dst_ref)) and m.group(1) in modules:
+        return t.top.get((modules[m.group(1)], m.group(2)), [])
+    return None
 
 
 def _typed(e: Edge, t: _Tables) -> Edge:
@@ -133,6 +165,24 @@ def _relative_imports(edges: Iterable[Edge], files: set[str]) -> dict[str, list[
             target = posixpath.normpath(posixpath.join(posixpath.dirname(e.path), e.dst_ref))
             if (found := _module_file(target, files)) and found not in out[e.path]:
                 out[e.path].append(found)
+    return out
+
+
+def _lua_requires(edges: Iterable[Edge], files: set[str]) -> dict[str, dict[str, str]]:
+    """Each Lua file's required modules among `files`, by the name a module is bound to by
+    custom (`local utils = require "pl.utils"`: its last part) -> the module's file."""
+    by_suffix: dict[str, list[str]] = defaultdict(list)
+    for path in files:
+        module = path[: -len(".lua")].removesuffix("/init")
+        parts = module.split("/")
+        for i in range(len(parts)):
+            by_suffix[".".join(parts[i:])].append(path)
+    out: dict[str, dict[str, str]] = defaultdict(dict)
+    for e in edges:
+        if e.edge_type == "imports" and e.path.endswith(".lua"):
+            found = by_suffix.get(e.dst_ref.strip("'\""), [])
+            if len(found) == 1:
+                out[e.path][e.dst_ref.strip("'\"").rsplit(".", 1)[-1]] = found[0]
     return out
 
 
