@@ -222,3 +222,46 @@ def test_property_perl_chunks_cover_without_overlap_however_the_parse_fails(
     assert subs - declared <= {d.name for d in found}  # every sub with a body, found
     assert [d.decl_line for d in found] == sorted(d.decl_line for d in found)
     assert all(d.parent is None or found[d.parent].decl_line <= d.decl_line for d in found)
+
+
+# bash-completion 2.11's `bash_completion` as it is written: the `=~` pattern in
+# `_variables` makes tree-sitter-bash read the whole file as one `ERROR` node, where its tag
+# query found the functions above that line and none of the 50 below it.
+COMPLETION = r"""_filedir()
+{
+    local cur="$1"
+    COMPREPLY+=($cur)
+}
+
+_variables()
+{
+    if [[ $cur =~ ^(\$(\{[!#]?)?)([A-Za-z0-9_]*)$ ]]; then
+        return 0
+    fi
+    return 1
+}
+
+# Initialize completion and deal with various general things.
+_init_completion()
+{
+    local exclude="" flag outx errx inx OPTIND=1
+    _variables && return 1
+    _filedir
+}
+
+function _known_hosts
+{
+    _init_completion || return
+}
+"""
+
+
+def test_a_shell_function_after_a_parse_error_is_found() -> None:
+    syms, edges = extract(COMPLETION, "bash", "bash_completion")
+    found = {s.name: (s.start_line, s.end_line) for s in syms}
+    assert found["_init_completion"] == (15, 21)  # its comment above is its doc
+    assert found["_known_hosts"] == (23, 26)
+    assert {"_filedir", "_variables"} <= found.keys()
+    assert tagquery.openers("bash") == {b"function": "function", b"()": "function"}
+    calls = {(e.src_qname, e.dst_ref) for e in edges if e.edge_type == "calls"}
+    assert ("bash_completion._known_hosts", "_init_completion") in calls

@@ -7,10 +7,14 @@ leaves such name-only matches out by default. Two languages say more:
 - Go: the files of one directory are one package, which shares one namespace: a bare
   `checkRequiredFlags(...)` in `app.go` calls the package-level function of that name in
   `context.go`. A non-test file cannot call what only a `_test.go` file defines.
-- C: a program's functions share one namespace: a bare call names the function of that
-  name defined with a body, when the repository has exactly one (a prototype is no
-  definition; two `usage()` of two programs stay unresolved, as a `static` one called
-  from its own file already was).
+- C and Bash: a program's (a shell's) functions share one namespace: a bare call names
+  the function of that name defined with a body, when the repository has exactly one (a
+  prototype is no definition; two `usage()` of two programs stay unresolved, as a
+  `static` one called from its own file already was).
+- Kotlin: a top-level function of the caller's directory (its package), when it has one
+  of that name.
+- Haskell: the one top-level function of that name among the modules the module imports
+  (`import Text.Megaparsec.Char` -> `Text/Megaparsec/Char.hs`).
 - JavaScript and TypeScript: a name a module does not define comes from an import; a bare
   call resolves to the top-level function or class of that name in the one file among
   those the caller imports by a relative path (`./headers`, `../util/index.js` written for
@@ -40,6 +44,8 @@ from strata.text.langs import language_of
 _GO_KINDS = frozenset({"function"})
 _C_KINDS = frozenset({"function"})
 _JS_LANGS = frozenset({"javascript", "typescript", "tsx"})
+# Languages whose functions share one namespace across files (a program's, a shell's)
+_ONE_NAMESPACE = frozenset({"c", "bash"})
 _JS_KINDS = frozenset({"function", "class"})
 _JS_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 _TYPE_KINDS = frozenset({"class", "struct", "enum", "interface", "trait", "object", "record"})
@@ -59,7 +65,7 @@ class _Tables:
     """The definitions a cross-file rule looks a name up in."""
 
     go: dict[tuple[str, str], list[Symbol]] = field(default_factory=lambda: defaultdict(list))
-    c: dict[str, list[Symbol]] = field(default_factory=lambda: defaultdict(list))
+    c: dict[tuple[str, str], list[Symbol]] = field(default_factory=lambda: defaultdict(list))
     js: dict[tuple[str, str], list[Symbol]] = field(default_factory=lambda: defaultdict(list))
     # (language family, type, member) and (language family, type)
     members: dict[tuple[str, str, str], list[Symbol]] = field(
@@ -71,8 +77,11 @@ class _Tables:
     top: dict[tuple[str, str], list[Symbol]] = field(default_factory=lambda: defaultdict(list))
     packages: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     required: dict[str, dict[str, str]] = field(default_factory=dict)  # Lua: alias -> file
+    modules: dict[str, list[str]] = field(default_factory=dict)  # Haskell: imported files
+    langs: dict[str, str] = field(default_factory=dict)  # a file's language, by its symbols
 
     def add(self, s: Symbol) -> None:
+        self.langs.setdefault(s.path, s.lang)
         if s.declaration:
             return
         if s.parent_symbol_id is not None:
@@ -83,12 +92,12 @@ class _Tables:
             self.types[(_family(s.lang), s.name)].append(s)
         if s.lang == "perl" and s.kind == "package":
             self.packages[s.name].add(s.path)
-        elif s.lang in ("perl", "lua") and s.kind == "function":
+        elif s.lang in ("perl", "lua", "haskell") and s.kind == "function":
             self.top[(s.path, s.name)].append(s)
-        if s.lang == "go" and s.kind in _GO_KINDS:
+        if s.lang in ("go", "kotlin") and s.kind in _GO_KINDS:
             self.go[(posixpath.dirname(s.path), s.name)].append(s)
-        elif s.lang == "c" and s.kind in _C_KINDS:
-            self.c[s.name].append(s)
+        elif s.lang in _ONE_NAMESPACE and s.kind in _C_KINDS:
+            self.c[(s.lang, s.name)].append(s)
         elif s.lang in _JS_LANGS and s.kind in _JS_KINDS:
             self.js[(s.path, s.name)].append(s)
 
@@ -103,6 +112,8 @@ def resolve_across_files(edges: Sequence[Edge], symbols: Iterable[Symbol]) -> li
         tables.imported = _relative_imports(edges, {path for path, _ in tables.js})
     if lua := {path for path, _ in tables.top if path.endswith(".lua")}:
         tables.required = _lua_requires(edges, lua)
+    if haskell := {path for path, _ in tables.top if path.endswith((".hs", ".lhs"))}:
+        tables.modules = _haskell_imports(edges, haskell)
     return [
         _across(e, tables) if e.edge_type == "calls" and e.resolution == "unresolved" else e
         for e in edges
@@ -116,11 +127,16 @@ def _across(e: Edge, t: _Tables) -> Edge:
         if (found := _qualified(e, t)) is not None:
             return _to(e, found) if len(found) == 1 else e
         return _typed(e, t)
-    if e.path.endswith(".go"):
+    lang = t.langs.get(e.path) or language_of(e.path) or ""
+    if lang in ("go", "kotlin"):
         found = t.go.get((posixpath.dirname(e.path), ref), [])
-        return _to(e, [s for s in found if e.is_test or not s.path.endswith("_test.go")])
-    if e.path.endswith((".c", ".h")):
-        found = t.c.get(ref, [])
+        found = [s for s in found if s.lang == lang and (e.is_test or not _test_only(s))]
+        return _to(e, found) if lang == "go" or len(found) == 1 else e
+    if lang in _ONE_NAMESPACE:
+        found = t.c.get((lang, ref), [])
+        return _to(e, found) if len(found) == 1 else e
+    if e.path in t.modules:
+        found = [s for f in t.modules[e.path] for s in t.top.get((f, ref), [])]
         return _to(e, found) if len(found) == 1 else e
     if e.path in t.imported:
         return _to(e, [s for f in t.imported[e.path] for s in t.js.get((f, ref), [])])
@@ -142,7 +158,7 @@ def _qualified(e: Edge, t: _Tables) -> list[Symbol] | None:
 def _typed(e: Edge, t: _Tables) -> Edge:
     """`Type.method(...)` or `new Type(...)` of a type another file of the same language
     defines: that type's member, or the type; one only (two types so named: unresolved)."""
-    family = _family(language_of(e.path) or "")
+    family = _family(t.langs.get(e.path) or language_of(e.path) or "")
     if (m := _TYPED.match(e.dst_ref)) and m.group(1) not in _NOT_A_TYPE:
         found = t.members.get((family, m.group(1), m.group(2)), [])
     elif m := _NEW.match(e.dst_ref):
@@ -168,21 +184,45 @@ def _relative_imports(edges: Iterable[Edge], files: set[str]) -> dict[str, list[
     return out
 
 
+def _test_only(s: Symbol) -> bool:
+    return s.path.endswith("_test.go")
+
+
+def _by_module(files: set[str]) -> dict[str, list[str]]:
+    """Dotted module name -> the files it may be (`pl/utils.lua`, `pl/utils/init.lua`:
+    `pl.utils` and `utils`; `src/Text/Megaparsec.hs`: `Text.Megaparsec` and shorter)."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for path in files:
+        module = path.rsplit(".", 1)[0].removesuffix("/init")
+        parts = module.split("/")
+        for i in range(len(parts)):
+            out[".".join(parts[i:])].append(path)
+    return out
+
+
 def _lua_requires(edges: Iterable[Edge], files: set[str]) -> dict[str, dict[str, str]]:
     """Each Lua file's required modules among `files`, by the name a module is bound to by
     custom (`local utils = require "pl.utils"`: its last part) -> the module's file."""
-    by_suffix: dict[str, list[str]] = defaultdict(list)
-    for path in files:
-        module = path[: -len(".lua")].removesuffix("/init")
-        parts = module.split("/")
-        for i in range(len(parts)):
-            by_suffix[".".join(parts[i:])].append(path)
+    by_module = _by_module(files)
     out: dict[str, dict[str, str]] = defaultdict(dict)
     for e in edges:
         if e.edge_type == "imports" and e.path.endswith(".lua"):
-            found = by_suffix.get(e.dst_ref.strip("'\""), [])
+            found = by_module.get(e.dst_ref.strip("'\""), [])
             if len(found) == 1:
                 out[e.path][e.dst_ref.strip("'\"").rsplit(".", 1)[-1]] = found[0]
+    return out
+
+
+def _haskell_imports(edges: Iterable[Edge], files: set[str]) -> dict[str, list[str]]:
+    """Each Haskell module's imported modules among `files` (`import Text.Megaparsec.Char`
+    -> `Text/Megaparsec/Char.hs`)."""
+    by_module = _by_module(files)
+    out: dict[str, list[str]] = defaultdict(list)
+    for e in edges:
+        if e.edge_type == "imports" and e.path.endswith((".hs", ".lhs")):
+            found = by_module.get(e.dst_ref, [])
+            if len(found) == 1 and found[0] not in out[e.path]:
+                out[e.path].append(found[0])
     return out
 
 

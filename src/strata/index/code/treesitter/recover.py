@@ -25,6 +25,9 @@ from strata.index.code.treesitter.outlines import METHOD_OWNERS, Definition, Out
 __all__ = ["MAX_DEPTH", "cut", "error_runs", "held", "merged", "opened", "openers", "shifted"]
 
 MAX_DEPTH: Final = 4
+# An opener that is no word: a name followed by `()` opens a definition (Bash's `name() {`)
+PARENS: Final = b"()"
+_CALLED = re.compile(rb"^\s*([A-Za-z_][\w:.-]*)\s*\(\)\s*(?:\{\s*)?$")
 _NAME = re.compile(rb"[A-Za-z_]\w*(?:(?:::|\.)[A-Za-z_]\w*)*")
 _SIGNATURE_CHARS = 300
 # A line that is a comment in most languages (`#`, `//`, `/* */`, `--`), not a directive
@@ -177,9 +180,8 @@ def opened(
     while decl < last and (_COMMENT.match(lines[decl - 1]) or not lines[decl - 1].strip()):
         decl += 1
     head = lines[decl - 1].strip()
-    words = head.split(None, 1)
     kind = _opener(head, opens)
-    name = _NAME.match(words[1]) if kind is not None and len(words) > 1 else None
+    name = _opened_name(head, opens) if kind is not None else None
     if kind is None or name is None or head.endswith(b";"):
         return part
     if any(d.decl_line == decl for d in part.definitions):
@@ -221,9 +223,22 @@ def _within(line: int, first: int, end: int) -> int | None:
 
 
 def _opener(line: bytes, opens: Mapping[bytes, str]) -> str | None:
-    """The kind of definition `line` opens, by its first word (`sub` in `sub name {`)."""
+    """The kind of definition `line` opens, by its first word (`sub` in `sub name {`), or
+    by a name and `()` when the query's openers hold `()` (a shell's `name() {`)."""
     words = line.split(None, 1)
-    return opens.get(words[0]) if words else None
+    if not words:
+        return None
+    if PARENS in opens and _CALLED.match(line):
+        return opens[PARENS]
+    return opens.get(words[0])
+
+
+def _opened_name(line: bytes, opens: Mapping[bytes, str]) -> re.Match[bytes] | None:
+    """The name a line `_opener` reads opens: after its first word, or before its `()`."""
+    if PARENS in opens and (m := _CALLED.match(line)):
+        return _NAME.match(m.group(1))
+    words = line.split(None, 1)
+    return _NAME.match(words[1]) if len(words) > 1 else None
 
 
 def shifted(part: Outline, by: int) -> Outline:

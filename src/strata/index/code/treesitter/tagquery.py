@@ -24,9 +24,10 @@ what the language's style needs:
 - `; opens <kind>: <word> ...`: the words a definition of that kind opens with (Perl's
   `; opens function: sub`). With such a line, what a parse error left unread is parsed
   again, cut above each line that opens with one of these words or with a keyword the
-  file's parsed definitions open with (strata.index.code.treesitter.recover). Only Perl
-  has it: C's macros read the same way in isolation and give definitions wrong names
-  (`typedef NTSTATUS (NTAPI *f)` as a struct `NTSTATUS`).
+  file's parsed definitions open with (strata.index.code.treesitter.recover); `()` stands
+  for a name followed by `()` (Bash's `name() {`). Only Perl and Bash have it: C's macros
+  read the same way in isolation and give definitions wrong names (`typedef NTSTATUS
+  (NTAPI *f)` as a struct `NTSTATUS`).
 - `; macros: export`: an all-caps macro between `class`/`struct` and the name
   (`class FOO_API Name`), or opening a line before a return type and a function's name
   (`PUGI__FN xml_node xml_node::parent() const`) or after its parameters (`f(T&& rhs)
@@ -48,7 +49,7 @@ from strata.index.code.treesitter.grammars import is_supported, language
 
 _INHERITS = re.compile(r"^; inherits: (\w+)\s*$", re.MULTILINE)
 _DIRECTIVE = re.compile(r"^; ([a-z]+: [a-z ]+?)\s*$", re.MULTILINE)
-_OPENS = re.compile(r"^; opens (\w+): ([\w ]+?)\s*$", re.MULTILINE)
+_OPENS = re.compile(r"^; opens (\w+): ([\w() ]+?)\s*$", re.MULTILINE)
 _CAPS = rb"[A-Z][A-Z0-9_]*[A-Z0-9]"
 _EXPORT_MACRO = re.compile(
     rb"\b(?:class|struct)\s+(" + _CAPS + rb")\s+(?=[A-Za-z_]\w*\s*(?:final\b|[:{]))"

@@ -1,4 +1,7 @@
-; Bash tags.
+; Bash tags. A parse error (bash-completion's `[[ $cur =~ ^(\$(\{[!#]?)?)... ]]`) may turn
+; the rest of the file into one `ERROR` node: what it left unread is parsed again, cut
+; above each `function name` and `name()` line.
+; opens function: function ()
 
 (function_definition name: (word) @name) @definition.function
 
