@@ -36,6 +36,12 @@ EVIL = (
 )
 
 
+PLATYPUS = (
+    "# Platypus\n\nThe platypus section is copied word for word into the site's pages, as a\n"
+    "read-me often is into a documentation index.\n"
+)
+
+
 def _request(srv: Server, method: str, path: str, body: Any = None, headers: Any = None) -> Any:
     conn = http.client.HTTPConnection(srv.host, srv.port, timeout=60)
     data = None if body is None else json.dumps(body).encode()
@@ -54,6 +60,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     shutil.copytree(CORPORA / "docs", root / "docs" / "corpus")
     (root / "docs" / "evil.md").write_text(EVIL)
     (root / "docs" / "vanishing.md").write_text("# Vanishing\n\nquokka paragraph\n")
+    for twin in ("docs/platypus.md", "docs/site/platypus.md"):  # one text in two places
+        (root / twin).parent.mkdir(parents=True, exist_ok=True)
+        (root / twin).write_text(PLATYPUS)
     Engine.open(root, config={"embed.provider": "none"}).index()
     (root / "docs" / "vanishing.md").unlink()  # indexed, then gone from disk
     old = os.environ.get("STRATA_EMBED_PROVIDER")
@@ -164,6 +173,20 @@ def test_typing_a_query_shows_hits_and_enter_opens_the_file(server: Server, page
     page.goto("about:blank")
     page.goto(shared)
     page.wait_for_selector("pre.code .row.mark")
+
+
+def test_a_text_in_two_places_is_one_hit_naming_the_other(server: Server, page: Any) -> None:
+    page.goto(_base(server) + "#/search?q=platypus%20section%20copied")
+    hit = page.locator(".hit", has_text="platypus.md").first
+    hit.wait_for()
+    assert page.locator(".hit h3", has_text="platypus.md").count() == 1
+    twin = hit.locator(".twins a")
+    shown = hit.locator("h3 a").inner_text()
+    other = "docs/site/platypus.md" if shown.startswith("docs/platypus.md") else "docs/platypus.md"
+    assert twin.inner_text().startswith(f"{other}:1-")
+    twin.click()  # opens the other place
+    page.wait_for_selector("pre.code .row.mark")
+    assert page.locator(".file h2").inner_text().startswith(other)
 
 
 def test_the_filter_fields_are_the_servers_search_filters(server: Server, page: Any) -> None:

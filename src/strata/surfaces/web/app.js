@@ -303,6 +303,12 @@ function fileTarget(hit) {
   return { path: hit.path, repo: hit.repo, line: hit.start_line, end: hit.end_line };
 }
 
+function twinLink(place, repo) {
+  const m = /^(.*):(\d+)-(\d+)$/.exec(place);
+  const target = m ? { path: m[1], repo, line: Number(m[2]), end: Number(m[3]) } : { path: place, repo };
+  return link("file", target, place);
+}
+
 function hitItem(hit, i) {
   const where = hit.start_line ? `${hit.path}:${hit.start_line}-${hit.end_line}` : hit.path;
   const li = el("li", { class: "hit", "data-index": i });
@@ -314,6 +320,9 @@ function hitItem(hit, i) {
   const lines = (hit.content || "").split("\n");
   li.append(codeBlock(lines.slice(0, SNIPPET_LINES), hit.start_line || 1, hit.lang));
   if (lines.length > SNIPPET_LINES) li.append(el("div", { class: "meta" }, `… ${lines.length - SNIPPET_LINES} more lines in the file view`));
+  const twins = hit.metadata?.same_text_at || []; // the places left out for this one
+  if (twins.length) li.append(el("div", { class: "meta twins" }, "the same text at ",
+    ...twins.flatMap((place, n) => [n ? ", " : "", twinLink(place, hit.repo)])));
   li.addEventListener("click", (ev) => { if (ev.target.tagName !== "A" && ev.target.tagName !== "BUTTON") location.hash = open.getAttribute("href"); });
   return li;
 }
