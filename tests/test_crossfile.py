@@ -136,6 +136,30 @@ def test_perl_packages_and_lua_modules() -> None:
     assert out[("pl/path.lua", "other.f")].resolution == "unresolved"
 
 
+def test_a_method_inherited_from_a_base_in_another_file() -> None:
+    files = {
+        "src/x/A.java": "package x;\npublic abstract class A {\n  protected void foo() {}\n"
+        "  void bar() {}\n}\n",
+        "src/x/M.java": "package x;\npublic class M extends A {\n  void bar() {}\n}\n",
+        "src/x/B.java": "package x;\npublic class B extends M implements I {\n"
+        "  void run() {\n    foo();\n    this.bar();\n    super.bar();\n    qux();\n  }\n}\n",
+        "src/h.php": "<?php\nclass H extends Base {\n  function f() {\n"
+        "    return $this->g() . parent::g();\n  }\n}\n",
+        "src/base.php": "<?php\nclass Base {\n  function g() { return 1; }\n}\n",
+    }
+    syms, edges = [], []
+    for rel, text in files.items():
+        s, e = symbols.extract(text, "php" if rel.endswith(".php") else "java", rel)
+        syms += s
+        edges += e
+    out = {(e.path, e.dst_ref): e for e in resolve_across_files(edges, syms)}
+    assert out[("src/x/B.java", "foo")].dst_qname == "x.A.A.foo"  # two levels up
+    assert out[("src/x/B.java", "this.bar")].dst_qname == "x.M.M.bar"  # the nearest base's
+    assert out[("src/x/B.java", "qux")].resolution == "unresolved"
+    assert out[("src/h.php", "$this->g")].dst_qname == "base.Base.g"
+    assert out[("src/h.php", "parent::g")].dst_qname == "base.Base.g"
+
+
 def test_callers_across_files_by_default(tmp_path: Path) -> None:
     eng = indexed_tree(tmp_path, GO)
     walk = eng.callers("checkRequired")

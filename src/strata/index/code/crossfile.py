@@ -2,7 +2,7 @@
 
 A tree-sitter file's calls are resolved against its own definitions only (`treesitter/
 symbols.py`); a call of a name defined in another file stays unresolved, and `callers`
-leaves such name-only matches out by default. Two languages say more:
+leaves such name-only matches out by default. What the languages say of a name:
 
 - Go: the files of one directory are one package, which shares one namespace: a bare
   `checkRequiredFlags(...)` in `app.go` calls the package-level function of that name in
@@ -27,6 +27,10 @@ leaves such name-only matches out by default. Two languages say more:
   and `new Type(...)` resolve to that type's member, or the type, when exactly one type
   so named in the caller's language defines it (`Arg::new` in clap's `command.rs` is
   `Arg.new` in `arg.rs`; `Math.max` stays external).
+- Any language with classes: a method's call of a name its class does not define in its
+  file (`foo()`, `this.foo()`, `$this->foo()`, `super.foo()`, `parent::foo()`) resolves
+  to the method of the class's other part (a C# partial class) or of the nearest base
+  defining it, each base the one type so named in the language.
 """
 
 from __future__ import annotations
@@ -54,6 +58,10 @@ _TYPE_KINDS = frozenset({"class", "struct", "enum", "interface", "trait", "objec
 _TYPED = re.compile(r"^(?:[\w$]+(?:\.|::|->))*([A-Z][\w$]*)(?:\.|::|->)([A-Za-z_$][\w$]*[!?]?)$")
 _NEW = re.compile(r"^new\s+(?:[\w$]+(?:\.|::))*([A-Z][\w$]*)$")
 _NOT_A_TYPE = frozenset({"Self", "This", "Super"})
+# A method calling its own class's (or a base's) method: `foo()`, `this.foo()`,
+# `self.foo()`, `$this->foo()`, `this->foo()`, `super.foo()`, `parent::foo()`
+_OWN = re.compile(r"^(?:(?:this|self|\$this|super|parent)(?:\.|->|::))?([A-Za-z_$][\w$]*)$")
+_MAX_BASES = 4
 # Perl's `Pod::Simple::new(...)`, `Pod::Text::Color->output(...)`: a package and its sub
 _PERL_CALL = re.compile(r"^(\w+(?:::\w+)*)(?:::|->)(\w+)$")
 # Lua's `utils.assert_arg(...)` where `local utils = require "pl.utils"`
@@ -79,9 +87,11 @@ class _Tables:
     required: dict[str, dict[str, str]] = field(default_factory=dict)  # Lua: alias -> file
     modules: dict[str, list[str]] = field(default_factory=dict)  # Haskell: imported files
     langs: dict[str, str] = field(default_factory=dict)  # a file's language, by its symbols
+    by_id: dict[str, Symbol] = field(default_factory=dict)
 
     def add(self, s: Symbol) -> None:
         self.langs.setdefault(s.path, s.lang)
+        self.by_id[s.symbol_id] = s
         if s.declaration:
             return
         if s.parent_symbol_id is not None:
@@ -114,10 +124,14 @@ def resolve_across_files(edges: Sequence[Edge], symbols: Iterable[Symbol]) -> li
         tables.required = _lua_requires(edges, lua)
     if haskell := {path for path, _ in tables.top if path.endswith((".hs", ".lhs"))}:
         tables.modules = _haskell_imports(edges, haskell)
-    return [
-        _across(e, tables) if e.edge_type == "calls" and e.resolution == "unresolved" else e
-        for e in edges
-    ]
+    out = []
+    for e in edges:
+        if e.edge_type == "calls" and e.resolution == "unresolved":
+            e = _across(e, tables)
+            if e.resolution == "unresolved":
+                e = _inherited(e, tables)
+        out.append(e)
+    return out
 
 
 def _across(e: Edge, t: _Tables) -> Edge:
@@ -153,6 +167,42 @@ def _qualified(e: Edge, t: _Tables) -> list[Symbol] | None:
     if (m := _LUA_CALL.match(e.dst_ref)) and m.group(1) in modules:
         return t.top.get((modules[m.group(1)], m.group(2)), [])
     return None
+
+
+def _inherited(e: Edge, t: _Tables) -> Edge:
+    """A method's call of a name its class does not define in this file (`foo()`,
+    `this.foo()`, `$this->foo()`, `super.foo()`): the method of that name of the class's
+    other part (a C# partial class, a Swift extension) or of the nearest base that has one,
+    each base the one type so named in the language."""
+    m = _OWN.match(e.dst_ref)
+    caller = t.by_id.get(e.src_symbol_id)
+    owner = t.by_id.get(caller.parent_symbol_id or "") if caller else None
+    if m is None or owner is None or owner.kind not in _TYPE_KINDS:
+        return e
+    family, name = _family(owner.lang), m.group(1)
+    seen: set[str] = set()
+    above = m.group(0).startswith(("super", "parent"))  # the base's, not an override's
+    level = _bases(owner, family, t) if above else [owner]
+    for _ in range(_MAX_BASES):
+        for cls in level:
+            found = [s for s in t.members.get((family, cls.name, name), []) if s.path != e.path]
+            if len(found) == 1:
+                return _to(e, found)
+        seen.update(c.symbol_id for c in level)
+        level = [b for c in level for b in _bases(c, family, t) if b.symbol_id not in seen]
+        if not level:
+            break
+    return e
+
+
+def _bases(cls: Symbol, family: str, t: _Tables) -> list[Symbol]:
+    """The types `cls` derives from that its language defines once in the repository."""
+    out = []
+    for written in cls.bases:
+        bare = re.split(r"[.:\\]+", written.split("<", 1)[0].split("(", 1)[0].strip())[-1]
+        if len(found := t.types.get((family, bare), [])) == 1:
+            out.append(found[0])
+    return out
 
 
 def _typed(e: Edge, t: _Tables) -> Edge:
