@@ -45,11 +45,11 @@ from dataclasses import dataclass, field
 from strata.index.code.model import Edge, Symbol
 from strata.text.langs import language_of
 
-_GO_KINDS = frozenset({"function"})
-_C_KINDS = frozenset({"function"})
-_JS_LANGS = frozenset({"javascript", "typescript", "tsx"})
-# Languages whose functions share one namespace across files (a program's, a shell's)
+# Languages whose top-level functions a directory shares (its package), and those whose
+# functions share one namespace across files (a program's, a shell's)
+_PACKAGE_DIRS = frozenset({"go", "kotlin"})
 _ONE_NAMESPACE = frozenset({"c", "bash"})
+_JS_LANGS = frozenset({"javascript", "typescript", "tsx"})
 _JS_KINDS = frozenset({"function", "class"})
 _JS_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 _TYPE_KINDS = frozenset({"class", "struct", "enum", "interface", "trait", "object", "record"})
@@ -72,8 +72,9 @@ _LUA_CALL = re.compile(r"^([A-Za-z_]\w*)[.:]([A-Za-z_]\w*)$")
 class _Tables:
     """The definitions a cross-file rule looks a name up in."""
 
-    go: dict[tuple[str, str], list[Symbol]] = field(default_factory=lambda: defaultdict(list))
-    c: dict[tuple[str, str], list[Symbol]] = field(default_factory=lambda: defaultdict(list))
+    # top-level functions by (directory, name), and by (language, name)
+    by_dir: dict[tuple[str, str], list[Symbol]] = field(default_factory=lambda: defaultdict(list))
+    by_name: dict[tuple[str, str], list[Symbol]] = field(default_factory=lambda: defaultdict(list))
     js: dict[tuple[str, str], list[Symbol]] = field(default_factory=lambda: defaultdict(list))
     # (language family, type, member) and (language family, type)
     members: dict[tuple[str, str, str], list[Symbol]] = field(
@@ -104,10 +105,10 @@ class _Tables:
             self.packages[s.name].add(s.path)
         elif s.lang in ("perl", "lua", "haskell") and s.kind == "function":
             self.top[(s.path, s.name)].append(s)
-        if s.lang in ("go", "kotlin") and s.kind in _GO_KINDS:
-            self.go[(posixpath.dirname(s.path), s.name)].append(s)
-        elif s.lang in _ONE_NAMESPACE and s.kind in _C_KINDS:
-            self.c[(s.lang, s.name)].append(s)
+        if s.lang in _PACKAGE_DIRS and s.kind == "function":
+            self.by_dir[(posixpath.dirname(s.path), s.name)].append(s)
+        elif s.lang in _ONE_NAMESPACE and s.kind == "function":
+            self.by_name[(s.lang, s.name)].append(s)
         elif s.lang in _JS_LANGS and s.kind in _JS_KINDS:
             self.js[(s.path, s.name)].append(s)
 
@@ -142,12 +143,12 @@ def _across(e: Edge, t: _Tables) -> Edge:
             return _to(e, found) if len(found) == 1 else e
         return _typed(e, t)
     lang = t.langs.get(e.path) or language_of(e.path) or ""
-    if lang in ("go", "kotlin"):
-        found = t.go.get((posixpath.dirname(e.path), ref), [])
+    if lang in _PACKAGE_DIRS:
+        found = t.by_dir.get((posixpath.dirname(e.path), ref), [])
         found = [s for s in found if s.lang == lang and (e.is_test or not _test_only(s))]
         return _to(e, found) if lang == "go" or len(found) == 1 else e
     if lang in _ONE_NAMESPACE:
-        found = t.c.get((lang, ref), [])
+        found = t.by_name.get((lang, ref), [])
         return _to(e, found) if len(found) == 1 else e
     if e.path in t.modules:
         found = [s for f in t.modules[e.path] for s in t.top.get((f, ref), [])]
