@@ -179,19 +179,22 @@ def test_a_modules_classes_and_everything_a_file_defines(app: Engine) -> None:
 
 
 @pytest.mark.parametrize(
-    ("query", "noun"),
+    ("query", "noun", "word"),
     [
-        ("list all classes", "classes"),
-        ("what interfaces are defined", "interfaces"),
-        ("which enums does this project have", "enums"),
-        ("show me all the structs", "structs"),
-        ("all classes in the project", "classes"),
-        ("list all classes in utils.py", ""),  # a file's: defined_in_asked
-        ("how are classes registered", ""),
+        ("list all classes", "classes", ""),
+        ("what interfaces are defined", "interfaces", ""),
+        ("which enums does this project have", "enums", ""),
+        ("show me all the structs", "structs", ""),
+        ("all classes in the project", "classes", ""),
+        ("which middleware classes are there", "classes", "middleware"),
+        ("list the exception classes", "classes", "exception"),
+        ("which public classes are there", "classes", ""),  # no word of their names
+        ("list all classes in utils.py", "", ""),  # a file's: defined_in_asked
+        ("how are classes registered", "", ""),
     ],
 )
-def test_a_question_about_what_the_whole_project_defines(query: str, noun: str) -> None:
-    assert kind_listed(query) == noun
+def test_a_question_about_what_the_whole_project_defines(query: str, noun: str, word: str) -> None:
+    assert kind_listed(query) == (noun, word)
 
 
 def test_the_projects_classes_nearest_the_root_first(app: Engine) -> None:
@@ -221,6 +224,20 @@ def test_the_projects_classes_public_first_stubs_and_build_output_left_out(tmp_p
         ("web/cart.ts", "Cart"),  # not its interface, not its `.js`
         ("pkg/_impl.py", "_Hidden"),
     ]
+
+
+def test_the_projects_classes_of_a_word_in_their_names_or_folders(tmp_path: Path) -> None:
+    files = {  # starlette's middleware: the word in a class's name or in its folder
+        "web/middleware/cors.py": "class CORSMiddleware:\n    pass\n",
+        "web/middleware/gzip.py": "class GZipResponder:\n    pass\n",
+        "web/routing.py": "class Router:\n    pass\n\n\nclass MiddlewareStack:\n    pass\n",
+        "web/responses.py": "class Response:\n    pass\n",
+    }
+    eng = indexed_tree(tmp_path, files)
+    result = eng.search("which middleware classes are there", k=5, mode="lexical")
+    assert result.plan["route"]["reasons"] == ["members: the project's middleware classes"]
+    listed = [h.record.title for h in result.hits if "members" in h.parts]
+    assert listed == ["MiddlewareStack", "CORSMiddleware", "GZipResponder"]
 
 
 def test_a_name_that_is_no_file_is_not_listed(app: Engine) -> None:

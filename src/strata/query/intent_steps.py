@@ -254,6 +254,8 @@ def _members_steps(query: str, c: Classification, k: int) -> list[Step]:
     file asked about, of the kind asked), then the plain search."""
     if c.target == "file":
         args = {"query": query, "path": c.names[0], "kind": c.names[1]}
+        if len(c.names) > 2 and c.names[2]:
+            args["word"] = c.names[2]  # the project's middleware classes
         return [Step(L.C1_SYMBOL_CATALOG, "members", args, max(k, 20))]
     return [Step(L.C1_SYMBOL_CATALOG, "members", {"query": query, "name": c.names[0]}, k)]
 

@@ -91,24 +91,35 @@ KINDS_ASKED: dict[str, frozenset[str] | None] = {
 
 
 # What the whole project defines of a kind: "list all classes", "what interfaces are
-# defined", "which enums does this project have".
+# defined", "which enums does this project have"; of a kind and a word its names or folders
+# hold: "which middleware classes are there", "list the exception classes".
 _KIND_NOUNS = r"(?:classes|interfaces|structs|enums|traits|types|functions|constants)"
+_WORD = r"(?:(?P<word>[A-Za-z][\w-]*)\s+)?"
 _PROJECT_ASKS = rx(
     rf"^\W*(?:list|show|give|find|enumerate)\s+(?:me\s+)?(?:all\s+)?(?:of\s+)?(?:the\s+)?"
-    rf"{_KIND_NOUNS}(?:\s+(?:defined|declared|there\s+are))?(?:\s+in\s+{PROJECT})?\W*$",
-    rf"^\W*(?:what|which)\s+{_KIND_NOUNS}\s+(?:are\s+there|(?:are|does)\s+(?:defined|declared)"
-    rf"|does\s+{PROJECT}\s+(?:define|have|declare))(?:\s+in\s+{PROJECT})?\W*$",
-    rf"^\W*(?:all\s+)?(?:the\s+)?{_KIND_NOUNS}\s+(?:in|of)\s+{PROJECT}\W*$",
+    rf"{_WORD}{_KIND_NOUNS}(?:\s+(?:defined|declared|there\s+are))?(?:\s+in\s+{PROJECT})?\W*$",
+    rf"^\W*(?:what|which)\s+{_WORD}{_KIND_NOUNS}\s+(?:are\s+there|(?:are|does)\s+"
+    rf"(?:defined|declared)|does\s+{PROJECT}\s+(?:define|have|declare))(?:\s+in\s+{PROJECT})?"
+    r"\W*$",
+    rf"^\W*(?:all\s+)?(?:the\s+)?{_WORD}{_KIND_NOUNS}\s+(?:in|of)\s+{PROJECT}\W*$",
 )
+# Words before the kind that say which of them without naming a word of theirs
+_ANY = frozenset({"public", "exported", "main", "top-level", "important", "core", "key"})
+_ANY |= frozenset({"all", "the", "project", "project's", "defined", "available", "existing"})
+_ANY |= frozenset({"other", "different", "some", "many", "new", "global", "internal"})
+_ANY |= frozenset({"private", "static", "abstract", "async", "generic", "base", "these"})
 
 
-def kind_listed(query: str) -> str:
+def kind_listed(query: str) -> tuple[str, str]:
     """The kind of definition a question asks the whole project's list of (`classes`,
-    `interfaces`), or ""."""
+    `interfaces`) and the word their names or folders hold (`middleware`, "" any), or
+    ("", "")."""
     for pattern in _PROJECT_ASKS:
         if m := pattern.search(query):
-            return next(w for w in KINDS_ASKED if w in m.group().casefold())
-    return ""
+            noun = next(w for w in KINDS_ASKED if w in m.group().casefold())
+            word = (m.group("word") or "").casefold()
+            return noun, "" if word in _ANY else word
+    return "", ""
 
 
 def defined_in_asked(query: str) -> tuple[str, str]:

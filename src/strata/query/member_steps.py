@@ -26,7 +26,8 @@ from strata.query.module_names import module_file
 from strata.query.router import Step
 from strata.store import Filter
 from strata.text.langs import is_stub
-from strata.types import Hit
+from strata.text.tokens import split_identifier
+from strata.types import Hit, Record
 
 __all__ = ["MAX_TYPES", "members_of"]
 
@@ -95,6 +96,16 @@ def _defined_in(
 _CLASSES = frozenset({"class", "struct", "object", "record"})
 
 
+def _holds(rec: Record, word: str) -> bool:
+    """Whether a definition's name or its file's folders and name hold `word` (or its
+    singular) as one of their words, or a word starting so (`handler` in `handlers/`)."""
+    stems = {word, word.removesuffix("s"), word.removesuffix("es")} - {""}
+    name = meta_str(rec, "qname").rpartition(".")[2]
+    parts = [*split_identifier(name), *rec.path.casefold().replace("-", "_").split("/")]
+    words = {w for p in parts for w in split_identifier(p.rpartition(".")[0] or p)}
+    return any(w.startswith(stem) for w in words for stem in stems)
+
+
 def _of_the_project(
     ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None
 ) -> tuple[list[Hit], list[str]]:
@@ -104,10 +115,13 @@ def _of_the_project(
     in path and line order, at most the step's limit (a note says how many there are);
     then the plain search. Its "classes" are its classes (and structs, objects, records),
     not its interfaces or type aliases."""
-    noun = str(step.args["kind"])
+    noun, word = str(step.args["kind"]), str(step.args.get("word") or "")
     kinds = _CLASSES if noun == "classes" else KINDS_ASKED.get(noun) or frozenset()
     where = filters.where([L.C1_SYMBOL_CATALOG], lambda: indexed_paths(ctx.store))
     symbols = [r for r in ctx.store.fetch(where, vectors=False) if filters.keeps(r)]
+    if word:  # "which middleware classes": those whose name or folders hold the word
+        symbols = [r for r in symbols if _holds(r, word)]
+        noun = f"{word} {noun}"
     types = {meta_str(r, "qname") for r in symbols if r.kind in TYPE_KINDS}
     built = compiled_paths(ctx.store)  # a TypeScript source's `.js`, `.cjs`: the source's
     found = sorted(

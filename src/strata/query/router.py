@@ -315,9 +315,10 @@ def _defined_in(head: str, facts: IndexFacts) -> Classification | None:
     noun, name = defined_in_asked(head)
     if imported := imports_asked(head):
         noun, name = "imports", imported
-    if not name and (listed := kind_listed(head)):
-        reason = f"members: the project's {listed}"
-        return Classification("members", ("", listed), target="file", reason=reason)
+    if not name and (listed := kind_listed(head))[0]:
+        noun, word = listed
+        reason = f"members: the project's {f'{word} ' if word else ''}{noun}"
+        return Classification("members", ("", noun, word), target="file", reason=reason)
     if not name:
         return None
     path = name if "/" in name or "\\" in name else facts.module_file(name)
