@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from strata.index.code.crossfile import resolve_across_files
+from strata.index.code.model import Edge
 from strata.index.code.treesitter import symbols
 from tests.sources import indexed_tree
 
@@ -47,17 +48,24 @@ TS = {
     "src/other.ts": "export function first(x) {\n  return x;\n}\n",  # not imported by client.ts
     "lib/legacy.js": "const { parseHeader } = require('../src/headers');\nparseHeader('x');\n",
 }
-LANG = {".go": "go", ".ts": "typescript", ".js": "javascript"}
+LANG = {".go": "go", ".ts": "typescript", ".js": "javascript", ".rs": "rust", ".java": "java"}
+LANG |= {".lua": "lua", ".pm": "perl", ".php": "php"}
 
 
-def _edges(files: dict[str, str]) -> dict[tuple[str, str], tuple[str, str | None]]:
+def _calls(files: dict[str, str]) -> dict[tuple[str, str], Edge]:
+    """Each file extracted on its own (its language by its suffix, else C), then every
+    call edge resolved across them, by (path, call as written)."""
     syms, edges = [], []
     for rel, text in files.items():
         s, e = symbols.extract(text, LANG.get(rel[rel.rfind(".") :], "c"), rel)
         syms += s
         edges += e
     out = resolve_across_files(edges, syms)
-    return {(e.path, e.dst_ref): (e.resolution, e.dst_qname) for e in out if e.edge_type == "calls"}
+    return {(e.path, e.dst_ref): e for e in out if e.edge_type == "calls"}
+
+
+def _edges(files: dict[str, str]) -> dict[tuple[str, str], tuple[str, str | None]]:
+    return {k: (e.resolution, e.dst_qname) for k, e in _calls(files).items()}
 
 
 def test_go_calls_within_a_package() -> None:
@@ -97,12 +105,7 @@ def test_a_type_named_as_the_receiver_in_any_language() -> None:
         "    Math.max(1, 2);\n    new Main2();\n  }\n}\n",
         "src/a/Main2.java": "class Main2 {\n}\n",
     }
-    syms, edges = [], []
-    for rel, text in files.items():
-        s, e = symbols.extract(text, "rust" if rel.endswith(".rs") else "java", rel)
-        syms += s
-        edges += e
-    out = {(e.path, e.dst_ref): e for e in resolve_across_files(edges, syms)}
+    out = _calls(files)
     assert out[("src/builder/command.rs", "Arg::new")].dst_qname == "builder.arg.Arg.new"
     assert out[("src/builder/command.rs", "Vec::new")].resolution == "unresolved"  # not here
     assert out[("src/a/Main.java", "Util.join")].resolution == "unresolved"  # two types Util
@@ -124,12 +127,7 @@ def test_perl_packages_and_lua_modules() -> None:
             "function M.join(a)\n  return utils.assert_arg(1, a) + other.f(a)\nend\nreturn M\n"
         ),
     }
-    syms, edges = [], []
-    for rel, text in files.items():
-        s, e = symbols.extract(text, "lua" if rel.endswith(".lua") else "perl", rel)
-        syms += s
-        edges += e
-    out = {(e.path, e.dst_ref): e for e in resolve_across_files(edges, syms)}
+    out = _calls(files)
     assert out[("lib/Pod/Text.pm", "Pod::Simple::new")].dst_qname == "Pod.Simple.new"
     assert out[("lib/Pod/Text.pm", "Pod::Missing->new")].resolution == "unresolved"
     assert out[("pl/path.lua", "utils.assert_arg")].dst_qname == "pl.utils.utils.assert_arg"
@@ -147,12 +145,7 @@ def test_a_method_inherited_from_a_base_in_another_file() -> None:
         "    return $this->g() . parent::g();\n  }\n}\n",
         "src/base.php": "<?php\nclass Base {\n  function g() { return 1; }\n}\n",
     }
-    syms, edges = [], []
-    for rel, text in files.items():
-        s, e = symbols.extract(text, "php" if rel.endswith(".php") else "java", rel)
-        syms += s
-        edges += e
-    out = {(e.path, e.dst_ref): e for e in resolve_across_files(edges, syms)}
+    out = _calls(files)
     assert out[("src/x/B.java", "foo")].dst_qname == "x.A.A.foo"  # two levels up
     assert out[("src/x/B.java", "this.bar")].dst_qname == "x.M.M.bar"  # the nearest base's
     assert out[("src/x/B.java", "qux")].resolution == "unresolved"
