@@ -104,11 +104,14 @@ def test_a_type_named_as_the_receiver_in_any_language() -> None:
         "src/a/Main.java": 'class Main {\n  void run() {\n    Util.join("x");\n'
         "    Math.max(1, 2);\n    new Main2();\n  }\n}\n",
         "src/a/Main2.java": "class Main2 {\n}\n",
+        "src/c/Other.java": 'class Other {\n  void run() {\n    Util.join("x");\n  }\n}\n',
     }
     out = _calls(files)
     assert out[("src/builder/command.rs", "Arg::new")].dst_qname == "builder.arg.Arg.new"
     assert out[("src/builder/command.rs", "Vec::new")].resolution == "unresolved"  # not here
-    assert out[("src/a/Main.java", "Util.join")].resolution == "unresolved"  # two types Util
+    # two types `Util`: the one of Main's own package (its directory)
+    assert out[("src/a/Main.java", "Util.join")].dst_qname == "a.Util.Util.join"
+    assert out[("src/c/Other.java", "Util.join")].resolution == "unresolved"  # neither's
     assert out[("src/a/Main.java", "Math.max")].resolution == "unresolved"
     assert out[("src/a/Main.java", "new Main2")].dst_qname == "a.Main2.Main2"
 

@@ -208,7 +208,8 @@ def _bases(cls: Symbol, family: str, t: _Tables) -> list[Symbol]:
 
 def _typed(e: Edge, t: _Tables) -> Edge:
     """`Type.method(...)` or `new Type(...)` of a type another file of the same language
-    defines: that type's member, or the type; one only (two types so named: unresolved)."""
+    defines: that type's member, or the type; one only. Of two types so named, the one in
+    the caller's directory (a Java or Kotlin package's own `Util`), else unresolved."""
     family = _family(t.langs.get(e.path) or language_of(e.path) or "")
     if (m := _TYPED.match(e.dst_ref)) and m.group(1) not in _NOT_A_TYPE:
         found = t.members.get((family, m.group(1), m.group(2)), [])
@@ -216,6 +217,9 @@ def _typed(e: Edge, t: _Tables) -> Edge:
         found = t.types.get((family, m.group(1)), [])
     else:
         return e
+    if len(found) > 1:
+        here = posixpath.dirname(e.path)
+        found = [s for s in found if posixpath.dirname(s.path) == here]
     return _to(e, found) if len(found) == 1 else e
 
 
