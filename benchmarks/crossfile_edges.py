@@ -23,12 +23,11 @@ import re
 from pathlib import Path
 
 from benchmarks.quality.model import CORPORA
+from benchmarks.receiver_edges import code_files
 from strata.index.code.crossfile import resolve_across_files
 from strata.index.code.model import Edge, Symbol
 from strata.index.code.treesitter import symbols
-from strata.text.langs import language_of_text
 
-MAX_BYTES = 400_000
 JS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts")
 SKIPPED = ("py-", "withdocs-", "docs-", "devqs-")
 
@@ -37,16 +36,10 @@ def extracted(root: Path) -> tuple[list[Symbol], list[Edge]]:
     """Every non-Python code file's symbols and edges under `root`, each on its own."""
     syms: list[Symbol] = []
     edges: list[Edge] = []
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        if path.stat().st_size > MAX_BYTES:
-            continue
-        text = path.read_text(encoding="utf-8", errors="replace")
-        rel = path.relative_to(root).as_posix()
-        lang = language_of_text(rel, text)
-        if lang and lang != "python" and symbols.reads(lang):
-            s, e = symbols.extract(text, lang, rel)
-            syms += s
-            edges += e
+    for rel, lang, text in code_files(root):
+        s, e = symbols.extract(text, lang, rel)
+        syms += s
+        edges += e
     return syms, edges
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import collections
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from unittest import mock
 
@@ -25,17 +26,22 @@ from strata.text.langs import language_of_text
 MAX_BYTES = 400_000
 
 
-def changed_edges(root: Path) -> tuple[int, list[tuple[str, ...]]]:
-    """The resolved call edges under `root` without the rule, and the edges it changes."""
-    resolved, changed = 0, []
+def code_files(root: Path) -> Iterator[tuple[str, str, str]]:
+    """(path, language, text) of every non-Python file under `root` a tag query reads."""
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         if path.stat().st_size > MAX_BYTES:
             continue
         text = path.read_text(encoding="utf-8", errors="replace")
         rel = path.relative_to(root).as_posix()
         lang = language_of_text(rel, text)
-        if not lang or lang == "python" or not symbols.reads(lang):
-            continue
+        if lang and lang != "python" and symbols.reads(lang):
+            yield rel, lang, text
+
+
+def changed_edges(root: Path) -> tuple[int, list[tuple[str, ...]]]:
+    """The resolved call edges under `root` without the rule, and the edges it changes."""
+    resolved, changed = 0, []
+    for rel, lang, text in code_files(root):
         with mock.patch.object(symbols, "_owned_by_receiver", lambda ref, targets: targets):
             _, before = symbols.extract(text, lang, rel)
         _, after = symbols.extract(text, lang, rel)

@@ -122,9 +122,14 @@ def resolve_across_files(edges: Sequence[Edge], symbols: Iterable[Symbol]) -> li
     if tables.js:
         tables.imported = _relative_imports(edges, {path for path, _ in tables.js})
     if lua := {path for path, _ in tables.top if path.endswith(".lua")}:
-        tables.required = _lua_requires(edges, lua)
+        # `local utils = require "pl.utils"`: bound, by custom, to the name's last part
+        required = _module_imports(edges, lua, (".lua",))
+        tables.required = {
+            p: {m.rsplit(".", 1)[-1]: f for m, f in mods.items()} for p, mods in required.items()
+        }
     if haskell := {path for path, _ in tables.top if path.endswith((".hs", ".lhs"))}:
-        tables.modules = _haskell_imports(edges, haskell)
+        imported = _module_imports(edges, haskell, (".hs", ".lhs"))
+        tables.modules = {p: list(dict.fromkeys(mods.values())) for p, mods in imported.items()}
     out = []
     for e in edges:
         if e.edge_type == "calls" and e.resolution == "unresolved":
@@ -255,29 +260,18 @@ def _by_module(files: set[str]) -> dict[str, list[str]]:
     return out
 
 
-def _lua_requires(edges: Iterable[Edge], files: set[str]) -> dict[str, dict[str, str]]:
-    """Each Lua file's required modules among `files`, by the name a module is bound to by
-    custom (`local utils = require "pl.utils"`: its last part) -> the module's file."""
+def _module_imports(
+    edges: Iterable[Edge], files: set[str], suffixes: tuple[str, ...]
+) -> dict[str, dict[str, str]]:
+    """Each file (of `suffixes`)'s imported modules among `files`, by dotted name
+    (`pl.utils`, `Text.Megaparsec.Char`) -> the module's one file."""
     by_module = _by_module(files)
     out: dict[str, dict[str, str]] = defaultdict(dict)
     for e in edges:
-        if e.edge_type == "imports" and e.path.endswith(".lua"):
-            found = by_module.get(e.dst_ref.strip("'\""), [])
-            if len(found) == 1:
-                out[e.path][e.dst_ref.strip("'\"").rsplit(".", 1)[-1]] = found[0]
-    return out
-
-
-def _haskell_imports(edges: Iterable[Edge], files: set[str]) -> dict[str, list[str]]:
-    """Each Haskell module's imported modules among `files` (`import Text.Megaparsec.Char`
-    -> `Text/Megaparsec/Char.hs`)."""
-    by_module = _by_module(files)
-    out: dict[str, list[str]] = defaultdict(list)
-    for e in edges:
-        if e.edge_type == "imports" and e.path.endswith((".hs", ".lhs")):
-            found = by_module.get(e.dst_ref, [])
-            if len(found) == 1 and found[0] not in out[e.path]:
-                out[e.path].append(found[0])
+        if e.edge_type == "imports" and e.path.endswith(suffixes):
+            name = e.dst_ref.strip("'\"")
+            if len(found := by_module.get(name, [])) == 1:
+                out[e.path][name] = found[0]
     return out
 
 
