@@ -28,6 +28,7 @@ from benchmarks.quality import (
     docstring_queries,
     identifier_queries,
     mdsections,
+    paired,
     symbol_queries,
     withdocs,
 )
@@ -160,13 +161,20 @@ def main(argv: Sequence[str] | None = None) -> None:
         "queries": {c.name: len(c.queries) for c in corpora},
         "seconds": round(time.perf_counter() - started, 1),
     }
-    text = markdown(outcomes, _preamble(meta))
+    rows = query_rows(outcomes)
+    pairs = paired.compare(rows)
+    text = markdown(outcomes, _preamble(meta)) + "\n" + paired.markdown(pairs)
     print(text)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(text, encoding="utf-8")
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    payload = {"meta": meta, "summary": summary_rows(outcomes), "queries": query_rows(outcomes)}
+    payload = {
+        "meta": meta,
+        "summary": summary_rows(outcomes),
+        "paired": paired.json_rows(pairs),
+        "queries": rows,
+    }
     args.json.write_text(json.dumps(payload, indent=1), encoding="utf-8")
     log.info("wrote %s", args.json)
 
