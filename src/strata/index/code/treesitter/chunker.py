@@ -36,6 +36,8 @@ CHUNK_KINDS: Final = {
 # A line that only closes something (`}`, `end`, `});`), possibly with a trailing comment.
 _CLOSER = re.compile(r"^\s*(?:[)\]}>;,]+|end|esac|fi|done)?\s*(?:(?://|#|/\*).*)?$")
 _CUT_AFTER = ";},) "
+# A blank line or a comment's line (`//`, `#`, `--`, `/* ... */`, ` * `, `;`).
+_COMMENT = re.compile(r"^\s*(?:$|//|#(?![A-Za-z])|--|/\*|\*|;)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,7 @@ class _Gap:
     end: int
     kind: str
     title: str
+    meta: Mapping[str, Any] = field(default_factory=dict)
 
 
 def chunk(text: str, lang: str, cfg: ChunkConfig) -> list[Chunk]:
@@ -89,7 +92,7 @@ def _plan(defs: Sequence[Definition], n_lines: int, lines: Sequence[str]) -> lis
     while stack:
         task = stack.pop()
         if isinstance(task, _Gap):
-            _add_gap(task, lines, pieces)
+            _add_gap(_titled(task, defs, lines), lines, pieces)
             continue
         unit = defs[task]
         title = ".".join(unit.path)
@@ -167,6 +170,23 @@ def _interleave(
     return tasks
 
 
+def _titled(gap: _Gap, defs: Sequence[Definition], lines: Sequence[str]) -> _Gap:
+    """A top-level gap that holds one type declaration and only comments besides (Go's
+    `type HandlerFunc func(...)`, `type Kind int`, TypeScript's and Rust's `type X = ...`):
+    the type's chunk, titled and described as a struct's would be, not untitled glue."""
+    if gap.kind != "module" or gap.title:
+        return gap
+    inside = [d for d in defs if gap.start <= d.start_line and d.end_line <= gap.end]
+    if len(inside) != 1 or inside[0].kind != "type" or inside[0].parent is not None:
+        return gap
+    d = inside[0]
+    rest = [*range(gap.start, d.start_line), *range(d.end_line + 1, gap.end + 1)]
+    if not all(_COMMENT.match(lines[k - 1]) for k in rest):
+        return gap
+    meta = {"symbol_kind": d.kind, "signature": d.signature}
+    return replace(gap, kind=CHUNK_KINDS.get(d.kind, "class"), title=".".join(d.path), meta=meta)
+
+
 def _add_gap(gap: _Gap, lines: Sequence[str], pieces: list[_Piece]) -> None:
     start, end = _trim(lines, gap.start, gap.end)
     if start > end:
@@ -174,7 +194,7 @@ def _add_gap(gap: _Gap, lines: Sequence[str], pieces: list[_Piece]) -> None:
     if pieces and all(_CLOSER.match(lines[k - 1]) for k in range(start, end + 1)):
         pieces[-1] = replace(pieces[-1], end=end)  # a lone `}` joins the unit it closes
         return
-    pieces.append(_Piece(start, end, gap.kind, gap.title))
+    pieces.append(_Piece(start, end, gap.kind, gap.title, gap.meta))
 
 
 def _trim(lines: Sequence[str], start: int, end: int) -> tuple[int, int]:
