@@ -162,3 +162,26 @@ def test_callers_across_files_by_default(tmp_path: Path) -> None:
     callers = {link.symbol.qname for link in walk.links}
     assert {"cli.app.App.Run", "cli.app_test.TestRun"} <= callers
     assert not any(q.startswith("other.") for q in callers)
+
+
+RUST = {
+    "src/macros.rs": (
+        "/// Return early with an error.\n#[macro_export]\nmacro_rules! bail {\n"
+        "    ($e:expr) => { return Err($e) };\n}\n\n"
+        '#[cfg(feature = "std")]\nmacro_rules! ensure {\n    ($c:expr) => { if !$c {} };\n}\n\n'
+        '#[cfg(not(feature = "std"))]\nmacro_rules! ensure {\n    ($c:expr) => { if !$c {} };\n}\n'
+    ),
+    "src/lib.rs": "pub fn check(x: bool) -> Result<(), String> {\n"
+    '    ensure!(x);\n    bail!("no".to_string())\n}\n',
+}
+
+
+def test_a_rust_macro_call_names_the_crates_macro(tmp_path: Path) -> None:
+    edges = _edges(RUST)
+    assert edges[("src/lib.rs", "bail")] == ("resolved", "macros.bail")
+    # a definition per `cfg`: which one is not known, but the name is
+    assert edges[("src/lib.rs", "ensure")] == ("ambiguous", "macros.ensure")
+    eng = indexed_tree(tmp_path, RUST)
+    for name in ("bail!", "ensure"):  # written as it is called, or bare
+        walk = eng.callers(name)
+        assert [(link.symbol.qname, link.resolved) for link in walk.links] == [("lib.check", True)]

@@ -142,3 +142,21 @@ def test_a_list_holding_a_key_twice_counts_it_once_at_its_first_place() -> None:
     assert parts["trait"] == {"symbol": 1.0}
     assert parts["fn"] == {"symbol": 1 / 2}
     assert parts["other"] == {"symbol": 1 / 3}  # the repeat does not push it down
+
+
+def test_a_macro_written_with_its_bang_is_the_macro_and_a_bang_name_is_itself(
+    tmp_path: Path,
+) -> None:
+    eng = indexed_tree(
+        tmp_path,
+        {
+            "src/macros.rs": "macro_rules! bail {\n    ($e:expr) => { $e };\n}\n",
+            "lib/model.rb": "class Model\n  def save\n  end\n\n  def save!\n  end\nend\n",
+        },
+    )
+    assert [m.name for m in find_symbols(eng.store, "bail!", exact=True)] == ["bail"]
+    assert [m.name for m in find_symbols(eng.store, "save!", exact=True)] == ["save!"]
+    assert find_symbols(eng.store, "!!", exact=True) == []
+    hits = eng.search("where is bail! defined", mode="lexical")
+    assert hits.plan["route"]["notes"] == []  # found as asked, no "no symbol named"
+    assert (hits[0].record.path, hits[0].record.title) == ("src/macros.rs", "bail")

@@ -304,6 +304,68 @@ def test_decorators_and_attributes_stay_with_their_definition() -> None:
     assert entry.text.splitlines()[:2] == ["/// A cached entry.", "#[derive(Debug, Clone)]"]
 
 
+GO_TYPES = """package mux
+
+func Use() {}
+
+// BuildVarsFunc --------------------------------------------------------------
+
+// BuildVarsFunc is the signature of functions that modify route variables.
+type BuildVarsFunc func(map[string]string) map[string]string
+
+func Build() {}
+
+var SkipRouter = 1
+
+// WalkFunc is called for each route.
+type WalkFunc func(route string) error
+"""
+
+
+def test_a_lone_type_declaration_is_a_titled_chunk_and_glue_stays_glue() -> None:
+    chunks = chunk(GO_TYPES, "go", DEFAULT)
+    alone = next(c for c in chunks if "type BuildVarsFunc" in c.text)
+    assert (alone.title, alone.kind, alone.start_line, alone.end_line) == (
+        "BuildVarsFunc",
+        "class",
+        5,
+        8,
+    )
+    assert alone.metadata["symbol_kind"] == "type"
+    assert alone.metadata["signature"].startswith("type BuildVarsFunc func(")
+    # beside other code (a `var`), the type stays in the untitled module chunk
+    glue = next(c for c in chunks if "type WalkFunc" in c.text)
+    assert (glue.title, glue.kind) == ("", "module")
+    assert "var SkipRouter" in glue.text
+    assert_chunk_invariants(GO_TYPES, chunks, DEFAULT)
+
+
+RUST_MACROS = """use std::fmt;
+
+/// Return early with an error.
+#[macro_export]
+macro_rules! bail {
+    ($msg:literal $(,)?) => {
+        return Err($msg.into())
+    };
+    ($err:expr $(,)?) => {
+        return Err($err)
+    };
+}
+
+pub fn f() {}
+"""
+
+
+def test_a_rust_macro_is_a_chunk_of_its_own_with_its_doc() -> None:
+    chunks = chunk(RUST_MACROS, "rust", DEFAULT)
+    bail = next(c for c in chunks if c.title == "bail")
+    assert (bail.kind, bail.start_line, bail.end_line) == ("function", 3, 12)
+    assert bail.metadata["signature"] == "macro_rules! bail"
+    symbols, _ = extract(RUST_MACROS, "rust", "m.rs")
+    assert [(s.name, s.kind) for s in symbols if s.name == "bail"] == [("bail", "function")]
+
+
 def test_oversized_function_is_split_by_lines_keeping_its_title() -> None:
     body = "\n".join(f"    total += {i};" for i in range(200))
     text = f"function big() {{\n  let total = 0;\n{body}\n  return total;\n}}\n"

@@ -11,6 +11,8 @@ leaves such name-only matches out by default. What the languages say of a name:
   the function of that name defined with a body, when the repository has exactly one (a
   prototype is no definition; two `usage()` of two programs stay unresolved, as a
   `static` one called from its own file already was).
+- Rust: `bail!(...)` names the crate's `macro_rules! bail` (an exported macro is the
+  crate's, wherever it is defined; two so named, a definition per `cfg`, are ambiguous).
 - Kotlin: a top-level function of the caller's directory (its package), when it has one
   of that name.
 - Haskell: the one top-level function of that name among the modules the module imports
@@ -49,6 +51,7 @@ from strata.text.langs import language_of
 # functions share one namespace across files (a program's, a shell's)
 _PACKAGE_DIRS = frozenset({"go", "kotlin"})
 _ONE_NAMESPACE = frozenset({"c", "bash"})
+_RUST_MACRO = "rust macro"  # `by_name`'s key for Rust's `macro_rules!`, crate-wide
 _JS_LANGS = frozenset({"javascript", "typescript", "tsx"})
 _JS_KINDS = frozenset({"function", "class"})
 _JS_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
@@ -111,6 +114,8 @@ class _Tables:
             self.by_name[(s.lang, s.name)].append(s)
         elif s.lang in _JS_LANGS and s.kind in _JS_KINDS:
             self.js[(s.path, s.name)].append(s)
+        elif s.lang == "rust" and s.signature.startswith("macro_rules!"):
+            self.by_name[(_RUST_MACRO, s.name)].append(s)
 
 
 def resolve_across_files(edges: Sequence[Edge], symbols: Iterable[Symbol]) -> list[Edge]:
@@ -155,6 +160,8 @@ def _across(e: Edge, t: _Tables) -> Edge:
     if lang in _ONE_NAMESPACE:
         found = t.by_name.get((lang, ref), [])
         return _to(e, found) if len(found) == 1 else e
+    if lang == "rust" and (found := t.by_name.get((_RUST_MACRO, ref), [])):
+        return _to(e, found)
     if e.path in t.modules:
         found = [s for f in t.modules[e.path] for s in t.top.get((f, ref), [])]
         return _to(e, found) if len(found) == 1 else e
@@ -299,5 +306,8 @@ def _to(edge: Edge, targets: Sequence[Symbol]) -> Edge:
         )
     if targets:  # a function per build target (`f_linux.go`, `f_windows.go`)
         ids = tuple(t.symbol_id for t in targets)
-        return dataclasses.replace(edge, resolution="ambiguous", candidates=ids)
+        # one name in every variant (a `cfg` pair of macros): the call names that qname
+        qnames = {t.qname for t in targets}
+        qname = qnames.pop() if len(qnames) == 1 else edge.dst_qname
+        return dataclasses.replace(edge, resolution="ambiguous", candidates=ids, dst_qname=qname)
     return edge

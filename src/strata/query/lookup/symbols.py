@@ -29,14 +29,7 @@ from strata.types import JSON, Record
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = [
-    "MATCHES",
-    "SymbolIndex",
-    "SymbolMatch",
-    "closest",
-    "find_symbols",
-    "symbol_index",
-]
+__all__ = ["MATCHES", "SymbolIndex", "SymbolMatch", "closest", "find_symbols", "symbol_index"]
 
 MATCHES = ("exact", "qualified", "prefix", "fuzzy")
 # Score bands keep the tiers apart: exact/qualified >= 0.9 > prefix >= 0.6 > fuzzy.
@@ -186,8 +179,15 @@ class SymbolIndex:
         *,
         exact: bool = False,
     ) -> list[SymbolMatch]:
-        """Matches for `name` (bare or dotted), best first; see `find_symbols`."""
+        """Matches for `name` (bare or dotted), best first; see `find_symbols`. A name written
+        with a macro's `!` (`bail!`) that nothing defines so (Ruby's `save!`) is the macro's."""
         written = name.strip()
+        if (
+            written.endswith("!")
+            and written.rstrip("!")
+            and not self._exact(dotted(written), written)
+        ):
+            written = written.rstrip("!")
         query = dotted(written)
         if not query or limit <= 0:
             return []

@@ -27,7 +27,10 @@
 
 (static_item name: (identifier) @name) @definition.constant
 
-(macro_definition name: (identifier) @name) @definition.function
+; a macro_rules! is a definition with a body: its rules (the first stands for them)
+(macro_definition name: (identifier) @name . (macro_rule) @body) @definition.function
+
+(macro_definition name: (identifier) @name . ) @definition.function
 
 (impl_item
   trait: [
