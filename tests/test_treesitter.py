@@ -322,6 +322,39 @@ type WalkFunc func(route string) error
 """
 
 
+def test_package_level_go_vars_are_named_values_with_their_docs() -> None:
+    text = (
+        "package mux\n\nvar (\n\t// ErrNotFound is returned when no route matches.\n"
+        '\tErrNotFound = errors.New("no match")\n\tretries = 3\n)\n\n'
+        '// SkipRouter skips a router.\nvar SkipRouter = errors.New("skip")\n\n'
+        "func f() {\n\tvar local = 1\n\t_ = local\n}\n"
+    )
+    syms, _ = extract(text, "go", "mux.go")
+    values = {s.name: (s.kind, s.start_line, s.summary) for s in syms if s.kind == "constant"}
+    assert values == {
+        "ErrNotFound": ("constant", 4, "ErrNotFound is returned when no route matches."),
+        "retries": ("constant", 6, ""),
+        "SkipRouter": ("constant", 9, "SkipRouter skips a router."),
+    }  # a function's `var` is not the package's
+
+
+def test_an_object_types_alias_is_an_interface_and_a_plain_alias_a_type() -> None:
+    text = (
+        "export type Input = string | URL;\n"
+        "export type KyOptions = {\n"
+        + "".join(f"  /** Option {i}. */\n  option{i}?: number;\n" for i in range(60))
+        + "};\n"
+    )
+    syms, _ = extract(text, "typescript", "options.d.ts")
+    assert {s.name: s.kind for s in syms if s.parent_symbol_id is None} == {
+        "Input": "type",
+        "KyOptions": "interface",
+    }
+    chunks = chunk(text, "typescript", DEFAULT)
+    assert {c.title for c in chunks if "option59" in c.text or "option0" in c.text} == {"KyOptions"}
+    assert_chunk_invariants(text, chunks, DEFAULT)
+
+
 def test_a_lone_type_declaration_is_a_titled_chunk_and_glue_stays_glue() -> None:
     chunks = chunk(GO_TYPES, "go", DEFAULT)
     alone = next(c for c in chunks if "type BuildVarsFunc" in c.text)

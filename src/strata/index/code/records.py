@@ -98,9 +98,9 @@ def edge_records(edges: Iterable[Edge], file_hash: FileHashes) -> list[Record]:
         meta = fields_json(e, *_EDGE_META)
         if len(e.lines) > 1:
             meta["lines"] = list(e.lines)
-        if e.resolution == "ambiguous" and e.dst_qname:  # every candidate is so named
-            meta["dst_qname"] = e.dst_qname
         target = e.dst_qname or e.dst_ref
+        if e.resolution == "ambiguous" and e.dst_qname:  # every candidate is so named
+            meta["dst_qname"], target = e.dst_qname, e.dst_ref
         out.append(
             _record(
                 C2_DEPENDENCY_GRAPH,

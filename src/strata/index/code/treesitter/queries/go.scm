@@ -32,6 +32,14 @@
 (source_file
   (const_declaration "(" (const_spec name: (identifier) @name) @definition.constant))
 
+; A package-level `var` (a sentinel error: `ErrNotFound = errors.New(...)`) is a named value
+; of the package, as a `const` is.
+(source_file
+  (var_declaration "var" . (var_spec name: (identifier) @name) .) @definition.constant)
+
+(source_file
+  (var_declaration (var_spec_list (var_spec name: (identifier) @name) @definition.constant)))
+
 (interface_type
   (method_elem name: (field_identifier) @name) @definition.method)
 

@@ -10,6 +10,9 @@
 
 (enum_declaration name: (identifier) @name) @definition.enum
 
+; an object type's alias (`type Options = { ... }`) is an interface in all but its keyword
+(type_alias_declaration name: (type_identifier) @name value: (object_type) @body) @definition.interface
+
 (type_alias_declaration name: (type_identifier) @name) @definition.type
 
 (internal_module name: [(identifier) (nested_identifier)] @name) @definition.module
