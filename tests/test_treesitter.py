@@ -355,6 +355,24 @@ def test_an_object_types_alias_is_an_interface_and_a_plain_alias_a_type() -> Non
     assert_chunk_invariants(text, chunks, DEFAULT)
 
 
+def test_a_ruby_singleton_class_s_methods_are_the_class_s_own() -> None:
+    text = (
+        "class Thor\n  class << self\n    # Registers a subcommand.\n"
+        "    def subcommand(name)\n      name\n    end\n  end\n\n"
+        "  def self.desc(usage)\n    usage\n  end\n\n  def invoke\n    run\n  end\nend\n"
+    )
+    syms, _ = extract(text, "ruby", "lib/thor.rb")
+    assert [(s.qname, s.kind) for s in syms] == [
+        ("thor.Thor", "class"),
+        ("thor.Thor.subcommand", "method"),
+        ("thor.Thor.desc", "method"),
+        ("thor.Thor.invoke", "method"),
+    ]
+    titles = {c.title for c in chunk(text, "ruby", DEFAULT)}
+    assert {"Thor.subcommand", "Thor.desc", "Thor.invoke"} <= titles
+    assert not any("self" in t for t in titles)
+
+
 def test_a_lone_type_declaration_is_a_titled_chunk_and_glue_stays_glue() -> None:
     chunks = chunk(GO_TYPES, "go", DEFAULT)
     alone = next(c for c in chunks if "type BuildVarsFunc" in c.text)

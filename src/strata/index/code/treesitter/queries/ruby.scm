@@ -4,7 +4,8 @@
 
 (module name: [(constant) (scope_resolution)] @name) @definition.module
 
-(singleton_class value: (self) @name) @definition.class
+; `class << self`: its methods are the enclosing class's (`Thor.subcommand`), as an impl's
+(singleton_class value: (self) @name) @definition.impl
 
 (method name: (_) @name) @definition.function
 
