@@ -99,11 +99,23 @@ _CLASSES = frozenset({"class", "struct", "object", "record"})
 def _holds(rec: Record, word: str) -> bool:
     """Whether a definition's name or its file's folders and name hold `word` (or its
     singular) as one of their words, or a word starting so (`handler` in `handlers/`)."""
-    stems = {word, word.removesuffix("s"), word.removesuffix("es")} - {""}
     name = meta_str(rec, "qname").rpartition(".")[2]
     parts = [*split_identifier(name), *rec.path.casefold().replace("-", "_").split("/")]
     words = {w for p in parts for w in split_identifier(p.rpartition(".")[0] or p)}
-    return any(w.startswith(stem) for w in words for stem in stems)
+    return any(w.startswith(stem) for w in words for stem in _stems(word))
+
+
+def _named_so(rec: Record, word: str) -> int:
+    """How a definition's own name says `word`: 0 as its last word, the thing it is
+    (`HTTPTransport` of "transport classes"); 1 as another (`TransportError`); 2 not at all
+    (only its folder holds the word: `_transports/asgi.py`'s `ASGIResponseStream`)."""
+    words = split_identifier(meta_str(rec, "qname").rpartition(".")[2])
+    said = [any(w.startswith(stem) for stem in _stems(word)) for w in words]
+    return 0 if said and said[-1] else 1 if any(said) else 2
+
+
+def _stems(word: str) -> set[str]:
+    return {word, word.removesuffix("s"), word.removesuffix("es")} - {""}
 
 
 def _of_the_project(
@@ -135,6 +147,7 @@ def _of_the_project(
             and meta_str(r, "qname").rpartition(".")[0] not in types
         ),
         key=lambda r: (
+            _named_so(r, word) if word else 0,  # "transport classes": the transports first
             meta_str(r, "qname").rpartition(".")[2].startswith("_"),
             r.path.count("/"),
             r.path,
