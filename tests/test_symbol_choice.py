@@ -9,6 +9,7 @@ from textwrap import dedent
 import pytest
 
 from strata import Engine
+from strata.query.focus import window_lines
 from strata.query.intent_steps import symbol_text
 from strata.query.lookup import find_symbols
 from tests.sources import indexed_tree
@@ -160,3 +161,17 @@ def test_a_macro_written_with_its_bang_is_the_macro_and_a_bang_name_is_itself(
     hits = eng.search("where is bail! defined", mode="lexical")
     assert hits.plan["route"]["notes"] == []  # found as asked, no "no symbol named"
     assert (hits[0].record.path, hits[0].record.title) == ("src/macros.rs", "bail")
+
+
+def test_a_definition_inside_a_chunk_is_shown_from_its_own_lines(tmp_path: Path) -> None:
+    imports = "".join(f'\t"pkg{i}"\n' for i in range(12))
+    go = (
+        f"package mux\n\nimport (\n{imports})\n\nvar (\n"
+        "\t// ErrNotFound is returned when no route matches.\n"
+        '\tErrNotFound = errors.New("no match")\n)\n\nfunc Use() {\n\treturn\n}\n'
+    )
+    eng = indexed_tree(tmp_path, {"mux.go": go})
+    hit = eng.search("where is ErrNotFound defined", mode="lexical")[0]
+    assert (hit.record.path, hit.record.span_start) == ("mux.go", 1)  # the chunk, whole
+    start, text = window_lines(hit.record)  # what the CLI, MCP and the web page show first
+    assert (start, text.split("\n")[1].strip()) == (19, 'ErrNotFound = errors.New("no match")')

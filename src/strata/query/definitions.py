@@ -87,16 +87,22 @@ def _decl_line(m: SymbolMatch) -> int:
 def at_header(m: SymbolMatch, chunk: Record | None) -> Record:
     """A definition shown at its header: the C0 chunk its first line starts (signature and
     docstring, not a catalogue row spanning the whole class), carrying the symbol's qname,
-    kind and whole span in its metadata; the catalogue row when no chunk holds it."""
+    kind and whole span in its metadata; the catalogue row when no chunk holds it. A
+    definition inside a chunk (a Go `var` among the imports) is its focus: the surfaces
+    show its lines first (query/focus.py)."""
     if chunk is None:
         return m.record
+    start, end = m.record.span_start, m.record.span_end
     meta = {
         **chunk.metadata,
         "qname": m.qname,
         "symbol_kind": m.kind,
-        "definition_start": m.record.span_start,
-        "definition_end": m.record.span_end,
+        "definition_start": start,
+        "definition_end": end,
     }
+    first, last = chunk.span_start, chunk.span_end
+    if start and end and first and last and first < start <= last:
+        meta |= {"focus_start": start, "focus_end": min(end, last)}
     return dataclasses.replace(chunk, metadata=meta)
 
 
