@@ -11,7 +11,9 @@ from dataclasses import dataclass
 __all__ = ["METHOD_OWNERS", "Definition", "Outline", "Reference"]
 
 # Definition kinds whose functions are methods.
-METHOD_OWNERS = frozenset(["class", "interface", "struct", "trait", "enum", "impl", "object"])
+METHOD_OWNERS = frozenset(
+    ["class", "interface", "struct", "trait", "enum", "impl", "object", "singleton"]
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from strata.index.code.treesitter.tags import outline
 from strata.text.langs import is_test_path, module_from_path
 
 # Definition kinds that only group members (Rust `impl`, Swift `extension`): not symbols.
-GROUP_KINDS: Final = frozenset({"impl"})
+GROUP_KINDS: Final = frozenset({"impl", "singleton"})  # no symbol: its members are its owner's
 # Comment and docstring openers, Haskell's `-- |`, OCaml's `(**`, Erlang's `%%`, Lisp's `;;`,
 # Fortran's `!` and PowerShell's `<#`.
 _COMMENT_MARKS = re.compile(

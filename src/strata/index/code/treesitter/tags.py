@@ -214,7 +214,7 @@ class _Builder:
         scope = tuple(self.text(n) for n in caps.get("scope", [])[:1])
         if owner is not None and owner.kind == "module":  # `ns { T Owner::f() }` in C++
             path = owner.path + receiver + (*outer_names, name)
-        elif kind == "impl" and name == "self":  # Ruby's `class << self`: the class's own
+        elif kind == "singleton":  # Ruby's `class << self`: the class's own
             path = owner.path if owner else ()
         else:
             path = (owner.path if owner else receiver or scope) + (*outer_names, name)

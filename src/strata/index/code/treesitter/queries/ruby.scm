@@ -4,8 +4,8 @@
 
 (module name: [(constant) (scope_resolution)] @name) @definition.module
 
-; `class << self`: its methods are the enclosing class's (`Thor.subcommand`), as an impl's
-(singleton_class value: (self) @name) @definition.impl
+; `class << self`: its methods are the enclosing class's (`Thor.subcommand`)
+(singleton_class value: (self) @name) @definition.singleton
 
 (method name: (_) @name) @definition.function
 
