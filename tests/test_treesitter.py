@@ -373,6 +373,35 @@ def test_a_ruby_singleton_class_s_methods_are_the_class_s_own() -> None:
     assert not any("self" in t for t in titles)
 
 
+BASH_COMPLETION = """# bash completion for service
+
+# This completes on a list of all available service scripts
+#
+_service()
+{
+    local cur prev words cword
+    _init_completion || return
+} &&
+    complete -F _service service
+
+_other() {
+    echo other
+}
+"""
+
+
+def test_a_bash_function_that_opens_a_command_list_is_a_chunk_with_its_comments() -> None:
+    chunks = chunk(BASH_COMPLETION, "bash", DEFAULT)
+    service = next(c for c in chunks if c.title == "_service")
+    assert (service.kind, service.start_line, service.end_line) == ("function", 3, 9)
+    assert "complete -F _service service" in next(c.text for c in chunks if c.start_line == 10)
+    syms, _ = extract(BASH_COMPLETION, "bash", "completions/service")
+    summaries = {s.name: s.summary for s in syms}
+    assert summaries["_service"].startswith("This completes on a list of all available")
+    assert summaries["_other"] == ""
+    assert_chunk_invariants(BASH_COMPLETION, chunks, DEFAULT)
+
+
 def test_a_lone_type_declaration_is_a_titled_chunk_and_glue_stays_glue() -> None:
     chunks = chunk(GO_TYPES, "go", DEFAULT)
     alone = next(c for c in chunks if "type BuildVarsFunc" in c.text)

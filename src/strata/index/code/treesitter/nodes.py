@@ -31,6 +31,8 @@ WRAPPER_TYPES = frozenset(
         "implementation_definition",
     ]
 )
+# A command list that a definition may open: its comments are above the list (Bash).
+OPENED_TYPES = frozenset(["list"])
 # Siblings just above a definition that belong to it, besides comments.
 ATTRIBUTE_TYPES = frozenset(["attribute_item", "decorator", "annotation"])
 # Comment nodes whose type does not say so (Haskell's `-- |` doc comments, Groovy's `/** */`).
@@ -46,6 +48,15 @@ def unwrap(node: tree_sitter.Node) -> tree_sitter.Node:
     """The outermost wrapper of a definition (its decorators, `export`), or the node."""
     while node.parent is not None and node.parent.type in WRAPPER_TYPES:
         node = node.parent
+    return node
+
+
+def opening(node: tree_sitter.Node) -> tree_sitter.Node:
+    """The command list a definition opens (Bash's `_f() { ... } && complete -F _f f`),
+    whose comments above are the definition's; else the node."""
+    up = node.parent
+    if up is not None and up.type in OPENED_TYPES and up.start_byte == node.start_byte:
+        return up
     return node
 
 

@@ -33,6 +33,7 @@ from strata.index.code.treesitter.grammars import language
 from strata.index.code.treesitter.nodes import (
     ATTRIBUTE_TYPES,
     body_of,
+    opening,
     is_comment,
     swallowed_doc,
     trailing_doc,
@@ -55,6 +56,8 @@ _IMPORT_WORD = re.compile(r"^(import|use|using)\s+")
 _SPACE = re.compile(r"\s+")
 _SIGNATURE_CHARS = 300
 # The kinds whose name may be written inside its namespaces, and how those are joined.
+# What may follow a definition on its last line and carry on to the next (or be nothing).
+_CARRY_ON = frozenset({b"", b"&&", b"||", b"&& \\", b"|| \\", b"\\"})
 _NAMESPACED = frozenset(["module", "class", "interface", "impl", "struct", "trait", "object"])
 _NAMESPACE_SEPARATOR = re.compile(r"\.|::")
 _PLAIN_NAME = re.compile(r"[A-Za-z_]\w*")
@@ -221,7 +224,7 @@ class _Builder:
         if kind == "function" and (receiver or (owner and owner.kind in METHOD_OWNERS)):
             kind = "method"
         outer = unwrap(node)
-        first, decorators = self.leading(outer)
+        first, decorators = self.leading(opening(outer))
         body = caps["body"][0] if "body" in caps else body_of(node)
         last = body if body is not None and body.start_byte >= outer.end_byte else outer
         after = outer.next_named_sibling
@@ -233,7 +236,7 @@ class _Builder:
             if below.start_point.row > last.end_point.row + 1:
                 break
             last, below = below, below.next_named_sibling
-        doc_nodes = caps.get("doc") or self.docs_between(first, outer)
+        doc_nodes = caps.get("doc") or self.docs_between(first, opening(outer))
         end = last.end_point
         end_row = end.row - 1 if end.column == 0 and end.row > first.start_point.row else end.row
         return Definition(
@@ -322,12 +325,15 @@ class _Builder:
         return node.start_byte <= self.first_text[node.start_point.row]
 
     def ends_line(self, node: tree_sitter.Node) -> bool:
+        """Whether nothing but separators, a comment or an operator that carries on to the
+        next line follows the node on its last line (bash-completion's `_f() { ... } &&`
+        above `complete -F _f f`)."""
         if node.end_point.column == 0:
             return True
         row = node.end_point.row
         stop = self.starts[row + 1] if row + 1 < len(self.starts) else len(self.src)
         rest = self.src[node.end_byte : min(stop, node.end_byte + 256)].strip(b" \t\r\n;,")
-        return not rest or rest.startswith((b"//", b"#", b"/*"))
+        return rest in _CARRY_ON or rest.startswith((b"//", b"#", b"/*"))
 
     def signature(self, node: tree_sitter.Node, body: tree_sitter.Node | None) -> str:
         end = body.start_byte if body is not None and body.start_byte > node.start_byte else None
