@@ -33,8 +33,8 @@ from strata.index.code.treesitter.grammars import language
 from strata.index.code.treesitter.nodes import (
     ATTRIBUTE_TYPES,
     body_of,
-    opening,
     is_comment,
+    opening,
     swallowed_doc,
     trailing_doc,
     unwrap,
