@@ -390,16 +390,43 @@ _other() {
 """
 
 
-def test_a_bash_function_that_opens_a_command_list_is_a_chunk_with_its_comments() -> None:
-    chunks = chunk(BASH_COMPLETION, "bash", DEFAULT)
-    service = next(c for c in chunks if c.title == "_service")
-    assert (service.kind, service.start_line, service.end_line) == ("function", 3, 9)
-    assert "complete -F _service service" in next(c.text for c in chunks if c.start_line == 10)
+def test_a_bash_function_that_opens_a_command_list_keeps_its_comments_as_its_doc() -> None:
     syms, _ = extract(BASH_COMPLETION, "bash", "completions/service")
-    summaries = {s.name: s.summary for s in syms}
-    assert summaries["_service"].startswith("This completes on a list of all available")
-    assert summaries["_other"] == ""
-    assert_chunk_invariants(BASH_COMPLETION, chunks, DEFAULT)
+    found = {s.name: (s.start_line, s.summary) for s in syms}
+    assert found["_service"][0] == 3  # from its comments, above the `... &&` list it opens
+    assert found["_service"][1].startswith("This completes on a list of all available")
+    assert found["_other"] == (12, "")
+    assert_chunk_invariants(BASH_COMPLETION, chunk(BASH_COMPLETION, "bash", DEFAULT), DEFAULT)
+
+
+TS_OVERLOADS = """import { Observable } from './Observable';
+
+export function firstValueFrom<T, D>(source: Observable<T>, config: Config<D>): Promise<T | D>;
+export function firstValueFrom<T>(source: Observable<T>): Promise<T>;
+
+/**
+ * Converts an observable to a promise.
+ */
+export function firstValueFrom<T, D>(source: Observable<T>, config?: Config<D>): Promise<T | D> {
+  return new Promise((resolve) => resolve(source));
+}
+
+export function other(): void;
+const x = 1;
+export function other(): void {
+  return;
+}
+"""
+
+
+def test_typescript_overloads_are_the_chunk_of_the_function_they_declare() -> None:
+    chunks = chunk(TS_OVERLOADS, "typescript", DEFAULT)
+    first = next(c for c in chunks if c.title == "firstValueFrom")
+    assert (first.kind, first.start_line, first.end_line) == ("function", 3, 11)
+    # code between a signature and its body: the signature stays where it is
+    other = next(c for c in chunks if c.title == "other")
+    assert other.start_line == 15
+    assert_chunk_invariants(TS_OVERLOADS, chunks, DEFAULT)
 
 
 def test_a_lone_type_declaration_is_a_titled_chunk_and_glue_stays_glue() -> None:

@@ -36,6 +36,8 @@ CHUNK_KINDS: Final = {
 # A line that only closes something (`}`, `end`, `});`), possibly with a trailing comment.
 _CLOSER = re.compile(r"^\s*(?:[)\]}>;,]+|end|esac|fi|done)?\s*(?:(?://|#|/\*).*)?$")
 _CUT_AFTER = ";},) "
+# Languages whose functions may be declared by bodiless signatures right above the body.
+_OVERLOADING: Final = frozenset({"typescript", "tsx"})
 # A blank line or a comment's line (`//`, `#`, `--`, `/* ... */`, ` * `, `;`).
 _COMMENT = re.compile(r"^\s*(?:$|//|#(?![A-Za-z])|--|/\*|\*|;)")
 
@@ -75,7 +77,8 @@ def chunk(text: str, lang: str, cfg: ChunkConfig) -> list[Chunk]:
     """
     lines = text.split("\n")
     found = outline(text, lang)
-    pieces = _plan(found.definitions, len(lines), lines)
+    defs = found.definitions
+    pieces = _plan(_with_overloads(defs, lines) if lang in _OVERLOADING else defs, lines)
     extra = {"parse_errors": True} if found.has_errors else {}
     chunks: list[Chunk] = []
     for piece in pieces:
@@ -83,7 +86,8 @@ def chunk(text: str, lang: str, cfg: ChunkConfig) -> list[Chunk]:
     return chunks
 
 
-def _plan(defs: Sequence[Definition], n_lines: int, lines: Sequence[str]) -> list[_Piece]:
+def _plan(defs: Sequence[Definition], lines: Sequence[str]) -> list[_Piece]:
+    n_lines = len(lines)
     kids, members = _children(defs)
     pieces: list[_Piece] = []
     stack: list[int | _Gap] = []
@@ -108,6 +112,25 @@ def _plan(defs: Sequence[Definition], n_lines: int, lines: Sequence[str]) -> lis
         pieces.append(_Piece(unit.start_line, defs[inner[0]].start_line - 1, kind, title, meta))
         stack.extend(reversed(_interleave(defs, inner, None, unit.end_line, "block", title)))
     return pieces
+
+
+def _with_overloads(defs: Sequence[Definition], lines: Sequence[str]) -> list[Definition]:
+    """Each function with a body starting at the bodiless signatures of its name right
+    above it (TypeScript's overloads, only comments between): one chunk, not the body and
+    a glue chunk of its signatures. (A C prototype above its body stays apart.)"""
+    out = list(defs)
+    for i, d in enumerate(out):
+        if not d.has_body or d.kind not in MEMBER_KINDS:
+            continue
+        start, j = d.start_line, i - 1
+        while j >= 0 and (o := out[j]).name == d.name and o.parent == d.parent and not o.has_body:
+            between = range(o.end_line + 1, start)
+            if not o.starts_line or not all(_COMMENT.match(lines[k - 1]) for k in between):
+                break
+            start, j = o.start_line, j - 1
+        if start < d.start_line:
+            out[i] = replace(d, start_line=start)
+    return out
 
 
 def _children(

@@ -56,8 +56,6 @@ _IMPORT_WORD = re.compile(r"^(import|use|using)\s+")
 _SPACE = re.compile(r"\s+")
 _SIGNATURE_CHARS = 300
 # The kinds whose name may be written inside its namespaces, and how those are joined.
-# What may follow a definition on its last line and carry on to the next (or be nothing).
-_CARRY_ON = frozenset({b"", b"&&", b"||", b"&& \\", b"|| \\", b"\\"})
 _NAMESPACED = frozenset(["module", "class", "interface", "impl", "struct", "trait", "object"])
 _NAMESPACE_SEPARATOR = re.compile(r"\.|::")
 _PLAIN_NAME = re.compile(r"[A-Za-z_]\w*")
@@ -325,15 +323,12 @@ class _Builder:
         return node.start_byte <= self.first_text[node.start_point.row]
 
     def ends_line(self, node: tree_sitter.Node) -> bool:
-        """Whether nothing but separators, a comment or an operator that carries on to the
-        next line follows the node on its last line (bash-completion's `_f() { ... } &&`
-        above `complete -F _f f`)."""
         if node.end_point.column == 0:
             return True
         row = node.end_point.row
         stop = self.starts[row + 1] if row + 1 < len(self.starts) else len(self.src)
         rest = self.src[node.end_byte : min(stop, node.end_byte + 256)].strip(b" \t\r\n;,")
-        return rest in _CARRY_ON or rest.startswith((b"//", b"#", b"/*"))
+        return not rest or rest.startswith((b"//", b"#", b"/*"))
 
     def signature(self, node: tree_sitter.Node, body: tree_sitter.Node | None) -> str:
         end = body.start_byte if body is not None and body.start_byte > node.start_byte else None
