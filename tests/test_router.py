@@ -347,6 +347,9 @@ def test_identifier_is_an_exact_match_and_required() -> None:
         ("The retry loop is in src/minihttp/client.py.", {}),
         ("Find the retry logic in the tests.", {"is_test": True}),
         ("Where is the retry in src/minihttp/client.py?", {"path": ["src/minihttp/client.py"]}),
+        # a statement's clause, then the question: the path says where something is
+        ("this is also in src/minihttp/client.py, but why look there?", {}),
+        ("In src/minihttp/client.py, where is the retry?", {"path": ["src/minihttp/client.py"]}),
         ("how are refunds handled in the payments domain", {"domain": "payments"}),
         ("how is charge_card tested", {"is_test": True}),
         # the whole project's tests: its commands and configuration answer, not test files

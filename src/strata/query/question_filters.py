@@ -67,6 +67,11 @@ _LANG = rx(
 # a pasted doc comment): it asks for no filter.
 _STATEMENT_END = (".", ";", ")", "…", "!")
 _ASKS = re.compile(rf"^\W*(?:{'|'.join(QUESTION_OPENERS)}|search|look|get)\b", IGNORE_CASE)
+_SCOPE_FIRST = re.compile(r"^\W*(?:in|inside|within|under|for|from|at|on)\b", IGNORE_CASE)
+# The question after a statement's clause: ", but why ...", "; so how ..."
+_ASKS_LATER = re.compile(
+    rf"[,;:]\s+(?:(?:but|and|so|then)\s+)?(?:{'|'.join(QUESTION_OPENERS)})\b", IGNORE_CASE
+)
 # A file's extension in a question: the languages Strata reads, and the usual text files.
 EXTENSIONS = (
     r"(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|kts|scala|swift|rb|php|cs|c|h|cc|cpp|hpp"
@@ -219,9 +224,15 @@ def _tests(query: str, stated: bool, why: list[str]) -> bool | None:
 
 
 def _is_statement(query: str) -> bool:
-    """Whether the query states something rather than asking (`_STATEMENT_END`)."""
+    """Whether the query states something rather than asking (`_STATEMENT_END`), or opens
+    with a statement and asks after it ("this is also in Perldoc.pm, but why look there
+    ...?": the path is where something is, not where to look)."""
     text = query.strip()
-    return text.endswith(_STATEMENT_END) and not _ASKS.match(text)
+    if _ASKS.match(text):
+        return False
+    if text.endswith(_STATEMENT_END):
+        return True  # "in client.py, where is ...?" opens with its scope, not a statement
+    return text.endswith("?") and not _SCOPE_FIRST.match(text) and bool(_ASKS_LATER.search(text))
 
 
 def asks_overview(query: str) -> bool:
