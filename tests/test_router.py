@@ -230,6 +230,9 @@ def ask(
         ("where is the property isActive declared", "symbol", ("isActive",)),
         ("where is the trigger orders_touch defined", "symbol", ("orders_touch",)),
         ("где определён RetryPolicy", "symbol", ("RetryPolicy",)),
+        ("где определена функция evolve", "symbol", ("evolve",)),  # the kind before the name
+        ("где объявлен метод Context.invoke", "symbol", ("Context.invoke",)),
+        ("покажи класс Factory", "symbol", ("Factory",)),
         # what a code-shaped name is or does: its definition first
         ("what does genBashComp do", "symbol", ("genBashComp",)),
         ("how does Context.invoke work?", "symbol", ("Context.invoke",)),

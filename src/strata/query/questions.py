@@ -43,12 +43,19 @@ __all__ = [
 _F = re.IGNORECASE
 
 
+# The kind of a definition said in Russian before its name ("где определена функция evolve").
+_RU_KINDS = (
+    r"(?:функци|класс|метод|тип|структур|интерфейс|перечислени|констант|макрос|модул"
+    r"|переменн|свойств|пол[еяю]\b|декоратор)\w*\s+"
+)
+_RU_KIND = rf"(?:{_RU_KINDS})?"
 _SYMBOL = rx(
     rf"\bwhere\s+(?:is|are)\s+{_THE}{_KIND}{_NAME}{_KIND_AFTER}\s+"
     r"(?:defined|declared|implemented|created)\b",
     rf"\b(?:definition|declaration|source)\s+of\s+{_NAME}{_END}",
     rf"\b(?:find|show|locate|open)\s+(?:me\s+)?{_THE}(?:class|function|method|symbol|type)\s+{_NAME}{_END}",
-    rf"\bгде\s+(?:определ\w*|объявлен\w*|реализован\w*)\s+{_NAME}{_END}",
+    rf"\bгде\s+(?:определ\w*|объявлен\w*|реализован\w*)\s+{_RU_KIND}{_NAME}{_END}",
+    rf"\b(?:покажи|найди|открой)\s+(?:мне\s+)?{_RU_KINDS}{_NAME}{_END}",
 )
 # The small words that may follow a name in a question without making it a phrase.
 _AFTER_A_NAME = rf"{_KINDS}|and|or|in|of|from|for|to|with|please"
