@@ -65,10 +65,27 @@ def test_a_text_shown_once_with_its_other_places(tmp_path: Path) -> None:
 def test_short_texts_are_places_of_their_own(tmp_path: Path) -> None:
     short = "def ping():\n    return 1\n"
     assert len(short) < MIN_CHARS
-    eng = indexed_tree(tmp_path, {"a/ping.py": short, "b/ping.py": short})
+    files = {"a/ping.py": short, "b/ping.py": short + "\n\ndef pong():\n    return 2\n"}
+    eng = indexed_tree(tmp_path, files)
     result = eng.search("ping return one", k=5, mode="lexical")
-    assert {h.record.path for h in result.hits} == {"a/ping.py", "b/ping.py"}
+    assert {h.record.path for h in result.hits} >= {"a/ping.py", "b/ping.py"}
     assert not any("same_text_at" in h.record.metadata for h in result.hits)
+
+
+def test_one_file_under_several_names_is_shown_once(tmp_path: Path) -> None:
+    # Debian's Lua modules: `5.1/` holds the files, `5.2/` and `5.3/` link to them
+    short = "local function ping()\n  return 1\nend\n"
+    assert len(short) < MIN_CHARS
+    (tmp_path / "5.1").mkdir()
+    (tmp_path / "5.1/ping.lua").write_text(short)
+    for version in ("5.2", "5.3"):
+        (tmp_path / version).mkdir()
+        (tmp_path / version / "ping.lua").symlink_to("../5.1/ping.lua")
+    eng = indexed_tree(tmp_path, {"other.lua": "local x = 1\n"})
+    result = eng.search("ping return one", k=5, mode="lexical")
+    pings = [h for h in result.hits if h.record.path.endswith("ping.lua")]
+    assert len(pings) == 1
+    assert len(pings[0].record.metadata["same_text_at"]) == 2
 
 
 def test_an_agent_reads_the_other_places_in_the_notes(tmp_path: Path) -> None:
