@@ -220,7 +220,11 @@ def test_exact_bare_name(mini: Store) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["Client.send", "client.Client.send", "minihttp.client.Client.send"]
+    "name",
+    [
+        *("Client.send", "client.Client.send", "minihttp.client.Client.send"),
+        *("Client:send", "Client#send"),  # Lua's method call, Ruby's documented method
+    ],
 )
 def test_qualified_names_and_dotted_suffixes(mini: Store, name: str) -> None:
     assert found(mini, name) == [("minihttp.client.Client.send", "qualified")]

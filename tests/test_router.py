@@ -231,6 +231,7 @@ def ask(
         ("where is the trigger orders_touch defined", "symbol", ("orders_touch",)),
         ("где определён RetryPolicy", "symbol", ("RetryPolicy",)),
         ("где определена функция evolve", "symbol", ("evolve",)),  # the kind before the name
+        ("where is Parser:parse defined", "symbol", ("Parser:parse",)),  # Lua's method
         ("где объявлен метод Context.invoke", "symbol", ("Context.invoke",)),
         ("покажи класс Factory", "symbol", ("Factory",)),
         # what a code-shaped name is or does: its definition first

@@ -284,7 +284,8 @@ def _is_name(word: str) -> bool:
         return True
     # `For` may be a class (sqlparse has one); `for` is a word.
     part = r"[A-Za-z_$][\w$]*(?:-+[\w$]+)*(?:[*!?]|'+)?"
-    return bool(re.fullmatch(rf"[.~\\]?{part}(?:(?:\.|::~?|\\){part})*", word)) and (
+    # `.`, `::`, `\`, and Lua's method `Parser:parse`
+    return bool(re.fullmatch(rf"[.~\\]?{part}(?:(?:\.|::~?|:|\\){part})*", word)) and (
         word not in STOP_WORDS
     )
 

@@ -17,8 +17,13 @@ _NOT_A_PLACE = frozenset({"crate", "self", "super"})  # Rust's relative module p
 
 def dotted(name: str) -> str:
     """A name's parts joined by dots, however its language separates them (C++, Rust, Perl
-    and Ruby `::`, R and PHP `->`, PHP's namespaces `\\`)."""
-    return name.replace("::", ".").replace("->", ".").replace("\\", ".").strip(".")
+    and Ruby `::`, R and PHP `->`, PHP's namespaces `\\`, Lua's method `Parser:parse`,
+    Ruby's documented `Class#method`)."""
+    joined = name.replace("::", ".").replace("->", ".").replace("\\", ".")
+    return _ONE_MARK.sub(".", joined).strip(".")
+
+
+_ONE_MARK = re.compile(r"(?<=\w)[:#](?=[A-Za-z_])")
 
 
 def last_part(name: str) -> str:
