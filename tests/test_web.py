@@ -42,6 +42,15 @@ PLATYPUS = (
 )
 
 
+# A definition inside a longer chunk: the var block below the imports.
+MUX_GO = (
+    "package mux\n\nimport (\n"
+    + "".join(f'\t"pkg{i}"\n' for i in range(12))
+    + ")\n\nvar (\n\t// ErrWombat is returned when no route matches.\n"
+    + '\tErrWombat = errors.New("no match")\n)\n\nfunc Use() {\n\treturn\n}\n'
+)
+
+
 def _request(srv: Server, method: str, path: str, body: Any = None, headers: Any = None) -> Any:
     conn = http.client.HTTPConnection(srv.host, srv.port, timeout=60)
     data = None if body is None else json.dumps(body).encode()
@@ -60,6 +69,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     shutil.copytree(CORPORA / "docs", root / "docs" / "corpus")
     (root / "docs" / "evil.md").write_text(EVIL)
     (root / "docs" / "vanishing.md").write_text("# Vanishing\n\nquokka paragraph\n")
+    (root / "mux").mkdir()
+    (root / "mux" / "mux.go").write_text(MUX_GO)
     for twin in ("docs/platypus.md", "docs/site/platypus.md"):  # one text in two places
         (root / twin).parent.mkdir(parents=True, exist_ok=True)
         (root / twin).write_text(PLATYPUS)
@@ -187,6 +198,16 @@ def test_a_text_in_two_places_is_one_hit_naming_the_other(server: Server, page: 
     twin.click()  # opens the other place
     page.wait_for_selector("pre.code .row.mark")
     assert page.locator(".file h2").inner_text().startswith(other)
+
+
+def test_a_definition_inside_a_chunk_is_shown_from_its_lines(server: Server, page: Any) -> None:
+    page.goto(_base(server) + "#/search?q=where%20is%20ErrWombat%20defined")
+    hit = page.locator(".hit", has_text="mux/mux.go").first
+    hit.wait_for()
+    assert hit.locator("h3 a").inner_text().startswith("mux/mux.go:1-")  # the whole chunk
+    first = hit.locator("pre.code .row").first
+    assert first.get_attribute("data-line") == "19"  # its own lines first
+    assert "ErrWombat is returned" in first.inner_text()
 
 
 def test_the_filter_fields_are_the_servers_search_filters(server: Server, page: Any) -> None:

@@ -318,8 +318,12 @@ function hitItem(hit, i) {
   li.append(el("div", { class: "meta" }, el("span", {}, hit.layer), el("span", {}, hit.lang || "text"),
     hit.repo ? el("span", {}, hit.repo) : null, el("span", {}, `score ${hit.score}`)));
   const lines = (hit.content || "").split("\n");
-  li.append(codeBlock(lines.slice(0, SNIPPET_LINES), hit.start_line || 1, hit.lang));
-  if (lines.length > SNIPPET_LINES) li.append(el("div", { class: "meta" }, `… ${lines.length - SNIPPET_LINES} more lines in the file view`));
+  // a long hit's lines the query points at (a definition inside a chunk, the query's words)
+  const first = hit.start_line || 1, focus = hit.metadata?.focus_start;
+  const from = Number.isInteger(focus) && focus > first && focus - first < lines.length ? focus - first : 0;
+  const shown = lines.slice(from, from + SNIPPET_LINES);
+  li.append(codeBlock(shown, first + from, hit.lang));
+  if (lines.length > shown.length) li.append(el("div", { class: "meta" }, `… ${lines.length - shown.length} more lines in the file view`));
   const twins = hit.metadata?.same_text_at || []; // the places left out for this one
   if (twins.length) li.append(el("div", { class: "meta twins" }, "the same text at ",
     ...twins.flatMap((place, n) => [n ? ", " : "", twinLink(place, hit.repo)])));
