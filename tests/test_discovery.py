@@ -13,6 +13,7 @@ from strata.errors import UserError
 from strata.index.discovery import Discovery, IgnoreRules, discover, discover_one, is_under
 from strata.index.ignore import DENY_DIRS
 from strata.types import Skip, SkipReason, SourceFile
+from tests.gitrepo import git
 
 
 def config(**values: object) -> IndexConfig:
@@ -326,3 +327,21 @@ def test_include_is_a_config_key_with_an_effect_through_the_engine(tmp_path: Pat
     eng = Engine.open(tmp_path / "repo", config={"embed.provider": "none"})
     eng.index()
     assert {r.path for r in eng.records()} == {"a.py", ".pythonrc.py"}
+
+
+def test_what_git_tracks_is_indexed_though_a_gitignore_matches_it(tmp_path: Path) -> None:
+    # ujson: the Python template's `.gitignore` says `lib/`, the C sources live in `lib/`
+    git(tmp_path, "init", "-q")
+    make(tmp_path, "lib/core.c", "lib/private.c", "lib/scratch.c", "debug.log", "other.log")
+    make(tmp_path, "src/app.py")
+    (tmp_path / ".gitignore").write_text("lib/\n*.log\n")
+    (tmp_path / ".strataignore").write_text("lib/private.c\n")
+    git(tmp_path, "add", "src/app.py", ".gitignore")
+    git(tmp_path, "add", "-f", "lib/core.c", "lib/private.c", "debug.log")
+    found = discover(tmp_path, config())
+    # tracked: indexed, unless `.strataignore` says otherwise; untracked: ignored, as in git
+    assert rels(found) == ["debug.log", "lib/core.c", "src/app.py"]
+    assert IgnoreRules(tmp_path, config()).ignored("lib/scratch.c", is_dir=False)
+    # with the ignore files off, nothing is asked of git and nothing is left out by them
+    everything = discover(tmp_path, config(respect_gitignore=False))
+    assert "lib/scratch.c" in rels(everything) and "other.log" in rels(everything)

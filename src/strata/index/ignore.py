@@ -15,6 +15,7 @@ from pathspec import GitIgnoreSpec
 from strata.config import IndexConfig
 from strata.index.published import OUTPUT_DIRS, is_published_code
 from strata.workspace.fileread import read_inside
+from strata.workspace.git import tracked_but_ignored
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +97,11 @@ class IgnoreRules:
         self._narrow: set[str] = set()  # left-out directories walked only for their includes
         self._denied: dict[str, bool] = {}  # a directory's `denied`, looked into once
         self._specs: dict[str, GitIgnoreSpec | None] = {}
+        # what git tracks though a `.gitignore` matches it is the project's (only
+        # `.strataignore`, the defaults and `cfg.exclude` leave it out), and its folders
+        self._tracked = tracked_but_ignored(root) if cfg.respect_gitignore else frozenset()
+        self._tracked_dirs = {d for p in self._tracked for d in _parents(p)}
+        self._own: dict[str, GitIgnoreSpec | None] = {}  # `.strataignore` alone, for those
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
         """Whether a POSIX path relative to the root is left out.
@@ -126,7 +132,7 @@ class IgnoreRules:
                 self._narrow.add(rel)
             return how != _ON_THE_WAY
         left_out = self._by_default(rel, is_dir) or (
-            verdict is None and self._ignored_by_files(path)
+            verdict is None and self._ignored_by_files(path, rel in self._tracked_of(is_dir))
         )
         if left_out and how == _ON_THE_WAY:
             self._narrow.add(rel)
@@ -160,12 +166,15 @@ class IgnoreRules:
             present = set(names)
             self._specs[dir_rel] = self._read(dir_rel, [n for n in self._names if n in present])
 
-    def _ignored_by_files(self, path: str) -> bool:
+    def _tracked_of(self, is_dir: bool) -> frozenset[str] | set[str]:
+        return self._tracked_dirs if is_dir else self._tracked
+
+    def _ignored_by_files(self, path: str, tracked: bool = False) -> bool:
         # Walk from the deepest directory up: the first decisive pattern wins.
         parts = path.rstrip("/").split("/")
         for depth in range(len(parts) - 1, -1, -1):
             dir_rel = "/".join(parts[:depth])
-            spec = self._spec(dir_rel)
+            spec = self._own_spec(dir_rel) if tracked else self._spec(dir_rel)
             if spec is None:
                 continue
             sub = path[len(dir_rel) + 1 :] if dir_rel else path
@@ -178,6 +187,12 @@ class IgnoreRules:
         if dir_rel not in self._specs:
             self._specs[dir_rel] = self._read(dir_rel, self._names)
         return self._specs[dir_rel]
+
+    def _own_spec(self, dir_rel: str) -> GitIgnoreSpec | None:
+        """The directory's `.strataignore` alone (what it says of a tracked path)."""
+        if dir_rel not in self._own:
+            self._own[dir_rel] = self._read(dir_rel, (STRATAIGNORE,))
+        return self._own[dir_rel]
 
     def _read(self, dir_rel: str, names: Iterable[str]) -> GitIgnoreSpec | None:
         lines: list[str] = []
@@ -213,6 +228,12 @@ def compile_patterns(lines: Iterable[str], source: str = "index.exclude") -> Git
             else:
                 kept.append(line)
         return GitIgnoreSpec.from_lines(kept, backend="re2")
+
+
+def _parents(rel: str) -> list[str]:
+    """`a/b/c.py` -> `a`, `a/b`."""
+    parts = rel.split("/")
+    return ["/".join(parts[:i]) for i in range(1, len(parts))]
 
 
 def _literal_dir(pattern: str) -> str:

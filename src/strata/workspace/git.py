@@ -37,6 +37,16 @@ def current_branch(root: Path) -> str | None:
     return name.strip() or None if name else None
 
 
+def tracked_but_ignored(root: Path) -> frozenset[str]:
+    """Files under `root` (relative to it) that git tracks although its ignore rules match
+    them (a Python template's `lib/` over a project's real `lib/`): git's ignore rules leave
+    out untracked files only. Empty outside git."""
+    if not is_work_tree(root):
+        return frozenset()
+    out = _git(root, "ls-files", "-z", "--cached", "--ignored", "--exclude-standard") or ""
+    return frozenset(p for p in out.split("\0") if p)
+
+
 DIRTY = "+dirty"  # appended to HEAD's sha for a file whose bytes are not HEAD's
 
 
