@@ -451,7 +451,10 @@ def test_a_question_about_what_the_code_does_leans_to_code() -> None:
         q = ranking.shape(question, ["chunked", "parsed"])
         out = ranking.adjust(records, base, q, rrf_k=60, include_tests=False)
         assert out[code.id]["code_lean"] > 0 and "code_lean" not in out[doc.id], question
-    for question in ("How do I read chunks?", "how to read chunks", "How can we stream chunks"):
+    usage = ("How do I read chunks?", "how to read chunks", "How can we stream chunks")
+    # a comparison the documents make, not what the code does
+    compared = ("how does aiohttp compare to requests", "how is a stream different from a file")
+    for question in (*usage, *compared):
         q = ranking.shape(question, ["read", "chunks"])
         out = ranking.adjust(records, base, q, rrf_k=60, include_tests=False)
         assert "code_lean" not in out[code.id], question

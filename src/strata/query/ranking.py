@@ -142,6 +142,11 @@ _ABOUT_CODE = re.compile(
     r"|may|might|must)\s+(?:i|we|you|one)|to)\b))",
     re.IGNORECASE,
 )
+# "how does attrs compare to dataclasses", "how is X different from Y": a comparison the
+# documents make, not a question about what the code does.
+_COMPARES = re.compile(
+    r"\b(?:compares?|differs?|different|stacks?\s+up)\s+(?:to|with|from|against)\b", re.IGNORECASE
+)
 # A definition of the right bare name under another qualifier than the query's
 # (`BaseCommand.invoke` for `Context.invoke`) gets this share of the boost.
 OTHER_QUALIFIER = 0.5
@@ -248,7 +253,7 @@ def shape(query: str, terms: Sequence[str], *, topic: bool = False) -> QueryShap
         bool(TEST_WORDS & words),
         bool(CHANGE_WORDS & words),
         bool(EXAMPLE_WORDS & words),
-        bool(_ABOUT_CODE.match(query)) or (topic and sentence),
+        bool(_ABOUT_CODE.match(query) and not _COMPARES.search(query)) or (topic and sentence),
         tuple(dict.fromkeys(asked)),
         lookup=not sentence,
         words=_content_words(query) if sentence else frozenset(),
