@@ -175,3 +175,23 @@ def test_a_definition_inside_a_chunk_is_shown_from_its_own_lines(tmp_path: Path)
     assert (hit.record.path, hit.record.span_start) == ("mux.go", 1)  # the chunk, whole
     start, text = window_lines(hit.record)  # what the CLI, MCP and the web page show first
     assert (start, text.split("\n")[1].strip()) == (19, 'ErrNotFound = errors.New("no match")')
+
+
+def test_a_re_exported_name_leads_to_its_body_past_the_stubs(tmp_path: Path) -> None:
+    # attrs: `attrs/__init__.py` re-exports from `attr`, `attrs/__init__.pyi` declares
+    files = {
+        "src/attr/_next.py": "def field(default=None):\n    return default\n",
+        "src/attr/_funcs.py": "def evolve(inst, **changes):\n    return inst\n",
+        "src/attr/__init__.py": "from ._next import field\nfrom ._funcs import evolve\n",
+        "src/attrs/__init__.py": "from attr import evolve, field\n",
+        "src/attrs/__init__.pyi": "def field(default: int = ...) -> int: ...\n",
+    }
+    eng = indexed_tree(tmp_path, files)
+    for name in ("attrs.field", "attrs.evolve"):  # a stub defines it, or no module does
+        hits = eng.search(f"where is {name} defined", mode="lexical")
+        first = hits[0].record
+        assert first.path.startswith(("src/attr/_next.py", "src/attr/_funcs.py")), name
+        assert first.title == name.rsplit(".", 1)[1]
+    # a stub that is all there is stays the answer
+    alone = indexed_tree(tmp_path / "alone", {"pkg/__init__.pyi": "def ping() -> int: ...\n"})
+    assert alone.search("where is pkg.ping defined", mode="lexical")[0].record.path.endswith(".pyi")

@@ -18,7 +18,7 @@ from strata.query.filters import SearchFilters
 from strata.query.hybrid import QueryContext
 from strata.query.line_steps import LINE_STEPS
 from strata.query.lookup import SymbolMatch, closest
-from strata.query.lookup.matches import as_spelt, without_implementations
+from strata.query.lookup.matches import as_spelt, behind_stubs, without_implementations
 from strata.query.lookup.rows import file_heads, files_named, indexed_paths, meta_str
 from strata.query.member_steps import members_of
 from strata.query.router import Step
@@ -142,6 +142,7 @@ def _importers(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str 
 def _symbol(ctx: QueryContext, step: Step, filters: SearchFilters, mode: str | None) -> Outcome:
     name, limit = str(step.args["name"]), max(step.limit, 20)
     exact = lookup.find_symbols(ctx.store, name, limit=limit, exact=bool(step.args.get("exact")))
+    exact = behind_stubs(ctx.store, name, exact)
     if not exact and (fixed := lookup.meant(ctx.store, name)):
         return _as_meant(_symbol, ctx, step, fixed, filters, mode)
     if not exact:

@@ -12,6 +12,7 @@ from strata.layers import C2_DEPENDENCY_GRAPH
 from strata.query.lookup.rows import KeptRows, derived, meta_str
 from strata.query.lookup.symbols import SymbolIndex, symbol_index
 from strata.store import Filter, Store, capabilities
+from strata.text.langs import is_stub
 from strata.types import JSON, Record
 
 if TYPE_CHECKING:
@@ -118,7 +119,8 @@ class CallGraph:
         if edge.src_symbol_id != f"{edge.path}::{module}" or "." not in ref:
             return
         alias = f"{module}.{_bare(ref)}"
-        if alias != ref and alias not in self.symbols.by_qname:
+        stubs_only = all(is_stub(e.record.path) for e in self.symbols.by_qname.get(alias, ()))
+        if alias != ref and stubs_only:  # a stub's `attrs.field` is `attr.field` at run time
             self.aliases.setdefault(alias, ref)
 
     def canonical(self, ref: str) -> str:

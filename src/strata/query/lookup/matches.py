@@ -1,12 +1,32 @@
-"""Filters over symbol matches (pure): the name as spelt, declarations over implementations."""
+"""Filters over symbol matches: the name as spelt, declarations over implementations, and
+what a stub's name stands for at run time."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from strata.query.lookup.symbols import SymbolMatch
+from strata.query.lookup.graph import call_graph
+from strata.query.lookup.qualifiers import dotted
+from strata.query.lookup.symbols import SymbolMatch, find_symbols
+from strata.store import Store
+from strata.text.langs import is_stub
 
-__all__ = ["as_spelt", "without_implementations"]
+__all__ = ["as_spelt", "behind_stubs", "without_implementations"]
+
+
+def behind_stubs(store: Store, name: str, found: Sequence[SymbolMatch]) -> list[SymbolMatch]:
+    """The definitions a name that no module defines, or only stubs do, stands for at run
+    time when the package's modules say so (`attrs.field` in `attrs/__init__.pyi` is
+    `attr._next_gen.field`, which `attrs` re-exports; `attrs.evolve` is `attr._funcs.evolve`);
+    else `found`. The stubs follow the body they declare in the other steps' hits, as a
+    stub's signature does."""
+    if found and not all(is_stub(m.record.path) for m in found):
+        return list(found)
+    meant = call_graph(store).canonical(dotted(name))
+    if meant == dotted(name):
+        return list(found)
+    behind = find_symbols(store, meant, exact=True)
+    return [m for m in behind if not is_stub(m.record.path)] or behind or list(found)
 
 
 def as_spelt(matches: Sequence[SymbolMatch]) -> list[SymbolMatch]:
