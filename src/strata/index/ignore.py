@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Final
 
@@ -97,11 +98,7 @@ class IgnoreRules:
         self._narrow: set[str] = set()  # left-out directories walked only for their includes
         self._denied: dict[str, bool] = {}  # a directory's `denied`, looked into once
         self._specs: dict[str, GitIgnoreSpec | None] = {}
-        # what git tracks though a `.gitignore` matches it is the project's (only
-        # `.strataignore`, the defaults and `cfg.exclude` leave it out), and its folders
-        self._tracked = tracked_but_ignored(root) if cfg.respect_gitignore else frozenset()
-        self._tracked_dirs = {d for p in self._tracked for d in _parents(p)}
-        self._own: dict[str, GitIgnoreSpec | None] = {}  # `.strataignore` alone, for those
+        self._own: dict[str, GitIgnoreSpec | None] = {}  # `.strataignore` alone
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
         """Whether a POSIX path relative to the root is left out.
@@ -132,7 +129,7 @@ class IgnoreRules:
                 self._narrow.add(rel)
             return how != _ON_THE_WAY
         left_out = self._by_default(rel, is_dir) or (
-            verdict is None and self._ignored_by_files(path, rel in self._tracked_of(is_dir))
+            verdict is None and self._ignored_by_files(path, rel, is_dir)
         )
         if left_out and how == _ON_THE_WAY:
             self._narrow.add(rel)
@@ -166,15 +163,30 @@ class IgnoreRules:
             present = set(names)
             self._specs[dir_rel] = self._read(dir_rel, [n for n in self._names if n in present])
 
-    def _tracked_of(self, is_dir: bool) -> frozenset[str] | set[str]:
-        return self._tracked_dirs if is_dir else self._tracked
+    def _tracked_of(self, is_dir: bool) -> frozenset[str]:
+        return self._tracked[1] if is_dir else self._tracked[0]
 
-    def _ignored_by_files(self, path: str, tracked: bool = False) -> bool:
+    @functools.cached_property
+    def _tracked(self) -> tuple[frozenset[str], frozenset[str]]:
+        """What git tracks though a `.gitignore` matches it, and its folders: the project's
+        (only `.strataignore`, the defaults and `cfg.exclude` leave it out). Asked of git
+        the first time an ignore file leaves something out."""
+        files = tracked_but_ignored(self.root) if GITIGNORE in self._names else frozenset()
+        return files, frozenset(d for p in files for d in _parents(p))
+
+    def _ignored_by_files(self, path: str, rel: str, is_dir: bool) -> bool:
+        """What the ignore files say of a path; of one git tracks, `.strataignore` alone."""
+        if not self._verdict(path, self._spec):
+            return False
+        return rel not in self._tracked_of(is_dir) or self._verdict(path, self._own_spec)
+
+    @staticmethod
+    def _verdict(path: str, spec_of: Callable[[str], GitIgnoreSpec | None]) -> bool:
         # Walk from the deepest directory up: the first decisive pattern wins.
         parts = path.rstrip("/").split("/")
         for depth in range(len(parts) - 1, -1, -1):
             dir_rel = "/".join(parts[:depth])
-            spec = self._own_spec(dir_rel) if tracked else self._spec(dir_rel)
+            spec = spec_of(dir_rel)
             if spec is None:
                 continue
             sub = path[len(dir_rel) + 1 :] if dir_rel else path

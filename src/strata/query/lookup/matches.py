@@ -20,10 +20,11 @@ def behind_stubs(store: Store, name: str, found: Sequence[SymbolMatch]) -> list[
     `attr._next_gen.field`, which `attrs` re-exports; `attrs.evolve` is `attr._funcs.evolve`);
     else `found`. The stubs follow the body they declare in the other steps' hits, as a
     stub's signature does."""
-    if found and not all(is_stub(m.record.path) for m in found):
-        return list(found)
-    meant = call_graph(store).canonical(dotted(name))
-    if meant == dotted(name):
+    written = dotted(name)
+    if "." not in written or (found and not all(is_stub(m.record.path) for m in found)):
+        return list(found)  # a bare name is no module's re-export
+    meant = call_graph(store).canonical(written)
+    if meant == written:
         return list(found)
     behind = find_symbols(store, meant, exact=True)
     return [m for m in behind if not is_stub(m.record.path)] or behind or list(found)

@@ -11,6 +11,7 @@ minified file) into column windows. Everything iterates, so deep nesting is safe
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
@@ -89,6 +90,7 @@ def chunk(text: str, lang: str, cfg: ChunkConfig) -> list[Chunk]:
 def _plan(defs: Sequence[Definition], lines: Sequence[str]) -> list[_Piece]:
     n_lines = len(lines)
     kids, members = _children(defs)
+    starts = sorted((d.start_line, i) for i, d in enumerate(defs))  # a gap's definitions
     pieces: list[_Piece] = []
     stack: list[int | _Gap] = []
     top = _separable(defs, kids, kids.get(None, []), 0, n_lines)
@@ -96,7 +98,7 @@ def _plan(defs: Sequence[Definition], lines: Sequence[str]) -> list[_Piece]:
     while stack:
         task = stack.pop()
         if isinstance(task, _Gap):
-            _add_gap(_titled(task, defs, lines), lines, pieces)
+            _add_gap(_titled(task, defs, starts, lines), lines, pieces)
             continue
         unit = defs[task]
         title = ".".join(unit.path)
@@ -193,13 +195,17 @@ def _interleave(
     return tasks
 
 
-def _titled(gap: _Gap, defs: Sequence[Definition], lines: Sequence[str]) -> _Gap:
+def _titled(
+    gap: _Gap, defs: Sequence[Definition], starts: Sequence[tuple[int, int]], lines: Sequence[str]
+) -> _Gap:
     """A top-level gap that holds one type declaration and only comments besides (Go's
     `type HandlerFunc func(...)`, `type Kind int`, TypeScript's and Rust's `type X = ...`):
-    the type's chunk, titled and described as a struct's would be, not untitled glue."""
+    the type's chunk, titled and described as a struct's would be, not untitled glue.
+    `starts`: each definition's first line and index, sorted."""
     if gap.kind != "module" or gap.title:
         return gap
-    inside = [d for d in defs if gap.start <= d.start_line and d.end_line <= gap.end]
+    lo, hi = bisect_left(starts, (gap.start, -1)), bisect_right(starts, (gap.end, len(defs)))
+    inside = [d for _, i in starts[lo:hi] if (d := defs[i]).end_line <= gap.end]
     if len(inside) != 1 or inside[0].kind != "type" or inside[0].parent is not None:
         return gap
     d = inside[0]
