@@ -9,7 +9,14 @@ import pytest
 
 from strata import Engine
 from strata.index.records import make_record
-from strata.query.quoted import QUOTED_BOOST, RARITY, quoted_names, quoted_parts
+from strata.query.quoted import (
+    QUOTED_BOOST,
+    RARITY,
+    is_elsewhere,
+    named_elsewhere,
+    quoted_names,
+    quoted_parts,
+)
 from strata.types import Record
 
 
@@ -29,6 +36,38 @@ from strata.types import Record
 )
 def test_the_names_a_sentence_quotes(query: str, names: tuple[str, ...]) -> None:
     assert quoted_names(query) == names
+
+
+@pytest.mark.parametrize(
+    ("query", "names"),
+    [
+        ("Options given are passed to MockRequest.env_for.", {"mockrequest.env_for"}),
+        ("If they are plain tables, it will use tablex.deepcompare.", {"tablex.deepcompare"}),
+        ("See AccessManager description for the authorization logic.", {"accessmanager"}),
+        ("An alternative to calling `write` that formats a value", {"write"}),
+        ("Same as the Value::removeMember overload", {"value.removemember"}),
+        ("Delegates to `Base#render` and wraps the result", {"base.render"}),
+        # how to use the name itself, not code that uses it
+        ("You can call `innerParse(T, ...)` for each of the container's items.", set()),
+        ("Use `connect` before sending", set()),
+        ("Parses the header into a dict", set()),
+    ],
+)
+def test_the_names_a_statement_points_away_to_or_says_its_code_uses(
+    query: str, names: set[str]
+) -> None:
+    assert named_elsewhere(query) == names
+
+
+def test_a_definition_is_elsewhere_when_its_dotted_name_ends_with_the_name_written() -> None:
+    away = frozenset({"mockrequest.env_for", "accessmanager"})
+    assert is_elsewhere("Rack.MockRequest.env_for", away)
+    assert is_elsewhere("AccessManager", away)
+    assert not is_elsewhere("Rack.MockRequest.request", away)
+    assert not is_elsewhere("Other.env_for", away)  # the same name under another qualifier
+    assert not is_elsewhere("IAccessManager", away)  # a name that only ends the same
+    assert is_elsewhere("env_for", away, "lib/mockrequest.rb")  # the module's name, then its own
+    assert not is_elsewhere("env_for", away, "lib/mock.rb")
 
 
 _C_CHUNK = {"layer": "C0_SOURCE_CHUNKS", "lang": "c", "file_hash": "h", "kind": "function"}

@@ -73,6 +73,22 @@ def test_definition_boost_only_for_code_shaped_names_in_a_sentence() -> None:
     assert "definition" in out[reset.id] and "definition" not in out[parse.id]
 
 
+def test_no_definition_boost_for_a_name_a_statement_says_its_code_uses() -> None:
+    env_for = _rec("lib/rack/mock.rb", "Rack.MockRequest.env_for")
+    other = _rec("lib/rack/other.rb", "Other.env_for")
+    records = {r.id: r for r in (env_for, other)}
+    base = {r.id: {"lexical": 0.01} for r in (env_for, other)}
+    used = ranking.shape("Options given are passed to MockRequest.env_for.", ["options"])
+    assert used.elsewhere == {"mockrequest.env_for"}
+    out = ranking.adjust(records, base, used, rrf_k=60, include_tests=False)
+    assert "definition" not in out[env_for.id]
+    assert out[other.id]["definition"] > 0  # another qualifier's: as before, a lesser part
+    asked = ranking.shape("what is passed to MockRequest.env_for?", ["passed", "env_for"])
+    assert not asked.elsewhere  # a question asks about the name itself
+    out = ranking.adjust(records, base, asked, rrf_k=60, include_tests=False)
+    assert out[env_for.id]["definition"] > out[other.id]["definition"]
+
+
 def test_a_special_method_alone_in_a_sentence_names_no_one_definition() -> None:
     init = _rec("src/attr/__init__.pyi", "Converter.__init__")
     records, base = {init.id: init}, {init.id: {"lexical": 0.01}}

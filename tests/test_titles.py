@@ -58,6 +58,18 @@ def test_the_share_weighs_each_name_word_by_how_few_names_hold_it() -> None:
     assert titles.title_parts(records, frozenset(), unit=1.0) == {}
 
 
+def test_no_title_part_for_the_definition_of_a_name_the_statement_uses() -> None:
+    used = _rec("Map.deepcompare")
+    named = _rec("compareTables")
+    records = {r.id: r for r in (used, named, _rec("zip"), _rec("clear"))}
+    words = frozenset({"compare", "tables", "deepcompare", "plain"})
+    unit = 1 / 61
+    assert titles.title_parts(records, words, unit=unit).keys() == {used.id, named.id}
+    away = frozenset({"deepcompare"})
+    parts = titles.title_parts(records, words, unit=unit, elsewhere=away)
+    assert parts.keys() == {named.id}
+
+
 @pytest.fixture(scope="module")
 def embedder() -> Iterator[embed_server.EmbedServer]:
     yield from embed_server.serve()
@@ -85,3 +97,30 @@ def test_hybrid_search_lifts_the_definition_a_sentence_names(
     plain = eng.search(query, k=3, mode="hybrid", route=False)
     assert not any("title" in h.parts for h in plain)
     eng.close()
+
+
+def test_a_statement_that_says_its_code_uses_a_name_lifts_no_definition_of_it(
+    tmp_path: Path, embedder: embed_server.EmbedServer
+) -> None:
+    (tmp_path / "tablex.py").write_text(
+        "def deepcompare(t1, t2, ignore_mt=False):\n"
+        "    if type(t1) != type(t2):\n        return False\n    return t1 == t2\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "map.py").write_text(
+        "from tablex import deepcompare\n\n\nclass Map:\n"
+        "    def __eq__(self, other):\n        return deepcompare(self.items, other.items)\n",
+        encoding="utf-8",
+    )
+    cfg = {"embed.provider": "ollama", "embed.base_url": embedder.url, "embed.model": "m"}
+    with Engine.open(tmp_path, index_dir=tmp_path / "idx", config=cfg) as eng:
+        eng.index()
+
+        def parts(query: str) -> dict[str, float]:
+            hits = eng.search(query, k=5, mode="hybrid", route=False)
+            return next(h.parts for h in hits if h.record.title == "deepcompare")
+
+        used = parts("If they are plain tables, it will use tablex.deepcompare.")
+        assert "definition" not in used and "title" not in used, used
+        asked = parts("Compare tables with tablex.deepcompare.")  # named, not said to be used
+        assert asked["definition"] > 0, asked

@@ -284,7 +284,9 @@ class Searcher:
             records[rec.id] = rec  # with its frame's line
             fused[rec.id]["frames"] = ranking.frame_part(n, unit)
         if {"lexical", "semantic"} <= lists.keys():  # measured: it costs each list alone
-            for rid, part in titles.title_parts(records, q.words, unit=unit).items():
+            for rid, part in titles.title_parts(
+                records, q.words, unit=unit, elsewhere=q.elsewhere
+            ).items():
                 fused[rid]["title"] = part
         for rid, part in verbatim.verbatim_parts(records, q.message, unit=unit).items():
             fused[rid]["verbatim"] = part

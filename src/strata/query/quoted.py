@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from pathlib import PurePosixPath
 from typing import Final
 
+from strata.text.tokens import STOP_WORDS, is_identifier_like
 from strata.types import Record
 
-__all__ = ["QUOTED_BOOST", "quoted_names", "quoted_parts"]
+__all__ = ["QUOTED_BOOST", "is_elsewhere", "named_elsewhere", "quoted_names", "quoted_parts"]
 
 QUOTED_BOOST: Final = 1.0  # rank-1 units for a candidate that holds every quoted name
 RARITY: Final = 4  # how sharply a name held by many candidates loses its weight
@@ -32,6 +34,17 @@ _ELSEWHERE = re.compile(
     r"|equivalent\s+to|same\s+as)\s*$",
     re.IGNORECASE,
 )
+# The words before a name a statement says its code uses: "passed to X", "it will use X",
+# "calls X", "delegates to X": the code it describes holds the name, it does not define it
+# ("you can call X" is how to use X itself).
+_USES = re.compile(
+    r"\b(?:uses|(?:will|would)\s+(?:use|call)|calls|by\s+calling|passe[sd](?:\s+\w+)?\s+(?:on\s+)?to"
+    r"|delegates\s+to|forwards\s+to|wraps|via)\s*$",
+    re.IGNORECASE,
+)
+_ARTICLE = re.compile(r"\s+(?:the|an?)\s*$", re.IGNORECASE)
+_QUOTE_MARKS = "`'\""
+_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*")
 _LITERALS = frozenset(
     {"true", "false", "none", "null", "nil", "undefined", "nan", "void", "self", "this"}
     | {"default", "new", "return", "it"}
@@ -46,6 +59,34 @@ def quoted_names(query: str) -> tuple[str, ...]:
         if not _ELSEWHERE.search(query[: m.start()])
     )
     return tuple(dict.fromkeys(n for n in names if len(n) > 1 and n.lower() not in _LITERALS))
+
+
+def named_elsewhere(query: str) -> frozenset[str]:
+    """The names a statement points away to ("See `AccessManager` for ...") or says its
+    code uses ("Options are passed to MockRequest.env_for", code-shaped or quoted), each
+    lower-case and dotted as written (`mockrequest.env_for`). The code the statement
+    describes is not their definition."""
+    out = set()
+    for m in _NAME.finditer(query):
+        name = m.group(0)
+        before = _ARTICLE.sub("", query[: m.start()].rstrip(_QUOTE_MARKS))
+        quoted = m.start() > 0 and query[m.start() - 1] in _QUOTE_MARKS
+        code = quoted or is_identifier_like(name)  # "wraps the result": a word, no name
+        pointed = _ELSEWHERE.search(before) and not _ELSEWHERE.search(query[: m.end()])
+        if (pointed and name.lower() not in STOP_WORDS) or (code and _USES.search(before)):
+            out.add(re.sub(r"::|#", ".", name).lower())
+    return frozenset(out)
+
+
+def is_elsewhere(title: str, elsewhere: frozenset[str], path: str = "") -> bool:
+    """Whether a definition titled `title` (`Rack.MockRequest.env_for`) in the file `path`
+    is one of the names `elsewhere` holds: its dotted name, or its module's name and its
+    own (`tablex.deepcompare` in `tablex.py`), ends with one (`env_for`,
+    `mockrequest.env_for`; not `cordovainterface.haspermission` for
+    `PermissionHelper.hasPermission`)."""
+    dotted = "." + re.sub(r"[.:#]+", ".", title.split(" ")[0]).lower()
+    module = "." + PurePosixPath(path).stem.lower() + dotted if path else dotted
+    return any(d.endswith("." + name) for name in elsewhere for d in (dotted, module))
 
 
 def quoted_parts(

@@ -26,7 +26,7 @@ from strata.query.path_priors import (
     path_kinds,
 )
 from strata.query.path_words import common_words, path_share
-from strata.query.quoted import quoted_names
+from strata.query.quoted import is_elsewhere, named_elsewhere, quoted_names
 from strata.query.verbatim import is_question, message_words
 from strata.text.tokens import STOP_WORDS, is_identifier_like, split_identifier
 from strata.types import Record
@@ -189,22 +189,10 @@ TOPIC_PATH_BOOST = 1.0
 STUB_FACTOR = 0.7
 # The kinds of record that define a name (C0 chunks and C1 rows alike).
 DEFINITION_KINDS = frozenset(
-    [
-        "function",
-        "method",
-        "property",
-        "field",
-        "class",
-        "struct",
-        "interface",
-        "trait",
-        "enum",
-        "type",
-        "constant",
-        "constants",
-        "symbol",
-        "module",
-    ]
+    {
+        *("function", "method", "property", "field", "class", "struct", "interface"),
+        *("trait", "enum", "type", "constant", "constants", "symbol", "module"),
+    }
 )
 
 
@@ -227,14 +215,16 @@ class QueryShape:
     quoted: tuple[str, ...] = ()  # the code names a sentence quotes (strata.query.quoted)
     wants_build: bool = False  # dependencies, versions, the build: manifests answer
     question: bool = False  # a question asked in words: fused flatter (`QUESTION_RRF_FACTOR`)
+    elsewhere: frozenset[str] = frozenset()  # names a statement uses or points to (quoted)
 
 
 def shape(query: str, terms: Sequence[str], *, topic: bool = False) -> QueryShape:
     """Classify a query: identifier-like or sentence; the names it may be asking for.
     `topic`: the query names a topic in a phrase (framing.is_topic): it is about code."""
     ident = is_identifier_like(query)
-    raw = re.findall(r"[A-Za-z_][\w.:]*", query)
+    raw = [w.rstrip(".:") for w in re.findall(r"[A-Za-z_][\w.:]*", query)]
     sentence = not ident and len(query.split()) > 2
+    question = sentence and is_question(query)
     if sentence:
         # in a sentence only code-shaped words name a definition ("reset" does not);
         # a word or two on their own ("consume", "bound logger") may well be a name; a
@@ -260,7 +250,8 @@ def shape(query: str, terms: Sequence[str], *, topic: bool = False) -> QueryShap
         message=message_words(query) if sentence else (),
         quoted=quoted_names(query) if sentence else (),
         wants_build=bool(BUILD_WORDS & words),
-        question=sentence and is_question(query),
+        question=question,
+        elsewhere=named_elsewhere(query) if sentence and not question else frozenset(),
     )
 
 
@@ -381,6 +372,8 @@ def _defines(rec: Record, q: QueryShape) -> float:
     if not q.names or not rec.title:
         return 0.0
     if rec.kind not in DEFINITION_KINDS and rec.layer != "C1_SYMBOL_CATALOG":
+        return 0.0
+    if q.elsewhere and is_elsewhere(rec.title, q.elsewhere, rec.path):
         return 0.0
     title = rec.title.split(" ")[0]
     last = re.split(r"[.:]+", title)[-1].lower()

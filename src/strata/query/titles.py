@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Final
 
+from strata.query.quoted import is_elsewhere
 from strata.query.ranking import DEFINITION_KINDS
 from strata.text.tokens import STOP_WORDS, split_identifier
 from strata.types import Record
@@ -40,18 +41,34 @@ def title_words(rec: Record) -> tuple[str, ...]:
         return tuple(dict.fromkeys(p for p in parts if len(p) > 2 and p not in STOP_WORDS))
     if rec.layer != "C0_SOURCE_CHUNKS" or rec.kind not in DEFINITION_KINDS:  # titled by a name
         return ()
-    name = re.split(r"[.:#]+", rec.title.split(" ")[0])[-1]
+    name = own_name(rec)
     return tuple(p for p in split_identifier(name) if len(p) > 1 and p not in STOP_WORDS)
 
 
+def own_name(rec: Record) -> str:
+    """A titled candidate's own name, the last part of its title (`Headers.isPlainObject`:
+    `isPlainObject`)."""
+    return re.split(r"[.:#]+", (rec.title or "").split(" ")[0])[-1]
+
+
 def title_parts(
-    records: Mapping[str, Record], words: frozenset[str], *, unit: float
+    records: Mapping[str, Record],
+    words: frozenset[str],
+    *,
+    unit: float,
+    elsewhere: frozenset[str] = frozenset(),
 ) -> dict[str, float]:
     """The `title` part of each candidate whose name the sentence's `words` hold at least
-    `TITLE_MIN_SHARE` of (weighed by rarity among the candidates' names)."""
+    `TITLE_MIN_SHARE` of (weighed by rarity among the candidates' names); none for the
+    definition of a name the sentence says its code uses (`elsewhere`, lower-case)."""
     if not words or TITLE_BOOST <= 0:
         return {}
-    names = {rid: title_words(rec) for rid, rec in records.items()}
+    names = {
+        rid: ()
+        if elsewhere and is_elsewhere(rec.title or "", elsewhere, rec.path)
+        else title_words(rec)
+        for rid, rec in records.items()
+    }
     common = commonness(names.values())
     out: dict[str, float] = {}
     for rid, parts in names.items():
