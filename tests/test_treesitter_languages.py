@@ -19,7 +19,9 @@ from strata.engine import Engine
 from strata.index.code.treesitter import grammars, tagquery, tags
 from strata.index.code.treesitter.chunker import CONTAINER_KINDS, chunk
 from strata.index.code.treesitter.symbols import extract
-from strata.text.langs import is_test_path, language_of, module_from_path
+from strata.layers import C0_SOURCE_CHUNKS, C1_SYMBOL_CATALOG, C2_DEPENDENCY_GRAPH
+from strata.store import Filter
+from strata.text.langs import is_test_path, is_test_unit, language_of, module_from_path
 from tests.test_treesitter import DEFAULT, TIGHT, assert_chunk_invariants
 
 CORPUS = Path(__file__).parent / "corpora" / "langs"
@@ -662,3 +664,77 @@ def test_objective_c_shows_the_implementation_before_the_interface(tmp_path: Pat
         hits = eng.search(query, k=1).hits
         assert (hits[0].record.path, hits[0].record.span_start) == ("Store.m", line), query
     eng.close()
+
+
+_RUST_WITH_TESTS = """\
+pub fn parse(s: &str) -> usize {
+    s.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ab() -> &'static str {
+        "ab"
+    }
+
+    #[test]
+    fn parse_counts_bytes() {
+        assert_eq!(parse(ab()), 2);
+    }
+}
+"""
+
+_ZIG_WITH_TESTS = """\
+pub fn parse(s: []const u8) usize {
+    return s.len;
+}
+
+/// The empty string.
+test "parse counts bytes" {
+    try std.testing.expect(parse("ab") == 2);
+}
+
+test parse {
+    _ = parse("");
+}
+"""
+
+
+def test_a_test_written_beside_the_code_is_a_test(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "lib.rs").write_text(_RUST_WITH_TESTS, encoding="utf-8")
+    (tmp_path / "src" / "parse.zig").write_text(_ZIG_WITH_TESTS, encoding="utf-8")
+    assert is_test_unit("rust", "    #[test]\n    fn f() {")
+    assert is_test_unit("rust", "/// doc\n#[tokio::test]\nasync fn check() {")
+    assert is_test_unit("rust", "#[cfg(test)]\nmod tests {\n    use super::*;")
+    assert not is_test_unit("rust", "pub fn parse(s: &str) -> usize {")
+    assert not is_test_unit("rust", "#[inline]\nfn parse() {\n    #[test]")  # not its own
+    assert is_test_unit("zig", "/// doc\ntest parse {")
+    assert not is_test_unit("zig", "pub fn testing() void {")
+    with Engine.open(tmp_path, config={"embed.provider": "none"}) as eng:
+        eng.index()
+        chunks = eng.store.fetch(Filter(layers=(C0_SOURCE_CHUNKS,)))
+        tests = {(r.path, r.title) for r in chunks if r.is_test}
+        code = {(r.path, r.title) for r in chunks if not r.is_test}
+        assert ("src/lib.rs", "tests.parse_counts_bytes") in tests
+        assert ("src/parse.zig", "parse counts bytes") in tests
+        assert ("src/lib.rs", "parse") in code and ("src/parse.zig", "parse") in code
+        assert ("src/lib.rs", "tests.ab") in code  # a helper of the tests, as any function
+        symbols = eng.store.fetch(Filter(layers=(C1_SYMBOL_CATALOG,)))
+        assert {r.title.rsplit(".", 1)[-1] for r in symbols if r.is_test} >= {
+            "parse_counts_bytes",
+            "parse counts bytes",
+        }
+        calls = eng.store.fetch(Filter(layers=(C2_DEPENDENCY_GRAPH,)))
+        from_tests = [r for r in calls if "parse_counts_bytes" in r.title]
+        assert from_tests and all(r.is_test for r in from_tests)
+        # a lookup leads to the code, not to the test that shares its name
+        hits = eng.search("where is parse defined", k=3)
+        assert not hits[0].record.is_test, [(h.record.path, h.record.title) for h in hits]
+        # and a search leaves them out when asked to
+        assert all(
+            not h.record.is_test
+            for h in eng.search("parse counts bytes", k=5, filters={"no_tests": True})
+        )

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from strata.layers import C0_SOURCE_CHUNKS, D0_DOC_CHUNKS
-from strata.text.langs import is_test_path, module_from_path
+from strata.text.langs import is_test_path, is_test_unit, module_from_path
 from strata.text.tokens import split_identifier, words
 from strata.types import Chunk, Extracted, Record, content_hash
 
@@ -57,6 +57,9 @@ def make_record(
     )
 
 
+_HEAD = 400  # the characters of a chunk that hold its leading attributes and its signature
+
+
 def chunk_records(doc: Extracted, chunks: list[Chunk]) -> list[Record]:
     """C0 (code) or D0 (docs) records for a file's chunks, ids `"<path>:<ordinal>"`."""
     is_doc = doc.kind in DOC_KINDS
@@ -74,7 +77,7 @@ def chunk_records(doc: Extracted, chunks: list[Chunk]) -> list[Record]:
                 chunk_index=i,
                 chunk_type=chunk.kind,
                 module_or_unit=module_from_path(doc.rel),
-                is_test=test,
+                is_test=test or is_test_unit(doc.lang, chunk.text[:_HEAD]),
             )
         embed = (
             f"{doc.rel}\n{chunk.title}\n{chunk.text}" if chunk.title else f"{doc.rel}\n{chunk.text}"
@@ -94,7 +97,7 @@ def chunk_records(doc: Extracted, chunks: list[Chunk]) -> list[Record]:
                 file_hash=doc.file_hash,
                 span=(chunk.start_line, chunk.end_line),
                 kind=chunk.kind,
-                is_test=test,
+                is_test=bool(meta.get("is_test", test)),
                 metadata=meta,
                 embed_text=embed,
             )

@@ -369,6 +369,24 @@ def is_test_path(rel: str) -> bool:
     return bool(_TEST_PATH.search(rel))
 
 
+# A unit that is a test though its file is not: a Rust function or module under `#[test]`
+# (`#[tokio::test]`) or `#[cfg(test)]` among its leading attributes, a Zig `test "name" {}`
+# block. (The helpers of a Rust `mod tests` are not: measured, a doc comment's sentence finds
+# them as it finds any function.)
+_LEADING = re.compile(r"(?:[ \t]*(?://[^\n]*|#!?\[[^\n]*)\n)*")
+_RUST_TEST = re.compile(r"^[ \t]*#\[(?:(?:\w+::)*test|cfg\(test\))\]", re.MULTILINE)
+_ZIG_TEST = re.compile(r"^(?:[ \t]*//[^\n]*\n)*[ \t]*test\b")
+
+
+def is_test_unit(lang: str, head: str) -> bool:
+    """Whether a definition whose text (or its leading attributes and signature) starts
+    with `head` is a test written beside the code it tests."""
+    if lang == "rust":
+        attributes = _LEADING.match(head + "\n")
+        return bool(attributes and _RUST_TEST.search(attributes.group(0)))
+    return lang == "zig" and bool(_ZIG_TEST.match(head))
+
+
 def module_from_path(rel: str) -> str:
     """Dotted module name from a path: `src/pkg/mod.py` -> `pkg.mod`; `pkg/__init__.py` -> `pkg`."""
     path = PurePosixPath(rel)

@@ -13,7 +13,7 @@ from strata.index.code.treesitter import grammars, tagquery
 from strata.index.code.treesitter.outlines import Definition, Reference
 from strata.index.code.treesitter.tagquery import directive
 from strata.index.code.treesitter.tags import outline
-from strata.text.langs import is_test_path, module_from_path
+from strata.text.langs import is_test_path, is_test_unit, module_from_path
 
 # Definition kinds that only group members (Rust `impl`, Swift `extension`): not symbols.
 GROUP_KINDS: Final = frozenset({"impl", "singleton"})  # no symbol: its members are its owner's
@@ -120,7 +120,7 @@ def _symbols(
             summary=summary(d.doc or declared.get(d.path, "")),
             parent_symbol_id=owner.symbol_id if owner else None,
             package_or_module=module,
-            is_test=test,
+            is_test=test or is_test_unit(lang, "\n".join((*d.decorators, d.signature))),
             decorators=d.decorators,
             bases=tuple(bases.get(i, ())),
         )
@@ -153,8 +153,9 @@ def _edges(
         if edge_id in seen:
             continue
         seen.add(edge_id)
+        from_test = test or (src is not None and src.is_test)
         base = Edge(
-            edge_id, edge_type, src_id, src_qname, ref.written, path, ref.line, is_test=test
+            edge_id, edge_type, src_id, src_qname, ref.written, path, ref.line, is_test=from_test
         )
         targets = by_name.get(ref.name.rsplit(".", 1)[-1], [])
         edges.append(_resolve(base, ref, _owned_by_receiver(ref, targets)))
