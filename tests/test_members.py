@@ -270,3 +270,19 @@ def test_what_a_file_imports_is_its_imports_then_the_files_they_name(app: Engine
         "app/environment.py",
         "app/util.py",
     ]
+
+
+def test_a_type_and_a_word_after_it_ask_for_that_member() -> None:
+    def kinds(name: str) -> set[str]:
+        return {"ZodError": {"class"}, "ZodError.flatten": {"method"}}.get(name, set())
+
+    facts = IndexFacts(defines=kinds)
+    plan = route("ZodError flatten", facts)
+    assert (plan.intent, plan.steps[0].args["name"]) == ("symbol", "ZodError.flatten")
+    plan = route("ZodError format", facts)  # no such member: the type stands
+    assert (plan.intent, plan.steps[0].args["name"]) == ("symbol", "ZodError")
+
+
+def test_a_type_and_its_method_written_apart_find_the_method(app: Engine) -> None:
+    hits = app.search("Environment get_template", k=3, mode="lexical").hits
+    assert hits[0].record.metadata.get("qname", "").endswith("Environment.get_template")

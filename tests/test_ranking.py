@@ -133,9 +133,13 @@ def test_penalties_multiply_and_tests_are_spared_when_asked_for() -> None:
     assert out[v.id]["vendored_x"] == ranking.VENDORED_FACTOR
     assert ranking.final_score(out[v.id]) < 0.02
     generated = ("uv.lock", "web/package-lock.json", "PKG-INFO", "x.egg-info/SOURCES.txt")
+    generated += ("lib/index.umd.js", "dist/zod.bundle.min.js", "dist/umd/rx.js")
     for path in (*generated, "debian/control", "debian/patches/fix-build.patch"):
         assert path_priors.is_vendored(path), path
     assert not path_priors.is_vendored("src/lock.py")
+    assert not path_priors.is_vendored("src/bundle.js") and not path_priors.is_vendored(
+        "lib/umd.ts"
+    )
     assert not path_priors.is_vendored("python_debian/debian/deb822.py")  # a package so named
     notes = _rec("RELEASE-NOTES-3.8.txt", "Changes", kind="section", layer="D0_DOC_CHUNKS")
     feed = _rec("docs/news_feed.md", "Feeds", kind="section", layer="D0_DOC_CHUNKS")

@@ -31,6 +31,8 @@ _EXAMPLE = re.compile(
 _VENDORED = re.compile(
     r"(^|/)(vendor|vendored|_vendor|third_party|thirdparty|external|extern|node_modules)/"
     r"|\.min\.(js|css)$|_pb2(_grpc)?\.py$|\.pb\.go$|(^|/)generated/|\.generated\.|_generated\."
+    # a bundler's output: every module of the package again in one file (`index.umd.js`)
+    r"|\.(umd|bundle|iife|global|standalone)(\.min)?\.[cm]?js$|(^|/)(umd|bundles?)/[^/]+\.[cm]?js$"
     # lock files and packaging metadata: written by tools, they repeat every name
     r"|(^|/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock"
     r"|poetry\.lock|uv\.lock|Pipfile\.lock|Gemfile\.lock|composer\.lock|go\.sum|mix\.lock"

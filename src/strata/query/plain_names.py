@@ -56,6 +56,8 @@ def named(
     spelt so, or when the word names nothing and is the typo of one (`meant`: "Gatewya");
     a question that says a name in words ("the get template function") is about it when
     the index defines it. Otherwise the rules' classification `found` stands."""
+    if found.intent == "symbol" and defines and (member := _member_asked(found, query, defines)):
+        return Classification("symbol", (member,), reason=f"symbol: the index defines {member!r}")
     if found.intent not in ("free_text", "workflow", "definition", "relations") or not defines:
         return found
 
@@ -76,6 +78,22 @@ def named(
     if not kinds or (name == query.strip(" `") and not kinds - _MEMBER_KINDS):
         return found  # the word alone names only a member ("Args": a struct's field)
     return Classification("symbol", (name,), reason=f"symbol: the index defines {name!r}")
+
+
+# A type's name and one word after it: "ZodError flatten", "HookCaller call_historic".
+_NAME_AND_MEMBER = re.compile(r"\s*`?([A-Za-z_$][\w$.:]*)`?\s+`?([A-Za-z_$][\w$]*)`?(?:\(\))?\s*")
+
+
+def _member_asked(
+    found: Classification, query: str, defines: Callable[[str], Collection[str]]
+) -> str:
+    """The member a name and a word after it ask for ("ZodError flatten":
+    `ZodError.flatten`), when the index defines one so (else the type stands), or ""."""
+    m = _NAME_AND_MEMBER.fullmatch(query)
+    if not m or not found.names or m.group(1) != found.names[0]:
+        return ""
+    member = f"{m.group(1)}.{m.group(2)}"
+    return member if defines(member) else ""
 
 
 def said_in_words(query: str, defines: Callable[[str], Collection[str]]) -> str:
