@@ -119,7 +119,11 @@ def test_a_question_about_releases(query: str, asked: tuple[str, str] | None) ->
         ("Version 3", "3"),
         ("Unreleased", None),
         ("Added", None),
+        ("pluggy 1.5.0 (2024-04-19)", "1.5.0"),  # towncrier's: the project's name first
+        ("attrs 23.1.0 - 2023-04-16", "23.1.0"),
+        ("Django 4.2", "4.2"),
         ("Python 3.13 support", None),  # a section that mentions a number names no release
+        ("Support Python 3.13", None),
         ("2024.01.05", None),  # a date
     ],
 )

@@ -30,11 +30,14 @@ __all__ = [
 _NUMBER = r"v?\d+(?:\.\d+)+(?:[-.]?(?:a|b|c|rc|alpha|beta|pre|dev|post)\.?\d*)?"
 _VERSION = re.compile(rf"(?<![\w.]){_NUMBER}(?![\w.]*\d)|(?<=version )\d+\b", re.IGNORECASE)
 _RELEASE = r"(?:version|release|v(?=\d))"
-# A heading that opens with a release's number, or with "Version 3" (a section of release
-# notes that mentions "Python 3.10" names no release).
+# A heading that opens with a release's number, or with "Version 3", or with the project's
+# name and the number alone or before a date (towncrier's "pluggy 1.5.0 (2024-04-19)",
+# "attrs 23.1.0 - 2023-04-16"); a section of release notes that mentions "Python 3.10
+# support" names no release.
 _HEADING = re.compile(
     rf"^\W*(?:(?:version|release|changes\s+(?:in|for)|what's\s+new\s+in)\s+)?\[?({_NUMBER})"
-    r"(?![\w.]*\d)|^\W*(?:version|release)\s+v?(\d+)\b",
+    r"(?![\w.]*\d)|^\W*(?:version|release)\s+v?(\d+)\b"
+    rf"|^\W*[A-Za-z][\w.-]*\s+\[?({_NUMBER})\]?(?![\w.]*\d)\s*(?:$|[(\[/:,–—-])",
     re.IGNORECASE,
 )
 _LATEST = r"(?:latest|last|newest|most\s+recent|current|recent)"
@@ -131,7 +134,7 @@ def heading_version(title: str) -> str | None:
     m = _HEADING.match(title)
     if m is None:
         return None
-    number = m.group(1) or m.group(2)
+    number = m.group(1) or m.group(2) or m.group(3)
     if re.fullmatch(r"\d{4}\.\d{1,2}\.\d{1,2}|\d{1,2}\.\d{1,2}\.\d{4}", number):
         return None  # a date written with dots is no release
     return number
