@@ -67,6 +67,10 @@ def test_a_definition_is_elsewhere_when_its_dotted_name_ends_with_the_name_writt
     assert not is_elsewhere("Other.env_for", away)  # the same name under another qualifier
     assert not is_elsewhere("IAccessManager", away)  # a name that only ends the same
     assert is_elsewhere("env_for", away, "lib/mockrequest.rb")  # the module's name, then its own
+    used = frozenset({"cordovainterface.haspermission"})  # a variable named after its type
+    assert is_elsewhere("CordovaInterfaceImpl.hasPermission", used)
+    assert is_elsewhere("org.ICordovaInterface.hasPermission", used)
+    assert not is_elsewhere("PermissionHelper.hasPermission", used)
     assert not is_elsewhere("env_for", away, "lib/mock.rb")
 
 

@@ -83,10 +83,21 @@ def is_elsewhere(title: str, elsewhere: frozenset[str], path: str = "") -> bool:
     is one of the names `elsewhere` holds: its dotted name, or its module's name and its
     own (`tablex.deepcompare` in `tablex.py`), ends with one (`env_for`,
     `mockrequest.env_for`; not `cordovainterface.haspermission` for
-    `PermissionHelper.hasPermission`)."""
-    dotted = "." + re.sub(r"[.:#]+", ".", title.split(" ")[0]).lower()
-    module = "." + PurePosixPath(path).stem.lower() + dotted if path else dotted
-    return any(d.endswith("." + name) for name in elsewhere for d in (dotted, module))
+    `PermissionHelper.hasPermission`). A qualifier written as a variable named after its
+    type stands for the type, its interface and its implementation
+    (`cordovaInterface.hasPermission`: `CordovaInterfaceImpl.hasPermission`)."""
+    own = re.sub(r"[.:#]+", ".", title.split(" ")[0]).lower().split(".")
+    module = [PurePosixPath(path).stem.lower(), *own] if path else own
+    return any(_ends_with(d, name.split(".")) for name in elsewhere for d in (own, module))
+
+
+def _ends_with(parts: list[str], name: list[str]) -> bool:
+    """Whether the dotted `parts` end with `name`'s, each qualifier also as `IName` or
+    `NameImpl`."""
+    if len(parts) < len(name) or parts[-1] != name[-1]:
+        return False
+    tail = parts[len(parts) - len(name) : -1]
+    return all(p in (q, f"i{q}", f"{q}impl") for p, q in zip(tail, name[:-1], strict=True))
 
 
 def quoted_parts(
