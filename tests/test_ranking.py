@@ -82,6 +82,8 @@ def test_no_definition_boost_for_a_name_a_statement_says_its_code_uses() -> None
     assert used.elsewhere == {"mockrequest.env_for"}
     out = ranking.adjust(records, base, used, rrf_k=60, include_tests=False)
     assert "definition" not in out[env_for.id]
+    assert out[env_for.id]["elsewhere_x"] == ranking.ELSEWHERE_FACTOR  # not what it describes
+    assert "elsewhere_x" not in out[other.id]
     assert out[other.id]["definition"] > 0  # another qualifier's: as before, a lesser part
     asked = ranking.shape("what is passed to MockRequest.env_for?", ["passed", "env_for"])
     assert not asked.elsewhere  # a question asks about the name itself

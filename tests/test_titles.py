@@ -122,5 +122,9 @@ def test_a_statement_that_says_its_code_uses_a_name_lifts_no_definition_of_it(
 
         used = parts("If they are plain tables, it will use tablex.deepcompare.")
         assert "definition" not in used and "title" not in used, used
+        assert used["elsewhere_x"] == ranking.ELSEWHERE_FACTOR
+        hits = eng.search("If they are plain tables, it will use tablex.deepcompare.", k=5)
+        titles = [h.record.title for h in hits]
+        assert titles.index("Map.__eq__") < titles.index("deepcompare"), titles  # the user first
         asked = parts("Compare tables with tablex.deepcompare.")  # named, not said to be used
         assert asked["definition"] > 0, asked

@@ -147,6 +147,7 @@ _ABOUT_CODE = re.compile(
 _COMPARES = re.compile(
     r"\b(?:compares?|differs?|different|stacks?\s+up)\s+(?:to|with|from|against)\b", re.IGNORECASE
 )
+ELSEWHERE_FACTOR = 0.5  # the definition of a name a statement uses or points away to
 # A definition of the right bare name under another qualifier than the query's
 # (`BaseCommand.invoke` for `Context.invoke`) gets this share of the boost.
 OTHER_QUALIFIER = 0.5
@@ -323,6 +324,8 @@ def adjust(
             if share >= PATH_MIN_SHARE:
                 new["path"] = boost * unit * share
         new.update(_penalties(rec, q, include_tests, verbatim="verbatim" in p))
+        if q.elsewhere and rec.title and is_elsewhere(rec.title, q.elsewhere, rec.path):
+            new["elsewhere_x"] = ELSEWHERE_FACTOR
         if rec.path in compiled:
             new["vendored_x"] = VENDORED_FACTOR
         out[rid] = new
