@@ -32,6 +32,12 @@ from strata.types import Record
         ("See `WriteStream` for how the value is written", ()),  # pointed away to
         ("Like `stringify` with configurable nesting depth, using `std.fmt`", ()),
         ("don't stop the user's 'x'", ()),  # apostrophes, one letter
+        ("The capacity of the tree is set to `2**treeDepth`.", ("treeDepth",)),  # an operation
+        ("Return a string if `self.as_string=True`, otherwise", ("as_string",)),
+        ("`address(0)` 's role is also considered", ("address",)),
+        ("`stackHeight()` up to that number", ()),  # a call with no arguments: no operation
+        ("Generate a `Schema <marshmallow.Schema>` class", ()),  # a Sphinx reference
+        ("See also `std.json.Token` for `nextAlloc*()`", ()),
     ],
 )
 def test_the_names_a_sentence_quotes(query: str, names: tuple[str, ...]) -> None:

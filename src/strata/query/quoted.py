@@ -28,6 +28,13 @@ __all__ = ["QUOTED_BOOST", "is_elsewhere", "named_elsewhere", "quoted_names", "q
 QUOTED_BOOST: Final = 1.0  # rank-1 units for a candidate that holds every quoted name
 RARITY: Final = 4  # how sharply a name held by many candidates loses its weight
 _QUOTED = re.compile(r"``?([A-Za-z_$][\w$]*)``?|'([A-Za-z_$][\w$]*)'|\+([A-Za-z_]\w*)\+")
+# Code in backticks that is more than a name (`2**treeDepth`, `address(0)`).
+_BACKTICKED = re.compile(r"(``?)([^`\n]+)\1")
+# An operation or a call with arguments (not `name()`, `a.b`, `nextAlloc*()`, a Sphinx
+# reference `Schema <marshmallow.Schema>` or an escape `\pN`).
+_OPERATION = re.compile(
+    r"^(?![^<]*<[\w.]+>$)[^\\]*(?:[\w)\]]\s*(?:\*\*|[-+/%=<>&|^]=?)\s*[\w(]|\w\([^)\s])"
+)
 # The words before a name that point away to it: "see X", "like X", "instead of X".
 _ELSEWHERE = re.compile(
     r"\b(?:see(?:\s+also)?|like|unlike|instead\s+of|alternative\s+to(?:\s+calling)?|cf\.?"
@@ -53,11 +60,19 @@ _LITERALS = frozenset(
 
 def quoted_names(query: str) -> tuple[str, ...]:
     """The names `query` quotes, in order, once each (no literals, none of one letter)."""
-    names = (
-        next(g for g in m.groups() if g)
+    found = [
+        (m.start(), next(g for g in m.groups() if g))
         for m in _QUOTED.finditer(query)
         if not _ELSEWHERE.search(query[: m.start()])
-    )
+    ]
+    # the names in a quoted expression (`2**treeDepth`, `address(0)`, `a.b + c`)
+    found += [
+        (m.start(), n.group(0))
+        for m in _BACKTICKED.finditer(query)
+        if _OPERATION.search(m.group(2)) and not _ELSEWHERE.search(query[: m.start()])
+        for n in re.finditer(r"[A-Za-z_$][\w$]*", m.group(2))
+    ]
+    names = (n for _, n in sorted(found))
     return tuple(dict.fromkeys(n for n in names if len(n) > 1 and n.lower() not in _LITERALS))
 
 
