@@ -281,6 +281,17 @@ def test_a_type_and_a_word_after_it_ask_for_that_member() -> None:
     assert (plan.intent, plan.steps[0].args["name"]) == ("symbol", "ZodError.flatten")
     plan = route("ZodError format", facts)  # no such member: the type stands
     assert (plan.intent, plan.steps[0].args["name"]) == ("symbol", "ZodError")
+    for said in (
+        "ZodError flatten method",
+        "the flatten method of ZodError",
+        "the `flatten()` method of the ZodError class?",
+        "ZodError's flatten method",
+    ):
+        plan = route(said, facts)
+        assert (plan.intent, plan.steps[0].args["name"]) == ("symbol", "ZodError.flatten"), said
+    assert route("the format method of ZodError", facts).steps[0].args.get("name") != (
+        "ZodError.format"
+    )
 
 
 def test_a_type_and_its_method_written_apart_find_the_method(app: Engine) -> None:

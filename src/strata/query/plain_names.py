@@ -56,7 +56,7 @@ def named(
     spelt so, or when the word names nothing and is the typo of one (`meant`: "Gatewya");
     a question that says a name in words ("the get template function") is about it when
     the index defines it. Otherwise the rules' classification `found` stands."""
-    if found.intent == "symbol" and defines and (member := _member_asked(found, query, defines)):
+    if defines and (member := _member_asked(found, query, defines)):
         return Classification("symbol", (member,), reason=f"symbol: the index defines {member!r}")
     if found.intent not in ("free_text", "workflow", "definition", "relations") or not defines:
         return found
@@ -80,19 +80,36 @@ def named(
     return Classification("symbol", (name,), reason=f"symbol: the index defines {name!r}")
 
 
-# A type's name and one word after it: "ZodError flatten", "HookCaller call_historic".
-_NAME_AND_MEMBER = re.compile(r"\s*`?([A-Za-z_$][\w$.:]*)`?\s+`?([A-Za-z_$][\w$]*)`?(?:\(\))?\s*")
+# A type's name and one word after it: "ZodError flatten", "HookCaller call_historic",
+# "Context invoke method".
+_MEMBER_WORD = r"(?:\s+(?:method|function|property|attribute|field|member))"
+_NAME_AND_MEMBER = re.compile(
+    rf"\s*`?([A-Za-z_$][\w$.:]*)`?\s+`?([A-Za-z_$][\w$]*)(?:\(\))?`?{_MEMBER_WORD}?\s*"
+)
+# A member said with its type: "the invoke method of Context", "Context's invoke method".
+_MEMBER_OF = re.compile(
+    rf"\s*(?:the\s+)?`?(?P<member>[A-Za-z_$][\w$]*)(?:\(\))?`?{_MEMBER_WORD}\s+(?:of|in|on)"
+    r"\s+(?:the\s+)?`?(?P<type>[A-Za-z_$][\w$.:]*)`?(?:\s+(?:class|struct|type|interface|object))?"
+    r"\s*[?.]?\s*|\s*`?(?P<owner>[A-Za-z_$][\w$.:]*)`?'s\s+`?(?P<own>[A-Za-z_$][\w$]*)(?:\(\))?`?"
+    rf"{_MEMBER_WORD}?\s*[?.]?\s*",
+    re.IGNORECASE,
+)
 
 
 def _member_asked(
     found: Classification, query: str, defines: Callable[[str], Collection[str]]
 ) -> str:
-    """The member a name and a word after it ask for ("ZodError flatten":
-    `ZodError.flatten`), when the index defines one so (else the type stands), or ""."""
-    m = _NAME_AND_MEMBER.fullmatch(query)
-    if not m or not found.names or m.group(1) != found.names[0]:
+    """The member a type's name and a word after it ask for ("ZodError flatten":
+    `ZodError.flatten`), or a question says with its type ("the invoke method of
+    Context"), when the index defines one so (else the rules' reading stands), or ""."""
+    if (m := _MEMBER_OF.fullmatch(query)) is not None:
+        member = f"{m['type'] or m['owner']}.{m['member'] or m['own']}"
+    elif found.intent == "symbol" and (m := _NAME_AND_MEMBER.fullmatch(query)) is not None:
+        if not {m.group(1), m.group(2)} & set(found.names):
+            return ""
+        member = f"{m.group(1)}.{m.group(2)}"
+    else:
         return ""
-    member = f"{m.group(1)}.{m.group(2)}"
     return member if defines(member) else ""
 
 
