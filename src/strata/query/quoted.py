@@ -63,13 +63,14 @@ def quoted_names(query: str) -> tuple[str, ...]:
     found = [
         (m.start(), next(g for g in m.groups() if g))
         for m in _QUOTED.finditer(query)
-        if not _ELSEWHERE.search(query[: m.start()])
+        if not _ELSEWHERE.search(query[max(0, m.start() - 48) : m.start()])
     ]
     # the names in a quoted expression (`2**treeDepth`, `address(0)`, `a.b + c`)
     found += [
         (m.start(), n.group(0))
         for m in _BACKTICKED.finditer(query)
-        if _OPERATION.search(m.group(2)) and not _ELSEWHERE.search(query[: m.start()])
+        if _OPERATION.search(m.group(2))
+        and not _ELSEWHERE.search(query[max(0, m.start() - 48) : m.start()])
         for n in re.finditer(r"[A-Za-z_$][\w$]*", m.group(2))
     ]
     names = (n for _, n in sorted(found))
@@ -84,7 +85,8 @@ def named_elsewhere(query: str) -> frozenset[str]:
     out = set()
     for m in _NAME.finditer(query):
         name = m.group(0)
-        before = _ARTICLE.sub("", query[: m.start()].rstrip(_QUOTE_MARKS))
+        # the phrase ends just before the name: its last words are enough to read
+        before = _ARTICLE.sub("", query[max(0, m.start() - 48) : m.start()].rstrip(_QUOTE_MARKS))
         quoted = m.start() > 0 and query[m.start() - 1] in _QUOTE_MARKS
         code = quoted or is_identifier_like(name)  # "wraps the result": a word, no name
         pointed = _ELSEWHERE.search(before) and not _ELSEWHERE.search(query[: m.end()])
