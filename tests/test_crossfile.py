@@ -185,3 +185,29 @@ def test_a_rust_macro_call_names_the_crates_macro(tmp_path: Path) -> None:
     for name in ("bail!", "ensure"):  # written as it is called, or bare
         walk = eng.callers(name)
         assert [(link.symbol.qname, link.resolved) for link in walk.links] == [("lib.check", True)]
+
+
+def test_callers_list_the_projects_code_then_examples_then_tests(tmp_path: Path) -> None:
+    eng = indexed_tree(
+        tmp_path,
+        {
+            "src/app/core.py": "def register(plugin):\n    return plugin\n",
+            "src/app/zloader.py": (
+                "from app.core import register\n\n\ndef load_all(ps):\n"
+                "    return [register(p) for p in ps]\n"
+            ),
+            "docs/examples/host.py": (
+                "from app.core import register\n\n\ndef main():\n    register(object())\n"
+            ),
+            "aaa_tests/test_core.py": (
+                "from app.core import register\n\n\ndef test_register():\n"
+                "    assert register(1) == 1\n"
+            ),
+        },
+    )
+    walk = eng.callers("register")
+    assert [link.edge.path for link in walk.links] == [
+        "src/app/zloader.py",
+        "docs/examples/host.py",
+        "aaa_tests/test_core.py",
+    ]

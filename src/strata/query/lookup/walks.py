@@ -19,6 +19,7 @@ from strata.query.lookup.graph import (
 )
 from strata.query.lookup.rows import chunks_at, link_json
 from strata.query.lookup.spelling import meant, meant_note
+from strata.query.path_priors import path_kinds
 from strata.store import Store
 from strata.types import JSON, Record
 
@@ -166,8 +167,19 @@ def _walk(
     records = graph.rows.records([w[0].pos for w in walked])
     found = [(r, *w[1:]) for r, w in zip(records, walked, strict=True)]
     links = _with_chunks(store, found, callers)
-    links.sort(key=lambda x: (x.depth, x.edge.path, x.edge.span_start or 0, x.edge.id))
+    links.sort(
+        key=lambda x: (x.depth, _place(x.edge), x.edge.path, x.edge.span_start or 0, x.edge.id)
+    )
     return CallWalk(name, targets, tuple(links), hidden, "callers" if callers else "callees")
+
+
+def _place(edge: Record) -> int:
+    """Where a call sits, in the order a reader wants them: the project's own code, then
+    its examples and vendored code, then its tests."""
+    if edge.is_test:
+        return 2
+    kinds = path_kinds(edge.path)
+    return 1 if kinds.example or kinds.vendored else 0
 
 
 def _with_chunks(
