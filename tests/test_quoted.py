@@ -57,6 +57,7 @@ def test_the_names_a_sentence_quotes(query: str, names: tuple[str, ...]) -> None
         ("You can call `innerParse(T, ...)` for each of the container's items.", set()),
         ("Use `connect` before sending", set()),
         ("Parses the header into a dict", set()),
+        ("see the Foo class", set()),  # a short request for the name itself
     ],
 )
 def test_the_names_a_statement_points_away_to_or_says_its_code_uses(

@@ -26,6 +26,7 @@ from strata.types import Record
 __all__ = ["QUOTED_BOOST", "is_elsewhere", "named_elsewhere", "quoted_names", "quoted_parts"]
 
 QUOTED_BOOST: Final = 1.0  # rank-1 units for a candidate that holds every quoted name
+MIN_STATEMENT_WORDS: Final = 5  # a statement that points away says more than where to look
 RARITY: Final = 4  # how sharply a name held by many candidates loses its weight
 _QUOTED = re.compile(r"``?([A-Za-z_$][\w$]*)``?|'([A-Za-z_$][\w$]*)'|\+([A-Za-z_]\w*)\+")
 # Code in backticks that is more than a name (`2**treeDepth`, `address(0)`).
@@ -81,8 +82,11 @@ def named_elsewhere(query: str) -> frozenset[str]:
     """The names a statement points away to ("See `AccessManager` for ...") or says its
     code uses ("Options are passed to MockRequest.env_for", code-shaped or quoted), each
     lower-case and dotted as written (`mockrequest.env_for`). The code the statement
-    describes is not their definition."""
-    out = set()
+    describes is not their definition. A short request ("see the Foo class") asks for
+    the name itself: none under `MIN_STATEMENT_WORDS`."""
+    out: set[str] = set()
+    if len(query.split()) < MIN_STATEMENT_WORDS:
+        return frozenset()
     for m in _NAME.finditer(query):
         name = m.group(0)
         # the phrase ends just before the name: its last words are enough to read
