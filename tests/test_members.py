@@ -274,11 +274,15 @@ def test_what_a_file_imports_is_its_imports_then_the_files_they_name(app: Engine
 
 def test_a_type_and_a_word_after_it_ask_for_that_member() -> None:
     def kinds(name: str) -> set[str]:
-        return {"ZodError": {"class"}, "ZodError.flatten": {"method"}}.get(name, set())
+        found = {"ZodError": {"class"}, "ZodError.flatten": {"method"}, "Console.print": {"method"}}
+        return found.get(name, set())
 
     facts = IndexFacts(defines=kinds)
     plan = route("ZodError flatten", facts)
     assert (plan.intent, plan.steps[0].args["name"]) == ("symbol", "ZodError.flatten")
+    plan = route("Console print", facts)  # two plain words
+    assert (plan.intent, plan.steps[0].args["name"]) == ("symbol", "Console.print")
+    assert route("error handling", facts).intent != "symbol"  # no such member: a topic
     plan = route("ZodError format", facts)  # no such member: the type stands
     assert (plan.intent, plan.steps[0].args["name"]) == ("symbol", "ZodError")
     for said in (

@@ -104,10 +104,10 @@ def _member_asked(
     Context"), when the index defines one so (else the rules' reading stands), or ""."""
     if (m := _MEMBER_OF.fullmatch(query)) is not None:
         member = f"{m['type'] or m['owner']}.{m['member'] or m['own']}"
-    elif found.intent == "symbol" and (m := _NAME_AND_MEMBER.fullmatch(query)) is not None:
-        if not {m.group(1), m.group(2)} & set(found.names):
+    elif found.intent in ("symbol", "free_text") and (m := _NAME_AND_MEMBER.fullmatch(query)):
+        if found.names and not {m.group(1), m.group(2)} & set(found.names):
             return ""
-        member = f"{m.group(1)}.{m.group(2)}"
+        member = f"{m.group(1)}.{m.group(2)}"  # "Console print": two plain words too
     else:
         return ""
     return member if defines(member) else ""
