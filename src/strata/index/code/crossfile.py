@@ -44,6 +44,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from strata.index.code.bindings import CALLED, returned_type
 from strata.index.code.model import Edge, Symbol
 from strata.text.langs import language_of
 
@@ -98,7 +99,7 @@ class _Tables:
         self.by_id[s.symbol_id] = s
         if s.declaration:
             return
-        if s.parent_symbol_id is not None:
+        if s.parent_symbol_id is not None or s.kind == "method":  # Go's: apart from its type
             if owner := s.qname.rsplit(".", 2)[-2:-1]:
                 self.members[(_family(s.lang), owner[0], s.name)].append(s)
             return
@@ -151,7 +152,7 @@ def _across(e: Edge, t: _Tables) -> Edge:
     if not ref.isidentifier():
         if (found := _qualified(e, t)) is not None:
             return _to(e, found) if len(found) == 1 else e
-        return _typed(e, t)
+        return _held(e, t) if e.receiver else _typed(e, t)
     lang = t.langs.get(e.path) or language_of(e.path) or ""
     if lang in _PACKAGE_DIRS:
         found = t.by_dir.get((posixpath.dirname(e.path), ref), [])
@@ -233,6 +234,21 @@ def _typed(e: Edge, t: _Tables) -> Edge:
         here = posixpath.dirname(e.path)
         found = [s for s in found if posixpath.dirname(s.path) == here]
     return _to(e, found) if len(found) == 1 else e
+
+
+def _held(e: Edge, t: _Tables) -> Edge:
+    """A Go call on a value whose type its file states (`fs.Parse(...)` after `fs :=
+    NewFlagSet(...)`, `CALLED` `NewFlagSet`): that type's method, the type read from the
+    package's one function so named where it is defined."""
+    held, member = e.receiver, e.dst_ref.rsplit(".", 1)[-1]
+    if held.startswith(CALLED):
+        name = held[len(CALLED) :]
+        made = t.by_dir.get((posixpath.dirname(e.path), name), [])
+        held = returned_type(made[0].signature, name) if len(made) == 1 else ""
+    found = t.members.get((_family(t.langs.get(e.path) or "go"), held, member), [])
+    if len(found) > 1:
+        found = [s for s in found if posixpath.dirname(s.path) == posixpath.dirname(e.path)]
+    return _to(e, found) if held and len(found) == 1 else e
 
 
 def _family(lang: str) -> str:

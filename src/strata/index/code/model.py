@@ -78,6 +78,9 @@ class Edge:
     lines: tuple[int, ...] = ()
     # What the calls pass, `slot=class` (`0=pkg.Foo()`; python/edges.py `arguments`)
     arguments: tuple[str, ...] = ()
+    # What the value a call is made on holds (a type, or `()NewT`: code/bindings.py), for
+    # the resolution across files; not stored
+    receiver: str = ""
 
 
 @dataclass(frozen=True, slots=True)

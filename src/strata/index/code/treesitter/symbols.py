@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Final
 
 from strata.index.code import sketch
+from strata.index.code.bindings import (
+    CALLED,
+    Bindings,
+    go_bindings,
+    receiver_of,
+    returned_type,
+)
 from strata.index.code.model import Edge, Symbol
 from strata.index.code.treesitter import grammars, tagquery
 from strata.index.code.treesitter.outlines import Definition, Reference
@@ -60,7 +67,8 @@ def extract(text: str, lang: str, path: str) -> tuple[list[Symbol], list[Edge]]:
         if ref.kind == "inherits" and ref.owner is not None:
             bases.setdefault(ref.owner, []).append(ref.name)
     symbols, by_def = _symbols(found.definitions, bases, lang, path, module)
-    edges = _edges(found.references, symbols, by_def, path, module)
+    bound = go_bindings(text) if lang == "go" else None
+    edges = _edges(found.references, symbols, by_def, path, module, bound)
     return symbols, edges
 
 
@@ -136,6 +144,7 @@ def _edges(
     by_def: Sequence[Symbol | None],
     path: str,
     module: str,
+    bound: Bindings | None,
 ) -> list[Edge]:
     by_name: dict[str, list[Symbol]] = {}
     for sym in symbols:
@@ -158,6 +167,9 @@ def _edges(
             edge_id, edge_type, src_id, src_qname, ref.written, path, ref.line, is_test=from_test
         )
         targets = by_name.get(ref.name.rsplit(".", 1)[-1], [])
+        if ref.kind == "call" and (held := receiver_of(ref.written, ref.line, bound)):
+            base = replace(base, receiver=held)
+            targets = _of_type(held, targets, by_name)
         edges.append(_resolve(base, ref, _owned_by_receiver(ref, targets)))
     return edges
 
@@ -177,6 +189,17 @@ def _owned_by_receiver(ref: Reference, targets: list[Symbol]) -> list[Symbol]:
     if not receiver[:1].isupper() or receiver == "Self":  # Rust's and Swift's own type
         return targets
     return [t for t in targets if t.qname.rsplit(".", 2)[-2:-1] == [receiver]]
+
+
+def _of_type(held: str, targets: list[Symbol], by_name: Mapping[str, list[Symbol]]) -> list[Symbol]:
+    """The `targets` that are members of the type a bound value holds (`held`: the type, or
+    `()F` for what the file's function `F` returns); none when this file does not say
+    which type (the resolution across files reads `F` where it is defined)."""
+    if held.startswith(CALLED):
+        name = held[len(CALLED) :]
+        made = [f for f in by_name.get(name, []) if f.parent_symbol_id is None]
+        held = returned_type(made[0].signature, name) if len(made) == 1 else ""
+    return [t for t in targets if held and t.qname.rsplit(".", 2)[-2:-1] == [held]]
 
 
 def _resolve(edge: Edge, ref: Reference, targets: list[Symbol]) -> Edge:
