@@ -21,7 +21,8 @@ from strata.index.code.treesitter.chunker import CONTAINER_KINDS, chunk
 from strata.index.code.treesitter.symbols import extract
 from strata.layers import C0_SOURCE_CHUNKS, C1_SYMBOL_CATALOG, C2_DEPENDENCY_GRAPH
 from strata.store import Filter
-from strata.text.langs import is_test_path, is_test_unit, language_of, module_from_path
+from strata.text.langs import language_of, module_from_path
+from strata.text.testcode import is_test_path, is_test_unit
 from tests.test_treesitter import DEFAULT, TIGHT, assert_chunk_invariants
 
 CORPUS = Path(__file__).parent / "corpora" / "langs"

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from strata.layers import C0_SOURCE_CHUNKS, D0_DOC_CHUNKS
-from strata.text.langs import is_test_path, is_test_unit, module_from_path
+from strata.text.langs import module_from_path
+from strata.text.testcode import is_test_path, is_test_unit
 from strata.text.tokens import split_identifier, words
 from strata.types import Chunk, Extracted, Record, content_hash
 

@@ -19,7 +19,7 @@ from strata.query.lookup.graph import call_graph
 from strata.query.lookup.imports import PACKAGE_FILE
 from strata.query.lookup.rows import derived, indexed_paths
 from strata.store import Store
-from strata.text.langs import is_test_path
+from strata.text.testcode import is_test_path
 
 __all__ = ["central_files"]
 

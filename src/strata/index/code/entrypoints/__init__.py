@@ -17,7 +17,8 @@ from strata.index.code.entrypoints.base import FileContext, FileEntrypoints, Mou
 from strata.index.code.entrypoints.compose import compose_entrypoints, join_route
 from strata.index.code.model import Entrypoint, Symbol
 from strata.index.code.python.symbols import parse_python
-from strata.text.langs import is_test_path, module_from_path
+from strata.text.langs import module_from_path
+from strata.text.testcode import is_test_path
 
 log = logging.getLogger(__name__)
 

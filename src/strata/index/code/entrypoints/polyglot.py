@@ -12,7 +12,7 @@ from strata.index.code.entrypoints.compose import compose_entrypoints
 from strata.index.code.entrypoints.parsed import ParsedFile
 from strata.index.code.model import Entrypoint, Symbol
 from strata.index.code.treesitter import symbols as treesitter_symbols
-from strata.text.langs import is_test_path
+from strata.text.testcode import is_test_path
 
 log = logging.getLogger(__name__)
 

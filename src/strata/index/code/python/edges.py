@@ -26,7 +26,7 @@ from strata.index.code.python.scope import module_names, module_scope, scope_of_
 from strata.index.code.python.symbols import parse_python
 from strata.index.code.resolve import ModuleScope
 from strata.text import pyparse
-from strata.text.langs import is_test_path
+from strata.text.testcode import is_test_path
 
 __all__ = ["extract_edges", "module_scope", "scope_of_tree"]
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from strata.index.code.model import Symbol
 from strata.text import pyparse
-from strata.text.langs import is_test_path, module_from_path
+from strata.text.langs import module_from_path
+from strata.text.testcode import is_test_path
 
 log = logging.getLogger(__name__)
 

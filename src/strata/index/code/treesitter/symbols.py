@@ -20,7 +20,8 @@ from strata.index.code.treesitter import grammars, tagquery
 from strata.index.code.treesitter.outlines import Definition, Reference
 from strata.index.code.treesitter.tagquery import directive
 from strata.index.code.treesitter.tags import outline
-from strata.text.langs import is_test_path, is_test_unit, module_from_path
+from strata.text.langs import module_from_path
+from strata.text.testcode import is_test_path, is_test_unit
 
 # Definition kinds that only group members (Rust `impl`, Swift `extension`): not symbols.
 GROUP_KINDS: Final = frozenset({"impl", "singleton"})  # no symbol: its members are its owner's
