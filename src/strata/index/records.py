@@ -69,6 +69,7 @@ def chunk_records(doc: Extracted, chunks: list[Chunk]) -> list[Record]:
     records = []
     for i, chunk in enumerate(chunks):
         meta: dict[str, Any] = dict(chunk.metadata)
+        unit_test = test or (not is_doc and is_test_unit(doc.lang, chunk.text[:_HEAD]))
         if is_doc:
             meta.setdefault("source_path", doc.rel)
             meta.setdefault("artifact_type", "DOCS")
@@ -78,7 +79,7 @@ def chunk_records(doc: Extracted, chunks: list[Chunk]) -> list[Record]:
                 chunk_index=i,
                 chunk_type=chunk.kind,
                 module_or_unit=module_from_path(doc.rel),
-                is_test=test or is_test_unit(doc.lang, chunk.text[:_HEAD]),
+                is_test=unit_test,
             )
         embed = (
             f"{doc.rel}\n{chunk.title}\n{chunk.text}" if chunk.title else f"{doc.rel}\n{chunk.text}"
@@ -98,7 +99,7 @@ def chunk_records(doc: Extracted, chunks: list[Chunk]) -> list[Record]:
                 file_hash=doc.file_hash,
                 span=(chunk.start_line, chunk.end_line),
                 kind=chunk.kind,
-                is_test=bool(meta.get("is_test", test)),
+                is_test=unit_test,
                 metadata=meta,
                 embed_text=embed,
             )

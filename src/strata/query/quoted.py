@@ -15,6 +15,7 @@ no names, and neither is a name the sentence points away to ("See `WriteStream`"
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from pathlib import PurePosixPath
@@ -50,6 +51,7 @@ _USES = re.compile(
     r"|delegates\s+to|forwards\s+to|wraps|via)\s*$",
     re.IGNORECASE,
 )
+_PHRASE_CHARS = 48  # a phrase ends just before its name: its last words are enough to read
 _ARTICLE = re.compile(r"\s+(?:the|an?)\s*$", re.IGNORECASE)
 _QUOTE_MARKS = "`'\""
 _NAME = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*")
@@ -64,14 +66,13 @@ def quoted_names(query: str) -> tuple[str, ...]:
     found = [
         (m.start(), next(g for g in m.groups() if g))
         for m in _QUOTED.finditer(query)
-        if not _ELSEWHERE.search(query[max(0, m.start() - 48) : m.start()])
+        if not _ELSEWHERE.search(_ahead(query, m.start()))
     ]
     # the names in a quoted expression (`2**treeDepth`, `address(0)`, `a.b + c`)
     found += [
         (m.start(), n.group(0))
         for m in _BACKTICKED.finditer(query)
-        if _OPERATION.search(m.group(2))
-        and not _ELSEWHERE.search(query[max(0, m.start() - 48) : m.start()])
+        if _OPERATION.search(m.group(2)) and not _ELSEWHERE.search(_ahead(query, m.start()))
         for n in re.finditer(r"[A-Za-z_$][\w$]*", m.group(2))
     ]
     names = (n for _, n in sorted(found))
@@ -89,16 +90,22 @@ def named_elsewhere(query: str) -> frozenset[str]:
         return frozenset()
     for m in _NAME.finditer(query):
         name = m.group(0)
-        # the phrase ends just before the name: its last words are enough to read
-        before = _ARTICLE.sub("", query[max(0, m.start() - 48) : m.start()].rstrip(_QUOTE_MARKS))
+        before = _ARTICLE.sub("", _ahead(query, m.start()).rstrip(_QUOTE_MARKS))
         quoted = m.start() > 0 and query[m.start() - 1] in _QUOTE_MARKS
         code = quoted or is_identifier_like(name)  # "wraps the result": a word, no name
-        pointed = _ELSEWHERE.search(before) and not _ELSEWHERE.search(query[: m.end()])
+        # not a word of the phrase itself ("an alternative to calling `write`": `calling`)
+        pointed = _ELSEWHERE.search(before) and not _ELSEWHERE.search(_ahead(query, m.end()))
         if (pointed and name.lower() not in STOP_WORDS) or (code and _USES.search(before)):
             out.add(re.sub(r"::|#", ".", name).lower())
     return frozenset(out)
 
 
+def _ahead(query: str, at: int) -> str:
+    """The characters of `query` before `at` that a pointing phrase ending there is in."""
+    return query[max(0, at - _PHRASE_CHARS) : at]
+
+
+@functools.lru_cache(maxsize=4096)  # asked by the title, definition and factor parts alike
 def is_elsewhere(title: str, elsewhere: frozenset[str], path: str = "") -> bool:
     """Whether a definition titled `title` (`Rack.MockRequest.env_for`) in the file `path`
     is one of the names `elsewhere` holds: its dotted name, or its module's name and its

@@ -41,14 +41,8 @@ def title_words(rec: Record) -> tuple[str, ...]:
         return tuple(dict.fromkeys(p for p in parts if len(p) > 2 and p not in STOP_WORDS))
     if rec.layer != "C0_SOURCE_CHUNKS" or rec.kind not in DEFINITION_KINDS:  # titled by a name
         return ()
-    name = own_name(rec)
+    name = re.split(r"[.:#]+", rec.title.split(" ")[0])[-1]
     return tuple(p for p in split_identifier(name) if len(p) > 1 and p not in STOP_WORDS)
-
-
-def own_name(rec: Record) -> str:
-    """A titled candidate's own name, the last part of its title (`Headers.isPlainObject`:
-    `isPlainObject`)."""
-    return re.split(r"[.:#]+", (rec.title or "").split(" ")[0])[-1]
 
 
 def title_parts(

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["CALLED", "Bindings", "go_bindings", "receiver_of", "returned_type"]
+from strata.index.code.model import Symbol
+
+__all__ = ["CALLED", "Bindings", "go_bindings", "held_type", "receiver_of", "returned_type"]
 
 CALLED = "()"  # a binding to a function's result: `()NewFlagSet`
 _NAME = r"[A-Za-z_]\w*"
@@ -91,6 +93,16 @@ def receiver_of(written: str, line: int, bindings: Bindings | None) -> str:
     `()NewFlagSet`), or "" when the call is on no bound name."""
     m = _RECEIVER.match(written)
     return bindings.at(line).get(m.group(1), "") if m and bindings else ""
+
+
+def held_type(held: str, functions: Callable[[str], Sequence[Symbol]]) -> str:
+    """The type a bound value holds: `held` itself, or for `()F` the type the one function
+    `functions(F)` finds returns ("" when none or two are found, or it returns no type)."""
+    if not held.startswith(CALLED):
+        return held
+    name = held[len(CALLED) :]
+    made = functions(name)
+    return returned_type(made[0].signature, name) if len(made) == 1 else ""
 
 
 def returned_type(signature: str, name: str) -> str:

@@ -44,7 +44,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from strata.index.code.bindings import CALLED, returned_type
+from strata.index.code.bindings import held_type
 from strata.index.code.model import Edge, Symbol
 from strata.text.langs import language_of
 
@@ -240,14 +240,11 @@ def _held(e: Edge, t: _Tables) -> Edge:
     """A Go call on a value whose type its file states (`fs.Parse(...)` after `fs :=
     NewFlagSet(...)`, `CALLED` `NewFlagSet`): that type's method, the type read from the
     package's one function so named where it is defined."""
-    held, member = e.receiver, e.dst_ref.rsplit(".", 1)[-1]
-    if held.startswith(CALLED):
-        name = held[len(CALLED) :]
-        made = t.by_dir.get((posixpath.dirname(e.path), name), [])
-        held = returned_type(made[0].signature, name) if len(made) == 1 else ""
+    here, member = posixpath.dirname(e.path), e.dst_ref.rsplit(".", 1)[-1]
+    held = held_type(e.receiver, lambda name: t.by_dir.get((here, name), []))
     found = t.members.get((_family(t.langs.get(e.path) or "go"), held, member), [])
     if len(found) > 1:
-        found = [s for s in found if posixpath.dirname(s.path) == posixpath.dirname(e.path)]
+        found = [s for s in found if posixpath.dirname(s.path) == here]
     return _to(e, found) if held and len(found) == 1 else e
 
 

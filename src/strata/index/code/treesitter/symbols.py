@@ -8,13 +8,7 @@ from dataclasses import replace
 from typing import Final
 
 from strata.index.code import sketch
-from strata.index.code.bindings import (
-    CALLED,
-    Bindings,
-    go_bindings,
-    receiver_of,
-    returned_type,
-)
+from strata.index.code.bindings import Bindings, go_bindings, held_type, receiver_of
 from strata.index.code.model import Edge, Symbol
 from strata.index.code.treesitter import grammars, tagquery
 from strata.index.code.treesitter.outlines import Definition, Reference
@@ -196,10 +190,11 @@ def _of_type(held: str, targets: list[Symbol], by_name: Mapping[str, list[Symbol
     """The `targets` that are members of the type a bound value holds (`held`: the type, or
     `()F` for what the file's function `F` returns); none when this file does not say
     which type (the resolution across files reads `F` where it is defined)."""
-    if held.startswith(CALLED):
-        name = held[len(CALLED) :]
-        made = [f for f in by_name.get(name, []) if f.parent_symbol_id is None]
-        held = returned_type(made[0].signature, name) if len(made) == 1 else ""
+
+    def functions(name: str) -> list[Symbol]:
+        return [f for f in by_name.get(name, []) if f.parent_symbol_id is None]
+
+    held = held_type(held, functions)
     return [t for t in targets if held and t.qname.rsplit(".", 2)[-2:-1] == [held]]
 
 
