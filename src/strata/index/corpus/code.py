@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from strata.index.code.crossfile import resolve_across_files
 from strata.index.code.entrypoints import compose_entrypoints
+from strata.index.code.gointerfaces import implementations
 from strata.index.code.model import Edge, Entrypoint, Role, Symbol
 from strata.index.code.params import through_parameters
 from strata.index.code.records import edge_records, entrypoint_records, role_records
@@ -71,6 +72,7 @@ def resolve_repository(artifacts: Mapping[str, Artifact]) -> CodeGraph:
             scans.append(treesitter_scan(art))
     table = build_table((s for s in symbols if s.lang == "python"), scopes)
     treesitter_edges = resolve_across_files(treesitter_edges, symbols)
+    treesitter_edges += implementations(symbols, treesitter_edges)  # Go's, implicit
     edges = through_parameters(_resolve_all(py_edges, table), table) + treesitter_edges
     entries = compose_entrypoints(scans, table)
     return CodeGraph(symbols, edges, entries, assign_roles(symbols, edges, entries))

@@ -29,17 +29,20 @@ def subclasses(store: Store, name: str, depth: int = DEPTH) -> Lineage:
     """The types whose bases name `name` (bare or qualified): a base the index resolves to
     one of `name`'s definitions, or one it cannot resolve written with `name`'s bare name;
     then theirs, up to `depth` generations. Each generation in file order, the nearest
-    first ("subclasses of Exception": the library's base error, then the errors under it)."""
+    first ("subclasses of Exception": the library's base error, then the errors under it).
+    A definition of the name that derives from another (plugins/xml's `Formatter` struct
+    implementing the `Formatter` interface) is one of them."""
     graph = call_graph(store)
     wanted = {n.qname for n in graph.targets(name)}
     bare = {_bare(name)}
     found: list[SymbolMatch] = []
-    seen = set(wanted)
+    seen: set[str] = set()  # a type of the name asked may derive from another so named
     for _ in range(max(depth, 1)):
         derived = [
             cls
             for cls, refs in graph.bases.items()
-            if cls not in seen and any(_names(graph, ref, wanted, bare) for ref in refs)
+            if cls not in seen
+            and any(_names(graph, ref, wanted - {cls}, bare) and ref != cls for ref in refs)
         ]
         if not derived:
             break

@@ -55,6 +55,11 @@
   (field_declaration_list
     (field_declaration . type: [(type_identifier) (qualified_type)] @name . ) @reference.inherits))
 
+; An interface's embedded interface (`io.Reader` in `interface { io.Reader; Close() error }`)
+; is one it extends; a union of types (`~int | ~string`) is no interface.
+(interface_type
+  (type_elem . [(type_identifier) (qualified_type)] @name .) @reference.inherits)
+
 ; A struct's field (`BaseURL string`) is a member it defines.
 (field_declaration_list
   (field_declaration name: (field_identifier) @name) @definition.field)
