@@ -39,7 +39,7 @@ from strata.workspace.locate import (
     read_locator,
     write_locator,
 )
-from strata.workspace.repos import Repo, named
+from strata.workspace.repos import Repo, all_repos, named
 
 __all__ = ["Parts", "check_embedder", "moved_from", "resolve"]
 
@@ -210,7 +210,9 @@ class Parts:
 
     def context(self) -> QueryContext:
         """What a search runs against: the store, the search settings, the query embedder."""
-        return QueryContext(self.store, self.config, self.query_embedder if self.embeds else None)
+        names = tuple(r.name for r in all_repos(self.locator(), self.root)) if self.exists else ()
+        embedder = self.query_embedder if self.embeds else None
+        return QueryContext(self.store, self.config, embedder, names)
 
     # ---- the store and the embedders -------------------------------------------------------
     @property

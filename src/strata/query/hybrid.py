@@ -21,6 +21,7 @@ from strata.query.compiled import may_be_output
 from strata.query.definitions import definition_chunks
 from strata.query.filters import NO_FILTERS, WIDEN, SearchFilters
 from strata.query.focus import at_frame, focused
+from strata.query.project_name import name_words, unnamed
 from strata.query.respelt import respelt
 from strata.query.twins import distinct
 from strata.store import Filter, Store
@@ -58,11 +59,14 @@ class SearchResult:
 class QueryContext:
     """What a query runs against: the store, the configuration (its `search` section) and
     the query embedder's factory (None: the index has no vectors), called only when a
-    query needs a vector. The Engine builds one; so can anything holding a store."""
+    query needs a vector; `project`: the names of the repositories indexed (a question
+    that names the project is embedded without the name: query/project_name). The Engine
+    builds one; so can anything holding a store."""
 
     store: Store
     config: Config
     embedder: Callable[[], Embedder] | None = None
+    project: tuple[str, ...] = ()
 
 
 def search(
@@ -94,6 +98,7 @@ class Searcher:
         self._store = ctx.store
         self._cfg = ctx.config
         self._embedder_factory = ctx.embedder
+        self._project = name_words(ctx.project)
 
     def search(
         self,
@@ -121,7 +126,8 @@ class Searcher:
             q = ranking.shape(query, terms, topic=framing.is_topic(asked))
         mixed = self._both_kinds(q, mode, where)
         depth = KIND_DEPTH * n if mixed else n
-        lists, mode = self._retrieve(query, terms, q, (depth, k), mode, where, notes)
+        embedded = self._unnamed(query) if q.question else query
+        lists, mode = self._retrieve(embedded, terms, q, (depth, k), mode, where, notes)
         if mixed:
             lists = {name: _kind_floor(pairs, n) for name, pairs in lists.items()}
         if trace and (found := frames.frame_chunks(self._store, trace, where)):
@@ -134,6 +140,8 @@ class Searcher:
         plan = {"mode": mode, "layers": list(where.layers or ()), "candidates": n, "terms": terms}
         if extra:
             plan["feedback_terms"] = extra
+        if embedded != query and mode != "lexical":  # the project's name left out
+            plan["embedded"] = embedded
         if query != asked.strip():  # the request around the topic, left out (query/framing)
             plan["core"] = query
         return SearchResult(tuple(hits), mode, tuple(notes), plan)
@@ -149,8 +157,9 @@ class Searcher:
         notes: list[str],
     ) -> tuple[dict[str, list[tuple[Record, float]]], str]:
         """Each retriever's candidates, best first, and the mode that ran (a hybrid search
-        whose query embedder did not answer runs lexical, with a note). `sizes`: the
-        candidates per retriever, and the hits asked for (the named definitions' limit)."""
+        whose query embedder did not answer runs lexical, with a note). `query`: the text
+        embedded; `sizes`: the candidates per retriever, and the hits asked for (the named
+        definitions' limit)."""
         n, k = sizes
         lists: dict[str, list[tuple[Record, float]]] = {}
         semantic = None
@@ -169,6 +178,11 @@ class Searcher:
                 notes.append(f"lexical only: the query embedder did not answer ({exc.message})")
                 mode = "lexical"
         return lists, mode
+
+    def _unnamed(self, question: str) -> str:
+        """A question as the query embedder reads it: without the project's name."""
+        kinds = functools.partial(lookup.defined_kinds, self._store)
+        return unnamed(question, self._project, kinds) if self._project else question
 
     def _both_kinds(self, q: ranking.QueryShape, mode: str, where: Filter) -> bool:
         """Whether a sentence's hybrid lists hold code and docs that the fair fusion ranks
