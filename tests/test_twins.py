@@ -107,3 +107,41 @@ def test_an_agent_reads_the_other_places_in_the_notes(tmp_path: Path) -> None:
     twin = "docs/index.md" if top["path"] == "README.md" else "README.md"
     assert [h["path"] for h in hits].count(twin) == 0  # one copy in the hits
     assert f"{top['path']}:1-6: the same text is also at {twin}:1-6" in notes
+
+
+BUILT = {
+    "cjs": (
+        '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\n'
+        'const base_js_1 = require("./base.js");\n'
+        "class Migrator extends base_js_1.Base {\n"
+        "  migrateToLatest() {\n    return this.run('latest');\n  }\n}\n"
+        "exports.Migrator = Migrator;\n"
+    ),
+    "esm": (
+        'import { Base } from "./base.js";\n'
+        "export class Migrator extends Base {\n"
+        "  migrateToLatest() {\n    return this.run('latest');\n  }\n}\n"
+    ),
+}
+
+
+def test_a_definition_in_a_packages_two_builds_is_shown_once(tmp_path: Path) -> None:
+    files = {f"dist/{build}/migrator.js": text for build, text in BUILT.items()}
+    files["dist/esm/migrator.d.ts"] = (
+        "export declare class Migrator {\n  migrateToLatest(): Promise<void>;\n}\n"
+    )
+    files["package.json"] = '{"name": "migrate", "main": "dist/cjs/migrator.js"}\n'
+    eng = indexed_tree(tmp_path, files)
+    result = eng.search("how is the migrator migrated to the latest", k=10, mode="lexical")
+    methods = [h.record for h in result.hits if h.record.title == "Migrator.migrateToLatest"]
+    built = [r for r in methods if r.path.endswith(".js")]
+    assert len(built) == 1  # one of the two builds, naming the other
+    other = (
+        "dist/cjs/migrator.js" if built[0].path.startswith("dist/esm") else "dist/esm/migrator.js"
+    )
+    assert [p.split(":")[0] for p in built[0].metadata["same_text_at"]] == [other]
+    # a declaration is not a build of the definition
+    assert any(h.record.path.endswith(".d.ts") for h in result.hits)
+    # a name's definitions: every build is a place asked for
+    found = eng.search("where is Migrator.migrateToLatest defined", k=5, mode="lexical")
+    assert {"dist/cjs/migrator.js", "dist/esm/migrator.js"} <= {h.record.path for h in found}
