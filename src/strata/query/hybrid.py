@@ -6,7 +6,6 @@ import dataclasses
 import functools
 import itertools
 import logging
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -18,11 +17,12 @@ from strata.errors import EmbedderError, EmbedderMismatchError, QueryError
 from strata.layers import EMBEDDED_LAYERS, PASSAGE_LAYERS, embedded_count
 from strata.query import feedback, frames, framing, lookup, quoted, ranking, titles, verbatim
 from strata.query.compiled import may_be_output
+from strata.query.declared import declaration_parts
 from strata.query.definitions import definition_chunks
 from strata.query.filters import NO_FILTERS, WIDEN, SearchFilters
 from strata.query.focus import at_frame, focused
 from strata.query.project_name import name_words, unnamed
-from strata.query.respelt import respelt
+from strata.query.respelt import respelt, respelt_query
 from strata.query.twins import distinct
 from strata.store import Filter, Store
 from strata.text.tokens import query_terms
@@ -122,7 +122,7 @@ class Searcher:
         n = max(self._cfg.search.candidates, 3 * k)
         q = ranking.shape(query, terms, topic=framing.is_topic(asked))
         if not (q.lookup or q.identifier_like) and (fixed := respelt(self._store, query)):
-            query, terms = _respelt(query, fixed, notes)
+            query, terms = respelt_query(query, fixed, notes)
             q = ranking.shape(query, terms, topic=framing.is_topic(asked))
         mixed = self._both_kinds(q, mode, where)
         depth = KIND_DEPTH * n if mixed else n
@@ -133,7 +133,7 @@ class Searcher:
         if trace and (found := frames.frame_chunks(self._store, trace, where)):
             lists["frames"] = found
         extra = self._feedback(q, terms, lists, n, where)
-        hits = self._rank(q, lists, k, include_tests, self._compiled(lists))
+        hits = self._rank(q, lists, k, include_tests, self._compiled(lists), where)
         if not q.lookup:  # a name's definition is shown at its header
             hits = [dataclasses.replace(h, record=focused(h.record, terms)) for h in hits]
         hits = [dataclasses.replace(h, record=at_frame(h.record)) for h in hits]
@@ -271,9 +271,10 @@ class Searcher:
         k: int,
         include_tests: bool | None,
         compiled: frozenset[str] = frozenset(),
+        where: Filter | None = None,
     ) -> list[Hit]:
         """The fused, adjusted top `k` (`compiled`: the build output paths, ranked as
-        generated code)."""
+        generated code; `where`: the search's filter, for chunks found by name)."""
         rrf_k = ranking.rrf_constant(q, self._cfg.search.rrf_k)
         records: dict[str, Record] = {}
         raw: dict[str, dict[str, float]] = {}
@@ -306,6 +307,10 @@ class Searcher:
             fused[rid]["verbatim"] = part
         for rid, part in quoted.quoted_parts(records, q.quoted, unit=unit).items():
             fused[rid]["quoted"] = part
+        declared = {} if q.lookup else declaration_parts(self._store, records, fused, where)
+        for rid, (rec, part) in declared.items():
+            records.setdefault(rid, rec)
+            fused.setdefault(rid, {})["declared"] = part
         tests = self._cfg.search.include_tests if include_tests is None else include_tests
         parts = ranking.adjust(
             records,
@@ -343,15 +348,6 @@ def _fair_rrf(
             for rid, parts in ranking.rrf({name: same}, weights=weights, k=k).items():
                 out.setdefault(rid, {}).update(parts)
     return out
-
-
-def _respelt(query: str, fixed: Mapping[str, str], notes: list[str]) -> tuple[str, list[str]]:
-    """The query with its misspelt words written as the code words they stand for."""
-    for wrong, right in fixed.items():
-        query = re.sub(rf"\b{wrong}\b", right, query)
-    read = ", ".join(f"{wrong!r} as {right!r}" for wrong, right in fixed.items())
-    notes.append(f"read {read}: the index has no such word")
-    return query, query_terms(query)[:64]
 
 
 def _kind_floor(pairs: Sequence[tuple[Record, float]], n: int) -> list[tuple[Record, float]]:

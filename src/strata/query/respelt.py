@@ -13,6 +13,7 @@ word is only ever read as one the code uses.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from strata.layers import C1_SYMBOL_CATALOG
@@ -21,9 +22,9 @@ from strata.query.lookup.rows import derived
 from strata.query.lookup.spelling import searchable
 from strata.store import Filter, Store, capabilities
 from strata.store.bm25 import stemmer
-from strata.text.tokens import split_identifier
+from strata.text.tokens import query_terms, split_identifier
 
-__all__ = ["MIN_CHARS", "respelt"]
+__all__ = ["MIN_CHARS", "respelt", "respelt_query"]
 
 MIN_CHARS = 6  # shorter words are a typo of too many others (`cahe`: cache, cake, case)
 # a lowercase word of prose: not `obj.member`, a path, a call or a quoted name
@@ -54,6 +55,15 @@ def respelt(store: Store, query: str) -> dict[str, str]:
         if len(stems) == 1 and not searchable(store, word):
             out[word] = found[0]  # the part written as the word is, when there is one
     return out
+
+
+def respelt_query(query: str, fixed: Mapping[str, str], notes: list[str]) -> tuple[str, list[str]]:
+    """The query with its misspelt words written as the code words they stand for."""
+    for wrong, right in fixed.items():
+        query = re.sub(rf"\b{wrong}\b", right, query)
+    read = ", ".join(f"{wrong!r} as {right!r}" for wrong, right in fixed.items())
+    notes.append(f"read {read}: the index has no such word")
+    return query, query_terms(query)[:64]
 
 
 def _swapped_or_short(form: str, part: str) -> bool:

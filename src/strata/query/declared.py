@@ -1,0 +1,58 @@
+"""A C or C++ function declared in one file and defined in another (pure over a `Store`).
+
+`bool empty() const;` in class `Value` of `value.h` and `bool Value::empty() const {...}`
+in `json_value.cpp` are one function, and either place answers a question about it. A
+description of it matches the declaration where its doc comment is, and the definition's
+body where there is none to match; the other place then ranks far below, or not at all (a
+one-line declaration among a class's members says little). So a definition among the
+first `TOP` candidates lifts the chunk holding its declaration elsewhere to `SHARE` of
+its own fused score, unless that chunk already has more: the documented interface comes
+next to the body.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from strata.query.definitions import header_chunks
+from strata.query.lookup.symbols import find_symbols
+from strata.store import Filter, Store
+from strata.types import Record
+
+__all__ = ["LANGS", "SHARE", "TOP", "declaration_parts"]
+
+LANGS = frozenset({"c", "cpp"})
+TOP = 5  # the first candidates whose declarations are looked up
+SHARE = 0.9  # of a definition's fused score, for the chunk holding its declaration
+_FUNCTIONS = frozenset({"function", "method"})
+_EXACT = 0.95  # find_symbols' score of the qualified name as written, or a dotted suffix
+_PER_NAME = 10  # overloads
+
+
+def declaration_parts(
+    store: Store,
+    records: Mapping[str, Record],
+    fused: Mapping[str, Mapping[str, float]],
+    where: Filter | None = None,
+) -> dict[str, tuple[Record, float]]:
+    """Chunk id -> (the chunk, its `declared` part) for the declarations, in other files, of
+    the C and C++ definitions among the first `TOP` candidates by fused score."""
+    first = sorted(fused, key=lambda rid: -sum(fused[rid].values()))[:TOP]
+    out: dict[str, tuple[Record, float]] = {}
+    for rid in first:
+        rec = records[rid]
+        kind = rec.metadata.get("symbol_kind")
+        if rec.lang not in LANGS or kind not in _FUNCTIONS or not rec.title:
+            continue
+        found = [
+            m
+            for m in find_symbols(store, rec.title, limit=_PER_NAME, exact=True)
+            if m.score >= _EXACT and m.record.metadata.get("declaration")
+            if m.record.path != rec.path
+        ]
+        share = SHARE * sum(fused[rid].values())
+        for chunk in header_chunks(store, found, where).values() if found else ():
+            part = share - sum(fused.get(chunk.id, {}).values())
+            if chunk.id != rid and part > out.get(chunk.id, (chunk, 0.0))[1]:
+                out[chunk.id] = (chunk, part)
+    return out
