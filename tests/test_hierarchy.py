@@ -3,10 +3,13 @@ edges of real parses (Python's ast, Java's tree-sitter grammar), through the rou
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from strata import Engine
 from strata.query.router import route
+from tests.sources import indexed_tree
 
 LEXICAL = {"embed.provider": "none"}
 
@@ -112,3 +115,25 @@ def test_the_importers_of_a_module_are_the_chunks_that_import_it(shapes: Engine)
     assert ("use.py", 1) in [(h.record.path, h.record.span_start) for h in routed]
     result = shapes.search("who imports shapes.nothing", k=5)
     assert any("nothing in the index imports" in n for n in result.notes)
+
+
+def test_a_bare_base_means_the_type_of_its_own_namespace(tmp_path: Path) -> None:
+    # Ruby: `class Readline < Basic` inside `Thor::LineEditor` derives from
+    # `Thor::LineEditor::Basic`, not from the shell's `Basic`
+    files = {
+        "lib/thor/shell/basic.rb": (
+            "class Thor\n  module Shell\n    class Basic\n    end\n  end\nend\n"
+        ),
+        "lib/thor/shell/color.rb": (
+            "class Thor\n  module Shell\n    class Color < Basic\n    end\n  end\nend\n"
+        ),
+        "lib/thor/line_editor/basic.rb": (
+            "class Thor\n  module LineEditor\n    class Basic\n    end\n  end\nend\n"
+        ),
+        "lib/thor/line_editor/readline.rb": (
+            "class Thor\n  module LineEditor\n    class Readline < Basic\n    end\n  end\nend\n"
+        ),
+    }
+    eng = indexed_tree(tmp_path, files)
+    assert _titles(eng, "what implements Thor::Shell::Basic") == ["Thor.Shell.Color"]
+    assert _titles(eng, "subclasses of Thor::LineEditor::Basic") == ["Thor.LineEditor.Readline"]

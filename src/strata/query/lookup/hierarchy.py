@@ -7,8 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from strata.query.lookup.graph import CallGraph, call_graph
+from strata.query.lookup.rows import meta_str
 from strata.query.lookup.symbols import SymbolMatch
 from strata.store import Store
+from strata.types import Record
 
 __all__ = ["DEPTH", "Lineage", "bases", "subclasses"]
 
@@ -42,7 +44,7 @@ def subclasses(store: Store, name: str, depth: int = DEPTH) -> Lineage:
             cls
             for cls, refs in graph.bases.items()
             if cls not in seen
-            and any(_names(graph, ref, wanted - {cls}, bare) and ref != cls for ref in refs)
+            and any(_names(graph, cls, ref, wanted - {cls}, bare) and ref != cls for ref in refs)
         ]
         if not derived:
             break
@@ -82,11 +84,43 @@ def _resolved(graph: CallGraph, ref: str, near: str) -> list[str]:
     return same or [m.qname for m in found]
 
 
-def _names(graph: CallGraph, ref: str, wanted: set[str], bare: set[str]) -> bool:
+def _names(graph: CallGraph, cls: str, ref: str, wanted: set[str], bare: set[str]) -> bool:
+    """Whether `cls`'s base `ref` is one of `wanted`: resolved to it, or written with its
+    bare name, unless a type so named in `cls`'s own namespaces is the one meant (Ruby's
+    `class Readline < Basic` in `Thor::LineEditor` means `Thor::LineEditor::Basic`, not
+    `Thor::Shell::Basic`)."""
     canon = graph.canonical(ref)
     if canon in wanted:
         return True
-    return canon not in graph.symbols.by_qname and _bare(canon) in bare
+    if canon in graph.symbols.by_qname or _bare(canon) not in bare:
+        return False
+    meant = _in_scope(graph, cls, canon)
+    return not meant or bool(meant & wanted)
+
+
+def _in_scope(graph: CallGraph, cls: str, written: str) -> set[str]:
+    """The types a bare base name means in the namespaces `cls` is nested in, innermost
+    first (none: no such type there)."""
+    name = _bare(written)
+    types = [
+        (m.qname, _nested(m.record))
+        for m in graph.symbols.find(name, limit=20, exact=True)
+        if m.match == "exact" and m.kind in _TYPES
+    ]
+    for entry in graph.symbols.by_qname.get(cls, []):
+        scope = _nested(entry.record)
+        while "." in scope:
+            scope = scope.rsplit(".", 1)[0]
+            if found := {q for q, nested in types if nested == f"{scope}.{name}"}:
+                return found
+    return set()
+
+
+def _nested(rec: Record) -> str:
+    """A symbol's name within its module: `Thor.LineEditor.Basic` of
+    `lib.thor.line_editor.basic.Thor.LineEditor.Basic`."""
+    qname, module = meta_str(rec, "qname"), meta_str(rec, "package_or_module")
+    return qname[len(module) + 1 :] if module and qname.startswith(module + ".") else qname
 
 
 def _defined(graph: CallGraph, qnames: list[str]) -> tuple[SymbolMatch, ...]:
