@@ -356,6 +356,10 @@ def test_identifier_is_an_exact_match_and_required() -> None:
         ("In src/minihttp/client.py, where is the retry?", {"path": ["src/minihttp/client.py"]}),
         ("how are refunds handled in the payments domain", {"domain": "payments"}),
         ("how is charge_card tested", {"is_test": True}),
+        # how to do something in one's own tests: the library's helpers answer
+        ("is there a way to mock transports in tests", {}),
+        ("how do I freeze time in tests?", {}),
+        ("how to use the client fixture in the tests", {"is_test": True}),
         # the whole project's tests: its commands and configuration answer, not test files
         ("how is the project tested", {}),
         ("what test framework does this project use", {}),

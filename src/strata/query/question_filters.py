@@ -134,6 +134,15 @@ _IN_TESTS = rx(
     r"\b(?:which|what)\s+tests?\s(?!(?:framework|runner|library|tool)s?\b)",
     r"\bтестиру(?:ется|ют)\b|\bтесты\s+(?:для|на)\s|\bкакие\s+тесты\b",
 )
+# "How do I mock the transport in tests", "is there a way to freeze time in tests": how to
+# do something in one's own tests; the library's helpers and docs answer, not its tests.
+_HOW_IN_TESTS = re.compile(
+    r"^\W*(?:how\s+(?:do|can|could|should|would)\s+(?:i|we|you|one)|how\s+to"
+    r"|is\s+there\s+(?:a|an|any)\s+(?:\w+\s+)?(?:way|helper|utility|tool|fixture)"
+    r"|(?:can|could)\s+(?:i|we|you))\b(?:(?!\bin\s+(?:the\s+)?tests?\b).)*"
+    r"\bin\s+tests?\s*[?.!]?\s*$",
+    IGNORE_CASE,
+)
 _NO_TESTS = rx(
     r"\b(?:excluding|without|not\s+in|except|outside(?:\s+of)?)\s+(?:the\s+)?tests?\b",
     r"\bnon-?test\b",
@@ -217,6 +226,9 @@ def _tests(query: str, stated: bool, why: list[str]) -> bool | None:
     if matches_any(_NO_TESTS, query):
         why.append("tests excluded: the question says so")
         return False
+    if _HOW_IN_TESTS.search(query):
+        why.append("no tests filter: how to do it in one's own tests")
+        return None
     if matches_any(_IN_TESTS, query):
         why.append("tests only: the question asks about tests")
         return True
