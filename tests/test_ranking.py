@@ -250,14 +250,14 @@ def test_a_short_statement_between_definitions_ranks_below_them_for_a_sentence()
 
 
 def test_fair_kinds_rank_docs_and_code_each_among_their_own() -> None:
-    from strata.query.hybrid import _fair_rrf
+    from strata.query.fusion import fair_rrf
 
     code = [_rec(f"src/m{i}.py", f"f{i}") for i in range(3)]
     doc = _rec("docs/guide.md", "Usage", kind="section", layer="D0_DOC_CHUNKS")
     records = {r.id: r for r in (*code, doc)}
     lists = {"lexical": [c.id for c in code] + [doc.id], "semantic": [code[0].id, doc.id]}
     joint = rrf(lists, k=5)
-    fair = _fair_rrf(lists, records, {}, 5)
+    fair = fair_rrf(lists, records, {}, 5)
     assert joint[doc.id] == {"lexical": 1 / 9, "semantic": 1 / 7}  # behind every code chunk
     assert fair[doc.id] == {"lexical": 1 / 6, "semantic": 1 / 6}  # first of the docs
     assert fair[code[1].id] == joint[code[1].id]  # code keeps its ranks among code

@@ -72,3 +72,28 @@ def is_glue(rec: Record) -> bool:
     if _TYPE_OR_MACRO.search(text):
         return False
     return all(_ALIAS.match(m.group("value")) for m in _ASSIGNED.finditer(text))
+
+
+# A module's export of names it defines: `exports.PostgresDialect = PostgresDialect;`,
+# `module.exports = Router;`, `export default CancelToken;`, `export { parse, stringify };`
+_REEXPORT = re.compile(
+    r"^(?:(?:module\.)?exports(?:\.[\w$]+)?\s*=\s*(?P<value>[\w$]+)"
+    r"|export\s+default\s+(?P<default>[\w$]+)|export\s*\{(?P<names>[\w$\s,]*)\})\s*;?$"
+)
+
+
+def exported_names(rec: Record) -> tuple[str, ...]:
+    """The names a glue chunk that only exports names exports (see `_REEXPORT`; none: it
+    is not such a chunk)."""
+    if not is_glue(rec):
+        return ()
+    names: list[str] = []
+    for line in (line.strip() for line in rec.content.splitlines()):
+        if not line or _COMMENT.match(line):
+            continue
+        m = _REEXPORT.match(line)
+        if m is None:
+            return ()
+        found = m.group("value") or m.group("default") or m.group("names") or ""
+        names += [n.split(" as ")[0].strip() for n in found.split(",") if n.strip()]
+    return tuple(dict.fromkeys(names))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import itertools
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -15,10 +14,21 @@ from strata.config import Config
 from strata.embedding import Embedder
 from strata.errors import EmbedderError, EmbedderMismatchError, QueryError
 from strata.layers import EMBEDDED_LAYERS, PASSAGE_LAYERS, embedded_count
-from strata.query import feedback, frames, framing, lookup, quoted, ranking, titles, verbatim
+from strata.query import (
+    feedback,
+    frames,
+    framing,
+    fusion,
+    lookup,
+    quoted,
+    ranking,
+    titles,
+    verbatim,
+)
 from strata.query.compiled import may_be_output
 from strata.query.declared import declaration_parts
 from strata.query.definitions import definition_chunks
+from strata.query.exported import export_lines
 from strata.query.filters import NO_FILTERS, WIDEN, SearchFilters
 from strata.query.focus import at_frame, focused
 from strata.query.project_name import name_words, unnamed
@@ -129,7 +139,7 @@ class Searcher:
         embedded = self._unnamed(query) if q.question else query
         lists, mode = self._retrieve(embedded, terms, q, (depth, k), mode, where, notes)
         if mixed:
-            lists = {name: _kind_floor(pairs, n) for name, pairs in lists.items()}
+            lists = {name: fusion.kind_floor(pairs, n) for name, pairs in lists.items()}
         if trace and (found := frames.frame_chunks(self._store, trace, where)):
             lists["frames"] = found
         extra = self._feedback(q, terms, lists, n, where)
@@ -288,10 +298,10 @@ class Searcher:
         # alone it costs docs questions (-.15), the definition boost then decides the tie.
         fair = self._cfg.search.fair_kinds and len(lists.keys() & {"lexical", "semantic"}) == 2
         if fair:
-            fused = _fair_rrf(rankings, records, weights, rrf_k)
+            fused = fusion.fair_rrf(rankings, records, weights, rrf_k)
         else:
             fused = ranking.rrf(rankings, weights=weights, k=rrf_k)
-        for heads in _heads(lists, by_kind=fair):
+        for heads in fusion.heads(lists, by_kind=fair):
             for rid, part in ranking.standouts(heads, k=rrf_k).items():
                 fused[rid]["standout"] = part
         unit = 1.0 / (rrf_k + 1)
@@ -307,10 +317,7 @@ class Searcher:
             fused[rid]["verbatim"] = part
         for rid, part in quoted.quoted_parts(records, q.quoted, unit=unit).items():
             fused[rid]["quoted"] = part
-        declared = {} if q.lookup else declaration_parts(self._store, records, fused, where)
-        for rid, (rec, part) in declared.items():
-            records.setdefault(rid, rec)
-            fused.setdefault(rid, {})["declared"] = part
+        fused = fused if q.lookup else self._stand_ins(records, fused, where)
         tests = self._cfg.search.include_tests if include_tests is None else include_tests
         parts = ranking.adjust(
             records,
@@ -327,63 +334,24 @@ class Searcher:
         kept = [records[rid] for rid in order[:k]] if q.lookup else distinct(order, records, k)
         return [Hit(r, scored[r.id], {**parts[r.id], **raw.get(r.id, {})}) for r in kept]
 
+    def _stand_ins(
+        self,
+        records: dict[str, Record],
+        fused: dict[str, dict[str, float]],
+        where: Filter | None,
+    ) -> dict[str, dict[str, float]]:
+        """For a sentence: a C or C++ function's declaration next to its definition
+        (query/declared), and no line that only exports what its file defines
+        (query/exported)."""
+        gone = export_lines(self._store, (records[rid] for rid in fused))
+        for rid, (rec, part) in declaration_parts(self._store, records, fused, where).items():
+            records.setdefault(rid, rec)
+            fused.setdefault(rid, {})["declared"] = part
+        return {rid: p for rid, p in fused.items() if rid not in gone}
+
     def _get_embedder(self) -> Embedder:
         assert self._embedder_factory is not None
         return self._embedder_factory()
-
-
-def _fair_rrf(
-    rankings: Mapping[str, Sequence[str]],
-    records: Mapping[str, Record],
-    weights: Mapping[str, float],
-    k: int,
-) -> dict[str, dict[str, float]]:
-    """Weighted RRF with each record ranked among its own kind (code or docs) in every
-    list: a docs section is not pushed down by code chunks that repeat the words, nor the
-    other way round; the parts keep their retrievers' names."""
-    out: dict[str, dict[str, float]] = {}
-    for name, ids in rankings.items():
-        for kind in ("C", "D"):
-            same = [i for i in ids if records[i].layer[:1] == kind]
-            for rid, parts in ranking.rrf({name: same}, weights=weights, k=k).items():
-                out.setdefault(rid, {}).update(parts)
-    return out
-
-
-def _kind_floor(pairs: Sequence[tuple[Record, float]], n: int) -> list[tuple[Record, float]]:
-    """A list's first `n` candidates, then, for a kind (code or docs) with fewer than
-    `n // 2` among them, its next ones from deeper in the list up to that many: the fair
-    fusion ranks each kind among its own, so a kind the other crowds out of the pool would
-    lose the other list's evidence for its candidates (`search.kind_floor`, off by default:
-    docs questions Recall@10 .795 -> .830, MRR@10 .606 -> .601; docs/benchmarks.md)."""
-    head = list(pairs[:n])
-    count: dict[str, int] = {}
-    for rec, _ in head:
-        count[rec.layer[:1]] = count.get(rec.layer[:1], 0) + 1
-    for rec, score in pairs[n:]:
-        kind = rec.layer[:1]
-        if count.get(kind, 0) < n // 2:
-            head.append((rec, score))
-            count[kind] = count.get(kind, 0) + 1
-    return head
-
-
-def _heads(
-    lists: Mapping[str, Sequence[tuple[Record, float]]], *, by_kind: bool
-) -> list[dict[str, list[tuple[str, float]]]]:
-    """Each list's first two candidates, for the standouts; `by_kind`: the first two code
-    chunks and the first two doc sections apart, as the fair fusion ranks each among its
-    kind (measured: a section far above the other sections is a confident answer even
-    when code leads the list; docs questions +.027 MRR@10, developer questions +.013)."""
-    if not by_kind:
-        return [{name: [(r.id, s) for r, s in pairs[:2]] for name, pairs in lists.items()}]
-    return [
-        {
-            name: list(itertools.islice(((r.id, s) for r, s in pairs if r.layer[:1] == kind), 2))
-            for name, pairs in lists.items()
-        }
-        for kind in ("C", "D")
-    ]
 
 
 @functools.cache
