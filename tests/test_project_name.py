@@ -17,11 +17,12 @@ def _kinds(defined: dict[str, set[str]]):  # type: ignore[no-untyped-def]
 
 
 def test_a_repositorys_name_gives_its_words() -> None:
-    assert name_words(["devqs-structlog", "commander.js", "v2"]) == (
-        "devqs",
-        "structlog",
-        "commander",
-    )
+    assert name_words(["devqs-structlog", "commander.js", "v2", "logrus"]) == {
+        "devqs": False,
+        "structlog": False,
+        "commander": False,
+        "logrus": True,  # a whole name
+    }
 
 
 @pytest.mark.parametrize(
@@ -44,7 +45,17 @@ def test_a_repositorys_name_gives_its_words() -> None:
 def test_a_question_without_the_projects_name(
     question: str, defined: dict[str, set[str]], expected: str | None
 ) -> None:
-    assert unnamed(question, ("devqs", "structlog"), _kinds(defined)) == (expected or question)
+    names = {"devqs": False, "structlog": True}
+    assert unnamed(question, names, _kinds(defined)) == (expected or question)
+
+
+def test_a_part_of_a_name_defined_as_a_module_is_that_module() -> None:
+    # `web-server`'s `server.py`: "server" is no name of the whole project
+    kinds = _kinds({"server": {"module"}})
+    names = name_words(["web-server"])
+    assert unnamed("how does the server handle requests", names, kinds).endswith(
+        "server handle requests"
+    )
 
 
 README = "# Zephyrlog\n\n" + "\n\n".join(

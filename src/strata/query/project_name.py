@@ -17,7 +17,7 @@ and one left with fewer than `MIN_LEFT` searchable words.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from strata.text.tokens import STOP_WORDS, query_terms
 
@@ -29,27 +29,38 @@ _PARTS = re.compile(r"[-_.\s]+")
 _PROJECT_KINDS = frozenset({"module", "package", "namespace"})  # a definition that is the project
 
 
-def name_words(names: Iterable[str]) -> tuple[str, ...]:
-    """The words the project's repositories are called by, lower-case: `devqs-structlog`
-    -> `devqs`, `structlog`; `commander.js` -> `commander`."""
-    words = (w for name in names for w in _PARTS.split(name.lower()))
-    return tuple(dict.fromkeys(w for w in words if len(w) >= _MIN_NAME and not w.isdigit()))
+def name_words(names: Iterable[str]) -> dict[str, bool]:
+    """The words the project's repositories are called by, lower-case, each with whether it
+    is a whole name: `devqs-structlog` -> `devqs`, `structlog` (parts), `logrus` (whole);
+    `commander.js` -> `commander`."""
+    out: dict[str, bool] = {}
+    for name in names:
+        parts = _PARTS.split(name.lower().strip())
+        for w in parts:
+            if len(w) >= _MIN_NAME and not w.isdigit():
+                out[w] = out.get(w, False) or len(parts) == 1
+    return out
 
 
-def unnamed(question: str, names: Iterable[str], kinds: Callable[[str], set[str]]) -> str:
+def unnamed(question: str, names: Mapping[str, bool], kinds: Callable[[str], set[str]]) -> str:
     """`question` without the project's names it says (whole words in any case, with a
     possessive `'s`), or `question` itself when none is said, when the index defines a
     name so spelt (`kinds`: the kinds of the definitions of a name; a module or a package
-    is the project), or when fewer than `MIN_LEFT` searchable words would be left."""
+    so named is the project, when the name is a repository's whole name: `server` of
+    `web-server` may well be the project's `server` module), or when fewer than `MIN_LEFT`
+    searchable words would be left."""
     said = [
-        m.group(0)
-        for name in names
+        (m.group(0), whole)
+        for name, whole in names.items()
         for m in re.finditer(rf"\b{re.escape(name)}\b", question, re.IGNORECASE)
     ]
-    spelt = {v for w in said for v in (w, w.lower(), w.capitalize())}
-    if not said or any(kinds(v) - _PROJECT_KINDS for v in spelt):
+    for word, whole in said:
+        project = _PROJECT_KINDS if whole else frozenset()
+        if any(kinds(v) - project for v in (word, word.lower(), word.capitalize())):
+            return question
+    if not said:
         return question
-    pattern = "|".join(re.escape(w) for w in dict.fromkeys(said))
+    pattern = "|".join(re.escape(w) for w in dict.fromkeys(w for w, _ in said))
     left = re.sub(rf"\b(?:{pattern})(?:'s)?\b", " ", question)
     left = re.sub(r"\s+", " ", left).strip()
     kept = [t for t in query_terms(left) if t not in STOP_WORDS]
