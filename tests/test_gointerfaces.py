@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from strata import Engine
 from strata.index.code.gointerfaces import arity, implementations
@@ -154,3 +156,9 @@ def test_implementations_and_bases_are_asked_in_words(tmp_path: Path) -> None:
     }
     # an interface's embedded interface is one it extends
     assert _routed(eng, "what does ClosingFormatter extend") == ["Formatter"]
+
+
+@given(st.text(alphabet="Fo(),[]{} *.abxyz\n", max_size=60))
+def test_any_signature_is_counted_or_left_unknown(signature: str) -> None:
+    counted = arity(signature, "Fo")
+    assert counted is None or (counted[0] >= 0 and counted[1] >= 0)
