@@ -4,19 +4,25 @@
 in `json_value.cpp` are one function, and either place answers a question about it. A
 description of it matches the declaration where its doc comment is, and the definition's
 body where there is none to match; the other place then ranks far below, or not at all (a
-one-line declaration among a class's members says little). So a definition among the
-first `TOP` candidates lifts the chunk holding its declaration elsewhere to `SHARE` of
-its own fused score, unless that chunk already has more: the documented interface comes
-next to the body.
+one-line declaration among a class's members says little). So, in a project that documents
+its functions where it declares them (jsoncpp's and libyaml's headers, not Lua's, whose
+prototypes are bare and whose bodies carry the docs: more of its declarations have a doc
+than of its bodies), a definition among the first `TOP` candidates lifts the chunk holding
+its declaration elsewhere to `SHARE` of its own fused score, unless that chunk already has
+more: the documented interface comes next to the body.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 
+from strata.layers import C1_SYMBOL_CATALOG
 from strata.query.definitions import header_chunks
+from strata.query.lookup.rows import derived
 from strata.query.lookup.symbols import find_symbols
 from strata.store import Filter, Store
+from strata.store.capabilities import fetch_table
 from strata.types import Record
 
 __all__ = ["LANGS", "SHARE", "TOP", "declaration_parts"]
@@ -27,6 +33,7 @@ SHARE = 0.9  # of a definition's fused score, for the chunk holding its declarat
 _FUNCTIONS = frozenset({"function", "method"})
 _EXACT = 0.95  # find_symbols' score of the qualified name as written, or a dotted suffix
 _PER_NAME = 10  # overloads
+_CONVENTION_COLUMNS = ("lang", "kind", "content", "metadata")
 
 
 def declaration_parts(
@@ -44,6 +51,8 @@ def declaration_parts(
         kind = rec.metadata.get("symbol_kind")
         if rec.lang not in LANGS or kind not in _FUNCTIONS or not rec.title:
             continue
+        if not _documented_where_declared(store):
+            return out
         found = [
             m
             for m in find_symbols(store, rec.title, limit=_PER_NAME, exact=True)
@@ -56,3 +65,26 @@ def declaration_parts(
             if chunk.id != rid and part > out.get(chunk.id, (chunk, 0.0))[1]:
                 out[chunk.id] = (chunk, part)
     return out
+
+
+def _documented_where_declared(store: Store) -> bool:
+    """Whether more of the index's C and C++ function declarations have a doc than of their
+    bodies (memoised per store version)."""
+    return derived(store, "documented where declared", _read_convention)
+
+
+def _read_convention(store: Store) -> bool:
+    table = fetch_table(store, Filter(layers=(C1_SYMBOL_CATALOG,)), _CONVENTION_COLUMNS)
+    count = {True: [0, 0], False: [0, 0]}  # declaration -> [functions, with a doc]
+    rows = zip(*(table.column(c).to_pylist() for c in _CONVENTION_COLUMNS), strict=True)
+    for lang, kind, content, meta_json in rows:
+        if lang not in LANGS or kind not in _FUNCTIONS:
+            continue
+        meta = json.loads(meta_json or "{}")
+        if str(meta.get("signature", "")).startswith("#"):  # a macro: a definition of its own
+            continue
+        tally = count[bool(meta.get("declaration"))]
+        tally[0] += 1
+        tally[1] += "\n" in (content or "").strip()  # a summary under the signature
+    (decls, decl_docs), (bodies, body_docs) = count[True], count[False]
+    return decls > 0 and decl_docs * max(bodies, 1) > body_docs * decls

@@ -17,6 +17,14 @@
       (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
     ]) @definition.function)
 
+; The same inside an `extern "C" {}` block or a C++ namespace.
+(declaration_list
+  (declaration
+    declarator: [
+      (function_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+    ]) @definition.function)
+
 (type_definition
   type: (struct_specifier body: (field_declaration_list) @body)
   declarator: (type_identifier) @name) @definition.struct
