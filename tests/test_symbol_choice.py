@@ -12,6 +12,7 @@ from strata import Engine
 from strata.query.focus import window_lines
 from strata.query.intent_steps import symbol_text
 from strata.query.lookup import find_symbols
+from strata.text.langs import is_stub, language_of
 from tests.sources import indexed_tree
 
 FILES = {
@@ -195,3 +196,26 @@ def test_a_re_exported_name_leads_to_its_body_past_the_stubs(tmp_path: Path) -> 
     # a stub that is all there is stays the answer
     alone = indexed_tree(tmp_path / "alone", {"pkg/__init__.pyi": "def ping() -> int: ...\n"})
     assert alone.search("where is pkg.ping defined", mode="lexical")[0].record.path.endswith(".pyi")
+
+
+FLOW = """\
+// @flow
+export interface Patch {
+  op: "replace" | "remove" | "add";
+}
+declare export function produce<S>(base: S, recipe: (draft: S) => void): S
+"""
+
+
+def test_flow_declarations_are_typescript_stubs(tmp_path: Path) -> None:
+    assert language_of("src/types/index.js.flow") == "typescript"
+    assert is_stub("src/types/index.js.flow")
+    eng = indexed_tree(
+        tmp_path,
+        {
+            "src/types/index.js.flow": FLOW,
+            "src/immer.ts": "export function produce(base: any, recipe: any) {\n  return base\n}\n",
+        },
+    )
+    found = [h.record.path for h in eng.search("where is produce defined", k=3).hits]
+    assert found[:2] == ["src/immer.ts", "src/types/index.js.flow"]  # the body first

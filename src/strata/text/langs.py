@@ -18,6 +18,7 @@ CODE_EXTENSIONS: Final[dict[str, str]] = {
     ".ts": "typescript",
     ".mts": "typescript",
     ".cts": "typescript",
+    ".flow": "typescript",  # Flow's declarations (`index.js.flow`): TypeScript's grammar reads them
     ".tsx": "tsx",
     ".go": "go",
     ".rs": "rust",
@@ -339,8 +340,8 @@ def _script_language(head: str) -> str | None:
 
 
 # Declaration stubs: signatures without the bodies or docs a question is about
-# (TypeScript's `.d.ts`, `.d.mts`, `.d.cts`; Python's `.pyi`).
-_STUB = re.compile(r"\.d\.[cm]?ts$|\.pyi$")
+# (TypeScript's `.d.ts`, `.d.mts`, `.d.cts`; Python's `.pyi`; Flow's `.js.flow`).
+_STUB = re.compile(r"\.d\.[cm]?ts$|\.pyi$|\.js\.flow$")
 
 
 def is_stub(rel: str) -> bool:
