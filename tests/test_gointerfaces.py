@@ -162,3 +162,23 @@ def test_implementations_and_bases_are_asked_in_words(tmp_path: Path) -> None:
 def test_any_signature_is_counted_or_left_unknown(signature: str) -> None:
     counted = arity(signature, "Fo")
     assert counted is None or (counted[0] >= 0 and counted[1] >= 0)
+
+
+def test_a_call_through_an_interface_calls_its_implementations(tmp_path: Path) -> None:
+    files = {
+        **GO,
+        "log/entry.go": (
+            "package log\n\ntype Entry struct {\n\tFormatter Formatter\n}\n\n"
+            "func (e *Entry) Bytes() ([]byte, error) {\n\treturn e.Formatter.Format(e)\n}\n"
+        ),
+    }
+    eng = indexed_tree(tmp_path, files)
+    walk = eng.callers("JSONFormatter.Format")
+    through = [link for link in walk.links if link.match == "interface"]
+    assert [(link.symbol.qname, link.via) for link in through] == [
+        ("log.entry.Entry.Bytes", "log.formatter.Formatter.Format")
+    ]
+    assert through[0].resolved  # not a guess by the bare name
+    # a method of no interface (one parameter too many) has none
+    walk = eng.callers("TextFormatter.Format")
+    assert not [link for link in walk.links if link.match == "interface"]

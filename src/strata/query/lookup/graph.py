@@ -23,6 +23,10 @@ __all__ = ["NAME", "QNAME", "RESOLVED", "UNRESOLVED", "CallGraph", "Edge", "Node
 # How an edge was tied to a symbol: by the stored resolution, by the qualified name as
 # written (re-exports followed), by the bare name only (a guess), or not at all.
 RESOLVED, QNAME, NAME, UNRESOLVED = "resolved", "qname", "name", "unresolved"
+# A call of the interface's (protocol's, trait's) method a method implements: Go's
+# `entry.Logger.Formatter.Format(entry)` may run `TextFormatter.Format`
+DISPATCH = "interface"
+_DECLARING = frozenset({"interface", "protocol", "trait"})
 _ALIAS_HOPS = 5
 
 
@@ -197,9 +201,35 @@ class CallGraph:
         if node.symbol_id:
             yield self.by_dst_id.get(node.symbol_id, []), RESOLVED, None
         yield [e for e in self.by_dst.get(node.qname, []) if self._open(e, node)], QNAME, None
+        for spec in self._implemented(node):
+            by_id = self.by_dst_id.get(spec.symbol_id or "", [])
+            by_name = [e for e in self.by_dst.get(spec.qname, []) if self._open(e, spec)]
+            yield by_id + [e for e in by_name if e not in by_id], DISPATCH, None
         if node.record is not None or "." not in node.qname:
             name = _bare(node.qname)
             yield self._guesses(name), NAME, name
+
+    def _implemented(self, node: Node) -> list[Node]:
+        """The interface methods a method implements: its name's in each interface,
+        protocol or trait its type derives from (Go's implicitly)."""
+        if node.record is None or node.record.kind != "method":
+            return []
+        owner, _, name = node.qname.rpartition(".")
+        found = []
+        for ref in self.bases.get(owner, []):
+            for base in self._declaring(self.canonical(ref)):
+                specs = self.symbols.by_qname.get(f"{base}.{name}", [])
+                found += [self.node(e.record) for e in specs]
+        return found
+
+    def _declaring(self, base: str) -> list[str]:
+        """The qnames of the interfaces, protocols or traits a base names: itself, or by
+        its bare name (an `inherits` row keeps the name as written)."""
+        if base in self.symbols.by_qname:
+            entries = self.symbols.by_qname[base]
+            return [base] if any(e.kind in _DECLARING for e in entries) else []
+        found = self.symbols.find(_bare(base), limit=20, exact=True)
+        return [m.qname for m in found if m.match == "exact" and m.kind in _DECLARING]
 
     def _guesses(self, name: str) -> list[Edge]:
         """The edges a bare-name guess may tie to any symbol called `name` (unresolved, so

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from strata.query.lookup.graph import (
+    DISPATCH,
     NAME,
     QNAME,
     RESOLVED,
@@ -33,8 +34,9 @@ class CallLink:
     """One call edge reached by a walk.
 
     `symbol` is the caller (for `callers`) or the callee (for `callees`); `via` the
-    qname of the node one step nearer the start; `chunk` the caller's C0 chunk holding
-    the call line, or the callee's C0 chunk holding its definition.
+    qname of the node one step nearer the start (for a call of an interface's method the
+    node implements, `match="interface"`, that method's); `chunk` the caller's C0 chunk
+    holding the call line, or the callee's C0 chunk holding its definition.
     """
 
     edge: Record
@@ -56,7 +58,7 @@ class CallLink:
     def resolved(self) -> bool:
         """Whether the edge is tied to the symbol by resolution or qualified name (not a
         bare-name guess, nor unresolved)."""
-        return self.match in (RESOLVED, QNAME)
+        return self.match in (RESOLVED, QNAME, DISPATCH)
 
     def to_json(self) -> JSON:
         """The edge's record JSON plus depth, lines, match, the other symbol (and its
@@ -159,7 +161,8 @@ def _walk(
                     if callers:
                         continue
                     other, how = Node(graph.canonical(edge.ref)), UNRESOLVED
-                walked.append((edge, level, other, node.qname, how))
+                via = _dispatched(graph, edge) if how == DISPATCH else node.qname
+                walked.append((edge, level, other, via, how))
                 if other.record is not None and other.key not in seen:
                     seen.add(other.key)
                     nxt.append(other)
@@ -171,6 +174,12 @@ def _walk(
         key=lambda x: (x.depth, _place(x.edge), x.edge.path, x.edge.span_start or 0, x.edge.id)
     )
     return CallWalk(name, targets, tuple(links), hidden, "callers" if callers else "callees")
+
+
+def _dispatched(graph: CallGraph, edge: Edge) -> str:
+    """The interface method a call is tied to (a walk's `via` for a `DISPATCH` link)."""
+    spec = graph.symbols.record_of(edge.dst_symbol_id)
+    return graph.node(spec).qname if spec is not None else edge.ref
 
 
 def _place(edge: Record) -> int:

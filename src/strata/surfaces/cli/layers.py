@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.syntax import Syntax
 
 from strata.query.lookup import CallWalk
+from strata.query.lookup.graph import DISPATCH
 from strata.query.lookup.rows import record_json
 from strata.surfaces.cli import render
 from strata.surfaces.cli.options import Common, command, common
@@ -120,6 +121,8 @@ def _show_walk(opts: Common, result: CallWalk, name: str) -> None:
     for link in result.links:
         edge, other = link.edge, link.symbol
         guess = "" if link.match in ("resolved", "qname") else f"  [yellow]({link.match})[/]"
+        if link.match == DISPATCH:
+            guess = f"  [yellow](through {link.via})[/]"
         more = link.lines[1:] if name == "callers" else ()
         also = f" [dim](also {', '.join(map(str, more))})[/]" if more else ""
         opts.out.print(
