@@ -74,7 +74,8 @@ def _documented_where_declared(store: Store) -> bool:
 
 
 def _read_convention(store: Store) -> bool:
-    table = fetch_table(store, Filter(layers=(C1_SYMBOL_CATALOG,)), _CONVENTION_COLUMNS)
+    where = Filter(layers=(C1_SYMBOL_CATALOG,), langs=tuple(LANGS), kinds=tuple(_FUNCTIONS))
+    table = fetch_table(store, where, _CONVENTION_COLUMNS)
     count = {True: [0, 0], False: [0, 0]}  # declaration -> [functions, with a doc]
     rows = zip(*(table.column(c).to_pylist() for c in _CONVENTION_COLUMNS), strict=True)
     for lang, kind, content, meta_json in rows:
