@@ -65,6 +65,11 @@ def test_a_short_definition_is_not_glue(content: str) -> None:
         '#include <stdio.h>\n#include "lua.h"\n' * 6,
         "from __future__ import annotations\n\nimport os\nfrom typing import Any\n" * 4,
         "local utils = require 'pl.utils'\nlocal List = require('pl.List')\n" * 4,
+        # a CommonJS build's preamble (TypeScript's output)
+        '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\n'
+        "exports.NoopPlugin = void 0;\n",
+        '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\n'
+        'exports.A = exports.B = void 0;\nconst x_js_1 = require("./x.js");\n',
     ],
 )
 def test_an_import_block_of_any_length_is_glue(content: str) -> None:
@@ -77,6 +82,7 @@ def test_an_import_block_of_any_length_is_glue(content: str) -> None:
         "import os\n\nDEFAULT_TIMEOUT = 30\n" + "# a long explanation of the timeout\n" * 3,
         '#include <stdio.h>\n#define LUA_CORE\n#include "lua.h"\n' * 3,
         "import os\n\nif os.name == 'nt':\n    SEP = '\\\\'\n" * 3,
+        '"use strict";\nexports.NoopPlugin = void 0;\nexports.TIMEOUT = 30;\n' * 3,
     ],
 )
 def test_imports_with_anything_else_are_not_glue(content: str) -> None:

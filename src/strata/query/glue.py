@@ -29,11 +29,14 @@ _TYPE_OR_MACRO = re.compile(
 )
 # a value that is only another name (`Parser.prototype`), not a literal or a call
 _ALIAS = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*[ \t]*;?[ \t]*$")
-# An import block, of any length, is glue too: its words are other modules' names.
+# An import block, of any length, is glue too: its words are other modules' names; so is a
+# CommonJS build's preamble (`Object.defineProperty(exports, "__esModule", …)`,
+# `exports.NoopPlugin = void 0;`).
 _IMPORT = re.compile(
     r"(?:import\b|from\s+\S+\s+import\b|use\s|#\s*include\b|using\s+[\w.]+;|package\s"
     r"|mod\s+\w+;|extern\s+crate\b|require[\s(]|(?:(?:local|const|let|var)\s+)?[\w${}\s,]+="
-    r"\s*require\b)"
+    r"\s*require\b|Object\.defineProperty\(exports,\s*['\"]__esModule['\"]"
+    r"|(?:exports\.[\w$]+\s*=\s*)+void 0;?$)"
 )
 # the other lines of an import block: Go's `"fmt"` and `)`, an import list's `a,` and `} from`
 _IMPORT_REST = re.compile(
