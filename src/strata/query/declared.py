@@ -5,11 +5,11 @@ in `json_value.cpp` are one function, and either place answers a question about 
 description of it matches the declaration where its doc comment is, and the definition's
 body where there is none to match; the other place then ranks far below, or not at all (a
 one-line declaration among a class's members says little). So, in a project that documents
-its functions where it declares them (jsoncpp's and libyaml's headers, not Lua's, whose
-prototypes are bare and whose bodies carry the docs: more of its declarations have a doc
-than of its bodies), a definition among the first `TOP` candidates lifts the chunk holding
-its declaration elsewhere to `SHARE` of its own fused score, unless that chunk already has
-more: the documented interface comes next to the body.
+its functions where it declares them (more of its declarations have a doc than of its
+bodies: jsoncpp's headers; not Lua's bare prototypes, whose bodies carry the docs, nor
+libyaml, which documents both), a definition among the first `TOP` candidates lifts the
+chunk holding its declaration elsewhere to `SHARE` of its own fused score, unless that
+chunk already has more: the documented interface comes next to the body.
 """
 
 from __future__ import annotations
