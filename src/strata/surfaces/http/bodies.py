@@ -223,7 +223,7 @@ class SearchAnswer(BaseModel):
 class CallLinkOut(BaseModel):
     """One call edge, on every surface (`POST /callers`, `/callees`, MCP's `call_graph`): the
     other symbol (`qname`), hops from the start (`depth`) and the symbol one hop nearer
-    (`via`), how the call is tied to it (`match`: resolved, qname, name or unresolved;
+    (`via`), how the call is tied to it (`match`: resolved, qname, interface, name or unresolved;
     `resolved`), where the call is (`path`, `start_line`, `end_line`, `lines`: every line
     it is made on), and the calling (or called) code. HTTP gives that code whole (`chunk`)
     with the rest of the edge's record, as `strata callers --json`; MCP its first lines under
