@@ -18,7 +18,7 @@ import json
 from collections.abc import Mapping
 
 from strata.layers import C1_SYMBOL_CATALOG
-from strata.query.definitions import header_chunks
+from strata.query.definitions import EXACT, PER_NAME, header_chunks
 from strata.query.lookup.rows import derived
 from strata.query.lookup.symbols import find_symbols
 from strata.store import Filter, Store
@@ -31,8 +31,6 @@ LANGS = frozenset({"c", "cpp"})
 TOP = 5  # the first candidates whose declarations are looked up
 SHARE = 0.9  # of a definition's fused score, for the chunk holding its declaration
 _FUNCTIONS = frozenset({"function", "method"})
-_EXACT = 0.95  # find_symbols' score of the qualified name as written, or a dotted suffix
-_PER_NAME = 10  # overloads
 _CONVENTION_COLUMNS = ("lang", "kind", "content", "metadata")
 
 
@@ -55,8 +53,8 @@ def declaration_parts(
             return out
         found = [
             m
-            for m in find_symbols(store, rec.title, limit=_PER_NAME, exact=True)
-            if m.score >= _EXACT and m.record.metadata.get("declaration")
+            for m in find_symbols(store, rec.title, limit=PER_NAME, exact=True)
+            if m.score >= EXACT and m.record.metadata.get("declaration")
             if m.record.path != rec.path
         ]
         share = SHARE * sum(fused[rid].values())

@@ -25,11 +25,11 @@ from strata.query.lookup.symbols import SymbolMatch, find_symbols
 from strata.store import Filter, Store
 from strata.types import Record
 
-__all__ = ["MAX_NAMES", "definition_chunks", "header_chunks"]
+__all__ = ["EXACT", "MAX_NAMES", "PER_NAME", "definition_chunks", "header_chunks"]
 
 MAX_NAMES = 3  # a query naming more code names than this is a paste, not a lookup
-_EXACT = 0.95  # find_symbols' score of the name as written, or a dotted suffix of the qname
-_PER_NAME = 10  # overloads, and the same name in a few modules
+EXACT = 0.95  # find_symbols' score of the name as written, or a dotted suffix of the qname
+PER_NAME = 10  # overloads, and the same name in a few modules
 
 
 def definition_chunks(
@@ -44,8 +44,8 @@ def definition_chunks(
         return []
     matches: list[SymbolMatch] = []
     for name in list(dict.fromkeys(names))[:MAX_NAMES]:
-        found = find_symbols(store, name, limit=_PER_NAME, exact=True)
-        matches += without_implementations([m for m in found if m.score >= _EXACT])
+        found = find_symbols(store, name, limit=PER_NAME, exact=True)
+        matches += without_implementations([m for m in found if m.score >= EXACT])
     matches.sort(
         key=lambda m: (-m.score, m.record.is_test, bool(m.record.metadata.get("declaration")))
     )

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from strata.query.definitions import PER_NAME
 from strata.query.glue import exported_names
 from strata.query.lookup.symbols import find_symbols
 from strata.store import Store
 from strata.types import Record
 
 __all__ = ["export_lines"]
-
-_PER_NAME = 10
 
 
 def export_lines(store: Store, candidates: Iterable[Record]) -> set[str]:
@@ -32,7 +31,7 @@ def export_lines(store: Store, candidates: Iterable[Record]) -> set[str]:
         defined = {
             m.name
             for name in names
-            for m in find_symbols(store, name, limit=_PER_NAME, exact=True)
+            for m in find_symbols(store, name, limit=PER_NAME, exact=True)
             if m.record.path == rec.path and m.match == "exact"
         }
         if names and defined >= set(names):

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from strata.layers import C2_DEPENDENCY_GRAPH
 from strata.query.lookup.rows import KeptRows, derived, meta_str
-from strata.query.lookup.symbols import SymbolIndex, symbol_index
+from strata.query.lookup.symbols import SymbolIndex, SymbolMatch, symbol_index
 from strata.store import Filter, Store, capabilities
 from strata.text.langs import is_stub
 from strata.types import JSON, Record
@@ -27,6 +27,7 @@ RESOLVED, QNAME, NAME, UNRESOLVED = "resolved", "qname", "name", "unresolved"
 # `entry.Logger.Formatter.Format(entry)` may run `TextFormatter.Format`
 DISPATCH = "interface"
 _DECLARING = frozenset({"interface", "protocol", "trait"})
+TYPE_KINDS = frozenset({"class", "interface", "struct", "trait", "enum", "type", "protocol"})
 _ALIAS_HOPS = 5
 
 
@@ -217,19 +218,27 @@ class CallGraph:
         owner, _, name = node.qname.rpartition(".")
         found = []
         for ref in self.bases.get(owner, []):
-            for base in self._declaring(self.canonical(ref)):
-                specs = self.symbols.by_qname.get(f"{base}.{name}", [])
-                found += [self.node(e.record) for e in specs]
+            for base in self.base_types(ref):
+                if any(e.kind in _DECLARING for e in self.symbols.by_qname.get(base, [])):
+                    specs = self.symbols.by_qname.get(f"{base}.{name}", [])
+                    found += [self.node(e.record) for e in specs]
         return found
 
-    def _declaring(self, base: str) -> list[str]:
-        """The qnames of the interfaces, protocols or traits a base names: itself, or by
-        its bare name (an `inherits` row keeps the name as written)."""
-        if base in self.symbols.by_qname:
-            entries = self.symbols.by_qname[base]
-            return [base] if any(e.kind in _DECLARING for e in entries) else []
-        found = self.symbols.find(_bare(base), limit=20, exact=True)
-        return [m.qname for m in found if m.match == "exact" and m.kind in _DECLARING]
+    def types_named(self, name: str) -> list[SymbolMatch]:
+        """The types whose bare name is `name`'s last part."""
+        found = self.symbols.find(_bare(name), limit=20, exact=True)
+        return [m for m in found if m.match == "exact" and m.kind in TYPE_KINDS]
+
+    def base_types(self, ref: str, near: str = "") -> list[str]:
+        """The qnames a base names: itself when the index defines it, else the types of its
+        bare name (Java's `extends MemoryStore` written without the package; an `inherits`
+        row keeps the name as written), those of the file `near` first."""
+        canon = self.canonical(ref)
+        if canon in self.symbols.by_qname:
+            return [canon]
+        found = self.types_named(canon)
+        same = [m.qname for m in found if m.record.path == near]
+        return same or [m.qname for m in found]
 
     def _guesses(self, name: str) -> list[Edge]:
         """The edges a bare-name guess may tie to any symbol called `name` (unresolved, so

@@ -15,7 +15,6 @@ from strata.types import Record
 __all__ = ["DEPTH", "Lineage", "bases", "subclasses"]
 
 DEPTH = 3  # generations of subclasses listed
-_TYPES = frozenset({"class", "interface", "struct", "trait", "enum", "type", "protocol"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,26 +61,10 @@ def bases(store: Store, name: str) -> Lineage:
     for node in graph.targets(name):
         near = node.record.path if node.record is not None else ""
         for ref in graph.bases.get(node.qname, []):
-            found = _resolved(graph, ref, near)
+            found = graph.base_types(ref, near)
             known += found
             unknown += [] if found else [graph.canonical(ref)]
     return Lineage(_defined(graph, known), tuple(dict.fromkeys(unknown)))
-
-
-def _resolved(graph: CallGraph, ref: str, near: str) -> list[str]:
-    """The qnames a base names: itself when the index defines it, else the types of its
-    bare name (Java's `extends MemoryStore` written without the package), those of the
-    same file first."""
-    canon = graph.canonical(ref)
-    if canon in graph.symbols.by_qname:
-        return [canon]
-    found = [
-        m
-        for m in graph.symbols.find(_bare(canon), limit=20, exact=True)
-        if m.match == "exact" and m.kind in _TYPES
-    ]
-    same = [m.qname for m in found if m.record.path == near]
-    return same or [m.qname for m in found]
 
 
 def _names(graph: CallGraph, cls: str, ref: str, wanted: set[str], bare: set[str]) -> bool:
@@ -102,11 +85,7 @@ def _in_scope(graph: CallGraph, cls: str, written: str) -> set[str]:
     """The types a bare base name means in the namespaces `cls` is nested in, innermost
     first (none: no such type there)."""
     name = _bare(written)
-    types = [
-        (m.qname, _nested(m.record))
-        for m in graph.symbols.find(name, limit=20, exact=True)
-        if m.match == "exact" and m.kind in _TYPES
-    ]
+    types = [(m.qname, _nested(m.record)) for m in graph.types_named(name)]
     for entry in graph.symbols.by_qname.get(cls, []):
         scope = _nested(entry.record)
         while "." in scope:
