@@ -219,3 +219,30 @@ def test_flow_declarations_are_typescript_stubs(tmp_path: Path) -> None:
     )
     found = [h.record.path for h in eng.search("where is produce defined", k=3).hits]
     assert found[:2] == ["src/immer.ts", "src/types/index.js.flow"]  # the body first
+
+
+def test_a_body_comes_before_a_go_interface_method_and_a_c_alias(tmp_path: Path) -> None:
+    files = {
+        # the interface's method has the shorter qname; the type with the body defines it
+        "viper/flags.go": "package viper\n\ntype FlagValueSet interface {\n"
+        "\tVisitAll(fn func(FlagValue))\n}\n",
+        "viper/pflag_values.go": "package viper\n\ntype pflagValueSet struct{ flags int }\n\n"
+        "func (p pflagValueSet) VisitAll(fn func(FlagValue)) {\n\tfn(nil)\n}\n",
+        # zlib.h: `#define gztell gztell64` is another name for the function, not its body
+        # (and has the shorter qname)
+        "zlib/zlib.h": "#ifdef LARGE\n#  define gztell gztell64\n#endif\n",
+        "zlib/gzlibrary.c": "long gztell(void *file)\n{\n    return 0;\n}\n",
+    }
+    eng = indexed_tree(tmp_path, files)
+    found = find_symbols(eng.store, "VisitAll", exact=True)
+    assert [(m.record.path, m.record.metadata.get("declaration")) for m in found] == [
+        ("viper/pflag_values.go", None),
+        ("viper/flags.go", True),
+    ]
+    found = find_symbols(eng.store, "gztell", exact=True)
+    assert [(m.record.path, m.record.kind) for m in found] == [
+        ("zlib/gzlibrary.c", "function"),
+        ("zlib/zlib.h", "constant"),
+    ]
+    hit = eng.search("where is VisitAll defined", k=1).hits[0]
+    assert hit.record.path == "viper/pflag_values.go"

@@ -1,7 +1,7 @@
 """The language set groups of the quality benchmark, each a `build` and its packages: Go,
 Rust, Java and JavaScript (`langs`); Lua, Solidity, Zig, C, C++ and Haskell (`newlangs`);
 Ruby, PHP, C#, Kotlin, Scala and Swift (`extralangs`); Elixir and Bash (`elixirbash`); Perl
-(`perl`). Each
+(`perl`); a second project for Go, Rust, Java, Ruby, Solidity, Lua and C (`seconds`). Each
 package gives the `doc-`, `nl-` and `def-<lang>` sets (`langsets.draw`)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from benchmarks.quality import elixirbash, extralangs, langsets, morelangs, perl
+from benchmarks.quality import elixirbash, extralangs, langsets, morelangs, perl, seconds
 from benchmarks.quality.model import Corpus
 
 Build = Callable[[Any, int, int, int], Corpus]  # (package, doc comments, names, seed)
@@ -20,4 +20,5 @@ LANGUAGE_FAMILIES: dict[str, tuple[Build, Sequence[Any]]] = {
     "extralangs": (extralangs.build, extralangs.PACKAGES),
     "elixirbash": (elixirbash.build, elixirbash.PACKAGES),
     "perl": (perl.build, perl.PACKAGES),
+    "seconds": (seconds.build, seconds.PACKAGES),
 }

@@ -51,7 +51,7 @@ NAMES_PER_LANGUAGE_PACKAGE = 30
 DOC_SECTIONS_PER_PACKAGE = 60
 SETS = (
     *("docstring", "symbol", "identifier", "devqs", "nonpython"),
-    *("langs", "newlangs", "extralangs", "elixirbash", "perl", "withdocs", "docs"),
+    *("langs", "newlangs", "extralangs", "elixirbash", "perl", "seconds", "withdocs", "docs"),
 )
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "quality.json"
 

@@ -97,7 +97,9 @@ class _Tables:
     def add(self, s: Symbol) -> None:
         self.langs.setdefault(s.path, s.lang)
         self.by_id[s.symbol_id] = s
-        if s.declaration:
+        # a prototype's calls go to its body; a Go interface's method is what a call
+        # through the interface reaches (its types implement it without saying so)
+        if s.declaration and s.lang != "go":
             return
         if s.parent_symbol_id is not None or s.kind == "method":  # Go's: apart from its type
             if owner := s.qname.rsplit(".", 2)[-2:-1]:

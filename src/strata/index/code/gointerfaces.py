@@ -51,7 +51,7 @@ def implementations(symbols: Iterable[Symbol], edges: Sequence[Edge]) -> list[Ed
     satisfies (see the module's doc), in the types' order."""
     pkg = _Package()
     for s in symbols:
-        if s.lang == "go" and not s.declaration:
+        if s.lang == "go":  # an interface's method specs are its declarations
             _add(pkg, s)
     if not pkg.interfaces:
         return []

@@ -39,6 +39,10 @@ _PREFIX_BASE, _PREFIX_SPAN = 0.6, 0.29
 _FUZZY_NAME, _FUZZY_PART = 0.55, 0.45
 _IN_PATH = 0.93  # qualified by its package's path (`org.example.Cart`)
 _AS_WRITTEN = _IN_PATH  # above: spelt as written; below, in another case (`retry_policy`)
+# A name bound to a value, after a definition of the same name and score: a value that
+# shares a function's name is mostly another name for it (zlib's `#define gztell gztell64`
+# beside `gztell`'s body, `foo = _foo`).
+_BOUND_KINDS = frozenset({"constant", "variable"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,10 +391,10 @@ def _members(rows: KeptRows, pos: int, is_test: bool, meta: Any) -> list[_Entry]
     return out
 
 
-def _rank(found: _Found) -> tuple[float, int, bool, bool, bool, int, str]:
+def _rank(found: _Found) -> tuple[float, int, bool, bool, bool, bool, int, str]:
     e, match, score = found
     first = (-round(score, 6), MATCHES.index(match), e.is_test, e.declared, e.implementation)
-    return (*first, len(e.qname), e.qname)
+    return (*first, e.kind in _BOUND_KINDS, len(e.qname), e.qname)
 
 
 def _in_own_file(m: SymbolMatch) -> bool:

@@ -92,6 +92,8 @@ def _symbols(
     # interface's or a Haskell class's signature is the definition itself)
     prototypes = directive(lang, "prototypes: declarations")
     interfaces = directive(lang, "interfaces: declarations")  # Objective-C's `@interface`
+    # Go: an interface's method (no body) declares what the types that have it define
+    contracts = directive(lang, "signatures: declarations")
     bodied = {d.path for d in defs if d.has_body and _top_function(d)} if prototypes else set()
     declared: dict[tuple[str, ...], str] = {}
     for i, d in enumerate(defs):
@@ -117,7 +119,8 @@ def _symbols(
             end_line=d.end_line,
             decl_line=d.decl_line if d.decl_line != d.start_line else 0,
             declaration=(prototypes and not d.has_body and d.kind in ("function", "method"))
-            or (interfaces and d.kind == "interface"),
+            or (interfaces and d.kind == "interface")
+            or (contracts and not d.has_body and parent is not None and parent.kind == "interface"),
             implementation=d.parent is not None and defs[d.parent].kind in GROUP_KINDS,
             signature=d.signature,
             summary=summary(d.doc or declared.get(d.path, "")),

@@ -21,6 +21,9 @@ what the language's style needs:
 - `; interfaces: declarations`: an `interface` declares what a `class` of the same name
   defines (Objective-C's `@interface` and `@implementation`): "where is it defined" shows
   the class first, and the interface where there is no class.
+- `; signatures: declarations`: a method without a body inside an `interface` (Go's,
+  whose types implement it without saying so) declares what the types that have the
+  method define: "where is it defined" shows a method with a body first.
 - `; opens <kind>: <word> ...`: the words a definition of that kind opens with (Perl's
   `; opens function: sub`). With such a line, what a parse error left unread is parsed
   again, cut above each line that opens with one of these words or with a keyword the

@@ -1,4 +1,5 @@
 ; Go tags.
+; signatures: declarations
 
 (function_declaration
   name: (identifier) @name) @definition.function
