@@ -93,6 +93,19 @@ def test_a_sentence_counts_in_the_one_comment_that_says_it() -> None:
     assert verbatim_parts(xml, words, unit=1.0) == {"cs": pytest.approx(2.0)}
     words = message_words("Converts a DateTime to and from XML.")
     assert verbatim_parts(xml, words, unit=1.0) == {"java": pytest.approx(2.0)}
+    # a doc comment's line tags are markup (NatSpec's `@notice`, `@dev`): the summary and
+    # the note after it read as one text, as the rendered doc shows them
+    natspec = _recs(
+        sol="/// @notice Returns the pool address for a pair of tokens\n"
+        "/// @dev tokenA and tokenB may be passed in either order\n"
+        "function getPool(address tokenA, address tokenB) external view returns (address);",
+        other="/// @notice Returns the fee of the pool\nfunction fee() external view;",
+    )
+    words = message_words(
+        "Returns the pool address for a pair of tokens tokenA and tokenB may be passed in "
+        "either order"
+    )
+    assert verbatim_parts(natspec, words, unit=1.0) == {"sol": pytest.approx(2.0)}
     # four words are a phrase many places share, not a sentence to find
     assert verbatim_parts(records, message_words("the location header to"), unit=1.0) == {}
 

@@ -31,8 +31,11 @@ MIN_SHARE: Final = 0.8  # a run of a long query under this share of it is a phra
 MAX_WORDS: Final = 40  # a longer query is a paste of code or prose; its start is enough
 TEXT_MIN_WORDS: Final = 5  # a sentence found in a comment or a document: no shorter
 _SPACE = re.compile(r"\s+")
-# A comment's line marks (` * `, `//`, `#`, `--`, `;`, `%`) where a sentence runs on.
-_LINE_MARK = re.compile(r"\n[ \t]*(?:\*(?!/)|//+!?|#+|--+\|?|;+|%+)?[ \t]?")
+# A comment's line marks (` * `, `//`, `#`, `--`, `;`, `%`) where a sentence runs on, with
+# the tag a doc comment's line may open with (NatSpec's `@notice` and `@dev`, Javadoc's
+# `@return`, Doxygen's `\brief`): a rendered doc shows its text, not the tag, so a sentence
+# that runs on into a `/// @dev` line is read as one.
+_LINE_MARK = re.compile(r"\n[ \t]*(?:\*(?!/)|//+!?|#+|--+\|?|;+|%+)?[ \t]?(?:[@\\][a-z]+\b[ \t]*)?")
 # A doc comment's markup around a name, read as the name (as its rendered doc shows it):
 # `<see cref="T:App.Row"/>`, `<paramref name="n"/>`, `{@link Row}`, `[text](url)`.
 _MARKUP_NAME = re.compile(
