@@ -200,19 +200,21 @@ C = Spec(
 )
 
 
-def _jsoncpp_macros(source: bytes) -> bytes:
-    """jsoncpp's declaration macros as spaces (as its preprocessor would leave them, give or
-    take the spaces), so that the grammar sees the declarations a compiler sees."""
-    return _JSONCPP.sub(lambda m: b" " * len(m.group(0)), source)
+def _cpp_macros(source: bytes) -> bytes:
+    """jsoncpp's and TinyXML-2's declaration macros as spaces (as the preprocessor would
+    leave them, give or take the spaces), so that the grammar sees the declarations a
+    compiler sees (`class TINYXML2_LIB XMLNode` is class `XMLNode`)."""
+    return _EXPORT_MACROS.sub(lambda m: b" " * len(m.group(0)), source)
 
 
-# Written from jsoncpp 1.9.5's headers, independently of Strata's own macro handling.
-_JSONCPP = re.compile(
+# Written from jsoncpp 1.9.5's and TinyXML-2 9.0.0's headers, independently of Strata's own
+# macro handling.
+_EXPORT_MACROS = re.compile(
     rb"\bJSON_API\b|\bJSONCPP_TEMPLATE_DELETE\b|\bJSONCPP_NORETURN\b"
-    rb"|\bJSONCPP_DEPRECATED\((?:\"[^\"\n]*\"|[^)\n])*\)"
+    rb"|\bJSONCPP_DEPRECATED\((?:\"[^\"\n]*\"|[^)\n])*\)|\bTINYXML2_LIB\b"
 )
 # Doxygen's `\brief`/`@brief` opens the prose; the other commands end it (as `@param` does).
-# Only jsoncpp is walked with it (`prepare` knows its macros).
+# jsoncpp and TinyXML-2 are walked with it (`prepare` knows their macros).
 CPP = Spec(
     "cpp",
     (".h", ".cpp", ".inl"),
@@ -230,7 +232,7 @@ CPP = Spec(
     re.compile(r"^/(?:\*\*|//)(?!/)"),
     re.compile(r"^\s*(?:/\*+|\*+/|\*+(?!/)|//+[!<]?)\s?(?:[@\\]brief\s+)?"),
     ends=("@", "```", "\\"),
-    prepare=_jsoncpp_macros,
+    prepare=_cpp_macros,
 )
 _HS_NAMED = ("signature", "function", "bind", "data_type", "newtype", "type_synomym", "class")
 HASKELL = Spec(

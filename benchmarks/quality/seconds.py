@@ -1,4 +1,4 @@
-"""A second package for seven languages (`seconds`): the `doc-`, `nl-` and `def-<lang>` sets
+"""A second package for ten languages (`seconds`): the `doc-`, `nl-` and `def-<lang>` sets
 drawn, by the same rules, from another project than the one each language started with.
 
 One project per language measures that project as much as the language: a ranking change
@@ -6,8 +6,9 @@ fitted, unawares, to rack's comments or Lua's C moves `nl-ruby` or `nl-c` and no
 out. These packages were chosen before they were measured, each a well-known library of its
 language with doc comments, from the registries the machine reaches (Debian, npm): Go's
 viper, Rust's itertools, Java's Capacitor for Android, Ruby's addressable, Solidity's
-Uniswap v3 core, Lua's LDoc and C's zlib. Their questions join the language's sets (the
-report's per-repository rows keep each project apart).
+Uniswap v3 core, Lua's LDoc and C's zlib; then C++'s TinyXML-2, Haskell's
+optparse-applicative and PHP's league/commonmark. Their questions join the language's sets
+(the report's per-repository rows keep each project apart).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from benchmarks.quality.model import Corpus
 from benchmarks.sdists import fetch_deb, fetch_deb_source, fetch_npm
 
 _ZLIB = "zlib-1.2.13.dfsg"
+_TINYXML2 = "tinyxml2-9.0.0"
 # zlib's library sources at the top of its tree (not `contrib/`, `examples/` or `test/`).
 _ZLIB_FILES = (
     *("adler32.c", "compress.c", "crc32.c", "deflate.c", "gzclose.c", "gzlib.c", "gzread.c"),
@@ -105,6 +107,33 @@ PACKAGES = (
             "zlib",
             lambda: fetch_deb_source("zlib", "1:1.2.13.dfsg-1"),
             tuple(f"{_ZLIB}/{name}" for name in _ZLIB_FILES),
+        ),
+    ),
+    Second(
+        morelangs.build,
+        morelangs.Package(
+            morelangs.CPP,
+            "tinyxml2",
+            lambda: fetch_deb_source("tinyxml2", "9.0.0+dfsg-3.1"),
+            (f"{_TINYXML2}/tinyxml2.h", f"{_TINYXML2}/tinyxml2.cpp"),
+        ),
+    ),
+    Second(
+        morelangs.build,
+        morelangs.Package(
+            morelangs.HASKELL,
+            "optparse-applicative",
+            lambda: fetch_deb_source("haskell-optparse-applicative", "0.16.1.0-1"),
+            ("optparse-applicative-0.16.1.0/src",),
+        ),
+    ),
+    Second(
+        extralangs.build,
+        morelangs.Package(
+            extralangs.PHP,
+            "commonmark",
+            lambda: fetch_deb("php-league-commonmark", "2.3.9-1+deb12u1"),
+            ("usr/share/php/League/CommonMark",),
         ),
     ),
 )
