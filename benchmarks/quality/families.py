@@ -1,8 +1,8 @@
 """The language set groups of the quality benchmark, each a `build` and its packages: Go,
 Rust, Java and JavaScript (`langs`); Lua, Solidity, Zig, C, C++ and Haskell (`newlangs`);
 Ruby, PHP, C#, Kotlin, Scala and Swift (`extralangs`); Elixir and Bash (`elixirbash`); Perl
-(`perl`); a second project for Go, Rust, Java, Ruby, Solidity, Lua, C, C++, Haskell and
-PHP (`seconds`). Each
+(`perl`); a second project for Go, Rust, Java, Ruby, Solidity, Lua, C, C++, Haskell, PHP,
+Kotlin and C# (`seconds`). Each
 package gives the `doc-`, `nl-` and `def-<lang>` sets (`langsets.draw`)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A second package for ten languages (`seconds`): the `doc-`, `nl-` and `def-<lang>` sets
+"""A second package for twelve languages (`seconds`): the `doc-`, `nl-` and `def-<lang>` sets
 drawn, by the same rules, from another project than the one each language started with.
 
 One project per language measures that project as much as the language: a ranking change
@@ -7,7 +7,8 @@ out. These packages were chosen before they were measured, each a well-known lib
 language with doc comments, from the registries the machine reaches (Debian, npm): Go's
 viper, Rust's itertools, Java's Capacitor for Android, Ruby's addressable, Solidity's
 Uniswap v3 core, Lua's LDoc and C's zlib; then C++'s TinyXML-2, Haskell's
-optparse-applicative and PHP's league/commonmark. Their questions join the language's sets
+optparse-applicative, PHP's league/commonmark, Kotlin's Expo modules core and C#'s NUnit
+framework. Their questions join the language's sets
 (the report's per-repository rows keep each project apart).
 """
 
@@ -134,6 +135,24 @@ PACKAGES = (
             "commonmark",
             lambda: fetch_deb("php-league-commonmark", "2.3.9-1+deb12u1"),
             ("usr/share/php/League/CommonMark",),
+        ),
+    ),
+    Second(
+        extralangs.build,
+        morelangs.Package(
+            extralangs.KOTLIN,
+            "expo-modules-core",
+            lambda: fetch_npm("expo-modules-core", "1.11.13"),
+            ("android/src/main/java",),
+        ),
+    ),
+    Second(
+        extralangs.build,
+        morelangs.Package(
+            extralangs.CSHARP,
+            "nunit",
+            lambda: fetch_deb_source("nunit", "2.6.4+dfsg-1.1"),
+            ("nunit-2.6.4/src/NUnitFramework/framework",),
         ),
     ),
 )
