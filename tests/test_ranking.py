@@ -496,3 +496,25 @@ def test_the_code_lean_reorders_the_first_candidates_and_brings_in_none_from_bel
     records[docs[-1].id] = _rec("src/reader.py", "read_chunks")  # now code among the ten
     out = ranking.adjust(records, base, q, rrf_k=60, include_tests=False)
     assert out[docs[-1].id]["code_lean"] > 0 and "code_lean" not in out[low.id]
+
+
+def test_the_name_a_statement_opens_with_is_what_it_describes() -> None:
+    mapper = _rec("framework/ListMapper.cs", "NUnit.Framework.ListMapper", kind="class")
+    helper = _rec("framework/AssertionHelper.cs", "AssertionHelper.Map", kind="method")
+    records = {mapper.id: mapper, helper.id: helper}
+    base = {r: {"lexical": 0.1} for r in records}
+    statement = "ListMapper is used to transform a collection into another."
+    q = ranking.shape(statement, query_terms(statement))
+    assert q.subject == "listmapper"
+    out = ranking.adjust(records, base, q, rrf_k=5, include_tests=False)
+    # named as the subject: a name's full definition part, as a name alone would get
+    assert out[mapper.id]["definition"] == ranking.DEFINITION_BOOST / 6
+    # named elsewhere in a statement: half of it
+    later = "Transforms a collection with a ListMapper."
+    q = ranking.shape(later, query_terms(later))
+    assert q.subject == ""
+    out = ranking.adjust(records, base, q, rrf_k=5, include_tests=False)
+    assert out[mapper.id]["definition"] == ranking.DEFINITION_BOOST / 12
+    # a question opening with a name asks about it; it describes nothing
+    assert ranking.shape("ListMapper does what?", []).subject == ""
+    assert ranking.shape("`Context.invoke` calls the callback.", []).subject == "invoke"

@@ -10,21 +10,26 @@ it (`(1 - share of the others) ** RARITY`: full for a name one candidate holds; 
 one that every candidate holds): a name that most candidates hold (`Observable`
 in rxjs, `next` in a scheduler) tells none of them apart. Literals (`True`, `null`) are
 no names, and neither is a name the sentence points away to ("See `WriteStream`", "Like
-`stringify`", "an alternative to calling `write`"): the code it means is elsewhere.
+`stringify`", "an alternative to calling `write`"): the code it means is elsewhere. A name
+a statement opens with is its subject ("ListMapper is used to transform a collection ..."):
+what the statement describes (`subject_name`, `is_subject`).
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Final
 
 from strata.text.tokens import STOP_WORDS, is_identifier_like
 from strata.types import Record
 
-__all__ = ["QUOTED_BOOST", "is_elsewhere", "named_elsewhere", "quoted_names", "quoted_parts"]
+__all__ = [
+    *("QUOTED_BOOST", "is_elsewhere", "is_subject", "named_elsewhere", "quoted_names"),
+    *("quoted_parts", "subject_name"),
+]
 
 QUOTED_BOOST: Final = 1.0  # rank-1 units for a candidate that holds every quoted name
 MIN_STATEMENT_WORDS: Final = 5  # a statement that points away says more than where to look
@@ -103,6 +108,24 @@ def named_elsewhere(query: str) -> frozenset[str]:
 def _ahead(query: str, at: int) -> str:
     """The characters of `query` before `at` that a pointing phrase ending there is in."""
     return query[max(0, at - _PHRASE_CHARS) : at]
+
+
+def subject_name(query: str, asked: Sequence[str]) -> str:
+    """The code name a statement opens with, lower-case and without its qualifier
+    (`XmlSerializableConstraint tests whether ...`), or "". `asked`: the statement's code
+    names as written, in order."""
+    first = query.split(maxsplit=1)[0].strip("`'\"").rstrip(".:,;").replace("::", ".")
+    if not asked or first != asked[0]:
+        return ""
+    return first.rsplit(".", 1)[-1].lower()
+
+
+def is_subject(title: str | None, subject: str) -> bool:
+    """Whether a definition titled `title` is named as the statement's subject."""
+    return (
+        bool(subject and title)
+        and re.split(r"[.:]+", (title or " ").split(" ")[0])[-1].lower() == subject
+    )
 
 
 @functools.lru_cache(maxsize=4096)  # asked by the title, definition and factor parts alike

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from strata.layers import C0_SOURCE_CHUNKS
+from strata.query import quoted
 from strata.query.glue import SHORT_CHARS, is_glue
 from strata.query.path_priors import (
     BUILD_WORDS,
@@ -26,7 +27,6 @@ from strata.query.path_priors import (
     path_kinds,
 )
 from strata.query.path_words import common_words, path_share
-from strata.query.quoted import is_elsewhere, named_elsewhere, quoted_names
 from strata.query.verbatim import is_question, message_words
 from strata.text.tokens import STOP_WORDS, is_identifier_like, split_identifier
 from strata.types import Record
@@ -217,6 +217,9 @@ class QueryShape:
     wants_build: bool = False  # dependencies, versions, the build: manifests answer
     question: bool = False  # a question asked in words: fused flatter (`QUESTION_RRF_FACTOR`)
     elsewhere: frozenset[str] = frozenset()  # names a statement uses or points to (quoted)
+    # The code name a statement opens with ("ListMapper is used to transform ..."): what it
+    # describes, so its definition is counted as a name's (lower-case; "" for none).
+    subject: str = ""
 
 
 def shape(query: str, terms: Sequence[str], *, topic: bool = False) -> QueryShape:
@@ -249,10 +252,11 @@ def shape(query: str, terms: Sequence[str], *, topic: bool = False) -> QueryShap
         lookup=not sentence,
         words=_content_words(query) if sentence else frozenset(),
         message=message_words(query) if sentence else (),
-        quoted=quoted_names(query) if sentence else (),
+        quoted=quoted.quoted_names(query) if sentence else (),
         wants_build=bool(BUILD_WORDS & words),
         question=question,
-        elsewhere=named_elsewhere(query) if sentence and not question else frozenset(),
+        elsewhere=quoted.named_elsewhere(query) if sentence and not question else frozenset(),
+        subject=quoted.subject_name(query, asked) if sentence and not question else "",
     )
 
 
@@ -314,7 +318,7 @@ def adjust(
         new = dict(p)
         strength = _defines(rec, q)
         if strength:
-            scale = 1.0 if q.identifier_like else 0.5
+            scale = 1.0 if q.identifier_like or quoted.is_subject(rec.title, q.subject) else 0.5
             new["definition"] = DEFINITION_BOOST * unit * scale * strength
         others = per_file[rec.path] - base[rid]
         if COHERENCE_WEIGHT > 0 and others > 1e-12:
@@ -324,7 +328,7 @@ def adjust(
             if share >= PATH_MIN_SHARE:
                 new["path"] = boost * unit * share
         new.update(_penalties(rec, q, include_tests, verbatim="verbatim" in p))
-        if q.elsewhere and rec.title and is_elsewhere(rec.title, q.elsewhere, rec.path):
+        if q.elsewhere and rec.title and quoted.is_elsewhere(rec.title, q.elsewhere, rec.path):
             new["elsewhere_x"] = ELSEWHERE_FACTOR
         if rec.path in compiled:
             new["vendored_x"] = VENDORED_FACTOR
@@ -376,7 +380,7 @@ def _defines(rec: Record, q: QueryShape) -> float:
         return 0.0
     if rec.kind not in DEFINITION_KINDS and rec.layer != "C1_SYMBOL_CATALOG":
         return 0.0
-    if q.elsewhere and is_elsewhere(rec.title, q.elsewhere, rec.path):
+    if q.elsewhere and quoted.is_elsewhere(rec.title, q.elsewhere, rec.path):
         return 0.0
     title = rec.title.split(" ")[0]
     last = re.split(r"[.:]+", title)[-1].lower()
