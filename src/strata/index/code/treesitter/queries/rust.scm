@@ -2,6 +2,10 @@
 
 (struct_item name: (type_identifier) @name) @definition.struct
 
+; A struct's named field (`pub key: F`) is a member it defines.
+(field_declaration_list
+  (field_declaration name: (field_identifier) @name) @definition.field)
+
 (enum_item name: (type_identifier) @name) @definition.enum
 
 (union_item name: (type_identifier) @name) @definition.struct
