@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from strata.config import ChunkConfig
 from strata.errors import EngineError, UserError
+from strata.index.code.model import Symbol, callables
 from strata.index.code.treesitter import grammars
 from strata.index.code.treesitter.chunker import chunk
 from strata.index.code.treesitter.symbols import extract, summary
@@ -977,3 +978,26 @@ public:
         ("StyledWriter.StyledWriter", 10),  # declared in its class
         ("StyledWriter.~StyledWriter", 11),  # `= default` in its class
     } <= got
+
+
+def test_a_call_reaches_the_method_not_the_field_of_its_name() -> None:
+    text = (
+        "pub struct Span {\n    len: usize,\n}\n\n"
+        "impl Span {\n    pub fn len(&self) -> usize {\n        self.len\n    }\n\n"
+        "    pub fn total(&self) -> usize {\n        self.len() + 1\n    }\n}\n"
+    )
+    symbols, edges = extract(text, "rust", "span.rs")
+    assert [(s.symbol_id, s.kind) for s in symbols if s.name == "len"] == [
+        ("span.rs::span.Span.len", "field"),  # a struct's named field is a symbol
+        ("span.rs::span.Span.len#2", "method"),
+    ]
+    (call,) = [e for e in edges if e.edge_type == "calls"]
+    # `self.len()`: the method, not the field of the same name
+    assert (call.resolution, call.dst_symbol_id) == ("resolved", "span.rs::span.Span.len#2")
+
+
+def test_a_call_of_a_name_only_fields_have_reaches_them() -> None:
+    fields = [Symbol(f"a::T.f{i}", "T.f", "f", "field", "a.ts", "typescript", 1, 1) for i in (1, 2)]
+    assert callables(fields) == fields  # a field holding a function: nothing else is called so
+    method = Symbol("a::U.f", "U.f", "f", "method", "a.ts", "typescript", 3, 4)
+    assert callables([*fields, method]) == [method]

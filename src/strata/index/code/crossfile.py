@@ -45,7 +45,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from strata.index.code.bindings import held_type
-from strata.index.code.model import Edge, Symbol
+from strata.index.code.model import Edge, Symbol, callables
 from strata.text.langs import language_of
 
 # Languages whose top-level functions a directory shares (its package), and those whose
@@ -314,6 +314,8 @@ def _module_file(spec: str, files: set[str]) -> str | None:
 
 def _to(edge: Edge, targets: Sequence[Symbol]) -> Edge:
     """The edge resolved to its one target, ambiguous among several, as it was for none."""
+    if edge.edge_type == "calls":
+        targets = callables(targets)
     if len(targets) == 1:
         (t,) = targets
         return dataclasses.replace(

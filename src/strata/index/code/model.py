@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +51,14 @@ class Symbol:
         """The qualified names of a block's members (`[]` for any other symbol)."""
         module = self.package_or_module
         return [f"{module}.{n}" if module else n for n in self.members]
+
+
+def callables(targets: Sequence[Symbol]) -> list[Symbol]:
+    """What a call of a name can reach among the symbols so named: those that are no
+    field, or all of them when every one is (a field holding a function: `this.handler()`).
+    A Rust struct's field `span` beside its method `span` leaves `self.span()` one target."""
+    found = [t for t in targets if t.kind != "field"]
+    return found or list(targets)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from typing import Final
 
 from strata.index.code import sketch
 from strata.index.code.bindings import Bindings, go_bindings, held_type, receiver_of
-from strata.index.code.model import Edge, Symbol
+from strata.index.code.model import Edge, Symbol, callables
 from strata.index.code.treesitter import grammars, tagquery
 from strata.index.code.treesitter.outlines import Definition, Reference
 from strata.index.code.treesitter.tagquery import directive
@@ -168,6 +168,8 @@ def _edges(
         if ref.kind == "call" and (held := receiver_of(ref.written, ref.line, bound)):
             base = replace(base, receiver=held)
             targets = _of_type(held, targets, by_name)
+        if ref.kind == "call":
+            targets = callables(targets)
         edges.append(_resolve(base, ref, _owned_by_receiver(ref, targets)))
     return edges
 
