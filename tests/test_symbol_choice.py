@@ -246,3 +246,48 @@ def test_a_body_comes_before_a_go_interface_method_and_a_c_alias(tmp_path: Path)
     ]
     hit = eng.search("where is VisitAll defined", k=1).hits[0]
     assert hit.record.path == "viper/pflag_values.go"
+
+
+def test_a_php_namespaced_name_is_its_class_not_the_lines_that_import_it(
+    tmp_path: Path,
+) -> None:
+    event = """<?php
+
+namespace League\\CommonMark\\Event;
+
+final class DocumentPreRenderEvent
+{
+    public function getDocument()
+    {
+        return null;
+    }
+}
+"""
+    renderer = """<?php
+
+namespace League\\CommonMark\\Renderer;
+
+use League\\CommonMark\\Event\\DocumentPreRenderEvent;
+
+final class HtmlRenderer
+{
+    public function renderDocument($document)
+    {
+        return new DocumentPreRenderEvent($document);
+    }
+}
+"""
+    files = {
+        "League/CommonMark/Event/DocumentPreRenderEvent.php": event,
+        "League/CommonMark/Renderer/HtmlRenderer.php": renderer,
+    }
+    eng = indexed_tree(tmp_path, files)
+    for query in (
+        "League\\CommonMark\\Event\\DocumentPreRenderEvent",
+        "where is League\\CommonMark\\Event\\DocumentPreRenderEvent defined",
+    ):
+        hit = eng.search(query, k=3).hits[0]
+        assert (hit.record.path, hit.record.title) == (
+            "League/CommonMark/Event/DocumentPreRenderEvent.php",
+            "DocumentPreRenderEvent",
+        ), query

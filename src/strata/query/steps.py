@@ -19,6 +19,7 @@ from strata.query.hybrid import QueryContext
 from strata.query.line_steps import LINE_STEPS
 from strata.query.lookup import SymbolMatch, closest
 from strata.query.lookup.matches import as_spelt, behind_stubs, without_implementations
+from strata.query.lookup.qualifiers import dotted
 from strata.query.lookup.rows import file_heads, files_named, indexed_paths, meta_str
 from strata.query.member_steps import members_of
 from strata.query.router import Step
@@ -168,7 +169,7 @@ def _spelt_otherwise(
     """A code-shaped name (`line_comment_prefix`) that only a loosely matching definition
     has (`LINE_COMMENT_PREFIX`) while the code uses it as written: the uses are asked for,
     not another name's definition."""
-    qualified = "." in name or "::" in name or "->" in name
+    qualified = "." in dotted(name)  # `Class.method`, `ast::Ast`, PHP's `League\\Util\\Xml`
     if not is_identifier_like(name) or qualified or any(m.name == name for m in found):
         return False
     spelt = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
