@@ -90,6 +90,25 @@ def test_the_directory_a_package_name_stands_for(name: str, folder: str) -> None
     assert module_dir(name, paths) == folder
 
 
+def test_a_package_written_as_it_is_before_a_file_in_another_case() -> None:
+    paths = [
+        "java/com/getcapacitor/Plugin.java",
+        "java/com/getcapacitor/plugin/WebView.java",
+        "java/com/getcapacitor/plugin/util/MimeType.java",
+    ]
+    facts = IndexFacts(paths=lambda: paths)
+    # Java's lower-case package is the directory `plugin/`, not the class file `Plugin.java`
+    plan = route("getcapacitor.plugin", facts)
+    assert (plan.intent, plan.names) == ("file", ("java/com/getcapacitor/plugin/*",))
+    plan = route("getcapacitor.Plugin", facts)
+    assert (plan.intent, plan.names) == ("file", ("java/com/getcapacitor/Plugin.java",))
+    # with no directory so written, a file in another case still stands for the name
+    plan = route("getcapacitor.PLUGIN", IndexFacts(paths=lambda: paths[:1]))
+    assert (plan.intent, plan.names) == ("file", ("java/com/getcapacitor/Plugin.java",))
+    assert module_file("getcapacitor.plugin", paths, cased=True) == ""
+    assert module_dir("getcapacitor.plugin", paths, cased=True) == "java/com/getcapacitor/plugin"
+
+
 def test_a_module_two_files_could_be_is_none_of_them() -> None:
     assert module_file("x.util", ["a/x/util.py", "b/x/util.py"]) == ""
     assert module_file("x.util", ["a/x/util.py", "b/y/util.py"]) == "a/x/util.py"

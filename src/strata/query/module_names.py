@@ -86,8 +86,9 @@ def exports_asked(query: str) -> str:
     return m.group("name") if m else ""
 
 
-def module_file(name: str, paths: Iterable[str]) -> str:
-    """The indexed file a module name stands for, or "" when none or several do.
+def module_file(name: str, paths: Iterable[str], *, cased: bool | None = None) -> str:
+    """The indexed file a module name stands for, or "" when none or several do
+    (`cased`: only as written, or only in another case; None: as written, then in any).
 
     The name's parts are the end of the file's path without its extension (`jinja2.sandbox`
     is `src/jinja2/sandbox.py`), or of its directory's package file (`lib/router` is
@@ -101,8 +102,9 @@ def module_file(name: str, paths: Iterable[str]) -> str:
     paths = [p for p in paths if last in _folded(p)]
     # as written, then in any case (Ruby's `Rack::Utils` is `rack/utils.rb`); the file's
     # name without its extension, then without all of them (Kotlin's `Builders.common.kt`)
-    for want, cased, loose in itertools.product(_wanted(name, parts), (True, False), (0, 1)):
-        found = {p for p in paths if _is_module_file(p, want, cased=cased, loose=bool(loose))}
+    cases = (True, False) if cased is None else (cased,)
+    for want, case, loose in itertools.product(_wanted(name, parts), cases, (0, 1)):
+        found = {p for p in paths if _is_module_file(p, want, cased=case, loose=bool(loose))}
         if len(found) == 1:
             return found.pop()
         if found:
@@ -110,15 +112,16 @@ def module_file(name: str, paths: Iterable[str]) -> str:
     return ""
 
 
-def module_dir(name: str, paths: Iterable[str]) -> str:
+def module_dir(name: str, paths: Iterable[str], *, cased: bool | None = None) -> str:
     """The one indexed directory a package name stands for (Go's `cobra/doc`, Java's
     `org.apache.cordova.engine`), read as `module_file` reads a name; "" for none or
     several."""
     parts = _parts(name)
     dirs = {p.rpartition("/")[0] for p in paths if "/" in p}
-    for want, cased in itertools.product(_wanted(name, parts), (True, False)):
+    cases = (True, False) if cased is None else (cased,)
+    for want, case in itertools.product(_wanted(name, parts), cases):
         # a Go import path's host is one directory (`github.com`), two parts of the name
-        found = {d for d in dirs if _ends_with(re.split(r"[/.]", d), want, cased)}
+        found = {d for d in dirs if _ends_with(re.split(r"[/.]", d), want, case)}
         if len(found) == 1:
             return found.pop()
         if found:

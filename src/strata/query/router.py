@@ -146,17 +146,17 @@ class IndexFacts:
         """Whether `glob` matches an indexed path (True when the paths are not known)."""
         return self.paths is None or any(select(self.paths(), [glob]))
 
-    def module_file(self, name: str) -> str:
+    def module_file(self, name: str, *, cased: bool | None = None) -> str:
         """The indexed file a module name stands for (`jinja2.sandbox`), "" for none or
-        several (or when the paths are not known)."""
+        several (or when the paths are not known); `cased` as `module_names.module_file`."""
         if self.paths is None:
             return ""
-        return module_file(name, self.paths())
+        return module_file(name, self.paths(), cased=cased)
 
-    def module_dir(self, name: str) -> str:
+    def module_dir(self, name: str, *, cased: bool | None = None) -> str:
         """The indexed directory a package name stands for (`cobra/doc`), "" for none or
         several (or when the paths are not known)."""
-        return "" if self.paths is None else module_dir(name, self.paths())
+        return "" if self.paths is None else module_dir(name, self.paths(), cased=cased)
 
     def points_into(self, text: str) -> bool:
         """Whether `text` holds a stack trace's frame or a `file:line` of an indexed file."""
@@ -337,17 +337,20 @@ def _module(name: str, facts: IndexFacts) -> Classification | None:
     """A module or package asked about (`jinja2.sandbox`, `cobra/doc`, "what does the
     Math::BigFloat module do"), in this order: a type or module the index defines by that
     name (Perl's package, `org.example.Cart` in `Cart.java`); the one file the name stands
-    for; the one directory (the heads of its files, then the question in them); a member
-    the index defines by it. A member that a package's path qualifies (`jinja2.environment`
-    is also `Context.environment` of `jinja2/runtime.py`) leaves the file its place."""
+    for, then the one directory (the heads of its files, then the question in them), each
+    as written before in another case (Java's package `getcapacitor.plugin` is `plugin/`,
+    not `Plugin.java`); a member the index defines by it. A member that a package's path
+    qualifies (`jinja2.environment` is also `Context.environment` of `jinja2/runtime.py`)
+    leaves the file its place."""
     kinds = set(facts.defines(name)) if facts.defines is not None else set()
     if kinds & TYPE_KINDS:
         return Classification("symbol", (name,), reason=f"symbol: the index defines {name!r}")
-    if path := facts.module_file(name):
-        return Classification("file", (path,), reason=f"file: the module {name!r} is {path}")
-    if folder := facts.module_dir(name):
-        why = f"file: the package {name!r} is the directory {folder}/"
-        return Classification("file", (f"{folder}/*",), reason=why)
+    for cased in (True, False):  # a directory as written before a file in another case
+        if path := facts.module_file(name, cased=cased):
+            return Classification("file", (path,), reason=f"file: the module {name!r} is {path}")
+        if folder := facts.module_dir(name, cased=cased):
+            why = f"file: the package {name!r} is the directory {folder}/"
+            return Classification("file", (f"{folder}/*",), reason=why)
     if kinds:
         return Classification("symbol", (name,), reason=f"symbol: the index defines {name!r}")
     return None
