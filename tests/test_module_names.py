@@ -3,6 +3,8 @@ an import or an error (not from the root), and a name qualified by its package."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from strata import Engine
@@ -107,6 +109,25 @@ def test_a_package_written_as_it_is_before_a_file_in_another_case() -> None:
     assert (plan.intent, plan.names) == ("file", ("java/com/getcapacitor/Plugin.java",))
     assert module_file("getcapacitor.plugin", paths, cased=True) == ""
     assert module_dir("getcapacitor.plugin", paths, cased=True) == "java/com/getcapacitor/plugin"
+
+
+def test_a_required_path_is_its_file_beside_a_directory_so_named(tmp_path: Path) -> None:
+    files = {
+        "lib/addressable.rb": "require 'addressable/idna'\n",
+        "lib/addressable/idna.rb": "module Addressable\n  module IDNA\n  end\nend\n",
+        "lib/addressable/idna/pure.rb": (
+            "module Addressable\n  module IDNA\n    def self.to_ascii(input)\n"
+            "      input\n    end\n  end\nend\n"
+        ),
+    }
+    eng = indexed_tree(tmp_path, files)
+    for query, path in (
+        ("addressable/idna", "lib/addressable/idna.rb"),  # not `idna/pure.rb`'s module
+        ("lib/addressable", "lib/addressable.rb"),  # a path: not the type `Addressable`
+    ):
+        plan = eng.plan(query)
+        assert (plan.intent, plan.names) == ("file", (path,)), plan.reasons
+        assert eng.search(query, k=3).hits[0].record.path == path, query
 
 
 def test_a_module_two_files_could_be_is_none_of_them() -> None:

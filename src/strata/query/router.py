@@ -278,8 +278,10 @@ def route(
     if len(query.strip()) > MAX_ROUTED_CHARS:
         reasons.append(f"only the first {MAX_ROUTED_CHARS} characters were read by the router")
     filters, said = filters_of(head, facts)
-    if found.intent == "file" and not filters.path:  # `core/README.md`: at any depth
-        filters = replace(filters, path=(file_glob(found.names[0]),))
+    file = found.names[0] if found.intent == "file" else ""  # `core/README.md`: at any depth;
+    # `addressable/idna`: the file `idna.rb`, not the directory `idna/` the question names too
+    if file and (not filters.path or ("*" not in file and not select([file], filters.path))):
+        filters = replace(filters, path=(file_glob(file),))
     if found.intent == "importers" or found.names[1:] == ("imports",):
         # "who imports utils.py", "what does utils.py import": other files answer
         filters = replace(filters, path=tuple(p for p in filters.path if p not in found.names))
@@ -335,14 +337,14 @@ def _defined_in(head: str, facts: IndexFacts) -> Classification | None:
 
 def _module(name: str, facts: IndexFacts) -> Classification | None:
     """A module or package asked about (`jinja2.sandbox`, `cobra/doc`, "what does the
-    Math::BigFloat module do"), in this order: a type or module the index defines by that
-    name (Perl's package, `org.example.Cart` in `Cart.java`); the one file the name stands
+    Math::BigFloat module do"), in this order: a type or module the index defines by a name
+    with no slash (Perl's package, `org.example.Cart` in `Cart.java`); the one file it stands
     for, then the one directory (the heads of its files, then the question in them), each
     as written before in another case (Java's package `getcapacitor.plugin` is `plugin/`,
     not `Plugin.java`); a member the index defines by it. A member that a package's path
     qualifies (`jinja2.environment` is also `Context.environment` of `jinja2/runtime.py`)
     leaves the file its place."""
-    kinds = set(facts.defines(name)) if facts.defines is not None else set()
+    kinds = set(facts.defines(name)) if facts.defines and "/" not in name else set()  # a path
     if kinds & TYPE_KINDS:
         return Classification("symbol", (name,), reason=f"symbol: the index defines {name!r}")
     for cased in (True, False):  # a directory as written before a file in another case
