@@ -49,7 +49,7 @@ TS = {
     "lib/legacy.js": "const { parseHeader } = require('../src/headers');\nparseHeader('x');\n",
 }
 LANG = {".go": "go", ".ts": "typescript", ".js": "javascript", ".rs": "rust", ".java": "java"}
-LANG |= {".lua": "lua", ".pm": "perl", ".php": "php"}
+LANG |= {".lua": "lua", ".pm": "perl", ".php": "php", ".kt": "kotlin", ".swift": "swift"}
 
 
 def _calls(files: dict[str, str]) -> dict[tuple[str, str], Edge]:
@@ -114,6 +114,29 @@ def test_a_type_named_as_the_receiver_in_any_language() -> None:
     assert out[("src/c/Other.java", "Util.join")].resolution == "unresolved"  # neither's
     assert out[("src/a/Main.java", "Math.max")].resolution == "unresolved"
     assert out[("src/a/Main.java", "new Main2")].dst_qname == "a.Main2.Main2"
+
+
+def test_a_call_of_a_types_name_constructs_it_in_kotlin_and_swift() -> None:
+    files = {
+        "exception/CodedException.kt": "package x\n\nclass UnexpectedException(val e: Any)"
+        " : Exception()\n",
+        "types/DateConverter.kt": "package y\n\nfun convert(value: Any): Int {\n"
+        "    throw UnexpectedException(value)\n}\n\nfun helper() {\n    Helper(1)\n}\n",
+        "types/Helper.kt": "package y\n\nfun Helper(n: Int) = n\n",
+        "Capacitor/KeyPath.swift": "struct KeyPath {\n    let path: String\n}\n",
+        "Capacitor/Config.swift": 'func config() {\n    let k = KeyPath(path: "a")\n'
+        "    let d = Date()\n}\n",
+    }
+    out = _calls(files)
+    throw = out[("types/DateConverter.kt", "UnexpectedException")]
+    assert (throw.resolution, throw.dst_qname) == (
+        "resolved",
+        "exception.CodedException.UnexpectedException",
+    )
+    # a function of the package so named is called, not constructed
+    assert out[("types/DateConverter.kt", "Helper")].dst_qname == "types.Helper.Helper"
+    assert out[("Capacitor/Config.swift", "KeyPath")].dst_qname == "Capacitor.KeyPath.KeyPath"
+    assert out[("Capacitor/Config.swift", "Date")].resolution == "unresolved"  # Foundation's
 
 
 def test_perl_packages_and_lua_modules() -> None:

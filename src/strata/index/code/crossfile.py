@@ -15,6 +15,9 @@ leaves such name-only matches out by default. What the languages say of a name:
   crate's, wherever it is defined; two so named, a definition per `cfg`, are ambiguous).
 - Kotlin: a top-level function of the caller's directory (its package), when it has one
   of that name.
+- Kotlin, Swift and Scala: a call of a capitalised name no function answers constructs the
+  one type so named in the language (`throw UnexpectedException(e)`; of two, the one in
+  the caller's directory), as `new Type(...)` does elsewhere.
 - Haskell: the one top-level function of that name among the modules the module imports
   (`import Text.Megaparsec.Char` -> `Text/Megaparsec/Char.hs`).
 - JavaScript and TypeScript: a name a module does not define comes from an import; a bare
@@ -51,6 +54,8 @@ from strata.text.langs import language_of
 # Languages whose top-level functions a directory shares (its package), and those whose
 # functions share one namespace across files (a program's, a shell's)
 _PACKAGE_DIRS = frozenset({"go", "kotlin"})
+# languages where a call of a type's name constructs one (`UnexpectedException(e)`, no `new`)
+_CONSTRUCTED = frozenset({"kotlin", "swift", "scala"})
 _ONE_NAMESPACE = frozenset({"c", "bash"})
 _RUST_MACRO = "rust macro"  # `by_name`'s key for Rust's `macro_rules!`, crate-wide
 _JS_LANGS = frozenset({"javascript", "typescript", "tsx"})
@@ -159,7 +164,12 @@ def _across(e: Edge, t: _Tables) -> Edge:
     if lang in _PACKAGE_DIRS:
         found = t.by_dir.get((posixpath.dirname(e.path), ref), [])
         found = [s for s in found if s.lang == lang and (e.is_test or not _test_only(s))]
-        return _to(e, found) if lang == "go" or len(found) == 1 else e
+        if lang == "go" or len(found) == 1:
+            return _to(e, found)
+        if found or lang not in _CONSTRUCTED:
+            return e
+    if lang in _CONSTRUCTED and ref[:1].isupper():
+        return _one_type(e, t.types.get((_family(lang), ref), []))
     if lang in _ONE_NAMESPACE:
         found = t.by_name.get((lang, ref), [])
         return _to(e, found) if len(found) == 1 else e
@@ -232,6 +242,12 @@ def _typed(e: Edge, t: _Tables) -> Edge:
         found = t.types.get((family, m.group(1)), [])
     else:
         return e
+    return _one_type(e, found)
+
+
+def _one_type(e: Edge, found: list[Symbol]) -> Edge:
+    """The edge resolved to the one of `found`, or of those in the caller's directory (a
+    Java or Kotlin package's own `Util`); as it was for none or several."""
     if len(found) > 1:
         here = posixpath.dirname(e.path)
         found = [s for s in found if posixpath.dirname(s.path) == here]
