@@ -4,9 +4,12 @@ shown from that line; a comparison, a keyword argument or a longer name is no wr
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from strata import Engine
+from strata.query import line_steps
 from strata.query.assigned import assigned_name, assigning
 from strata.query.router import route
 from tests.sources import indexed_tree
@@ -115,3 +118,26 @@ def test_an_augmented_write_through_this(app: Engine) -> None:
 def test_a_name_nothing_writes_says_so(app: Engine) -> None:
     result = app.search("where is _last_checked assigned", k=3, mode="lexical")
     assert "no line assigns '_last_checked': plain search instead" in result.notes
+
+
+def test_a_write_the_first_passages_lack_is_looked_for_deeper(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # many passages say "constraints"; the one that writes it ranks past the first pool
+    files = {
+        f"framework/c{n}.py": f"def check_{n}(self, constraints):\n"
+        "    return self.apply(constraints, self.constraints, this.constraints)\n"
+        for n in range(6)
+    }
+    unrelated = "".join(f"        self.option_{n} = make_option({n})\n" for n in range(30))
+    files["framework/builder.py"] = (
+        f"class Builder:\n    def __init__(self, stack):\n{unrelated}"
+        "        self.constraints = stack\n"
+    )
+    eng = indexed_tree(tmp_path, files)
+    monkeypatch.setattr(line_steps, "POOL", 2)
+    first = eng.search("where is constraints set", k=3, mode="lexical").hits[0].record
+    assert first.path == "framework/builder.py"
+    monkeypatch.setattr(line_steps, "DEEP_POOL", 2)  # no deeper look: the plain search
+    result = eng.search("where is constraints set", k=3, mode="lexical")
+    assert "no line assigns 'constraints': plain search instead" in result.notes

@@ -32,6 +32,7 @@ __all__ = ["LINE_STEPS", "POOL", "caught_lines", "env_reads", "flag_lines", "mar
 __all__ += ["assigned_lines", "project_lines", "shown_from", "then_plain", "usage_lines"]
 
 POOL = 100  # the lexical hits read for a line that does what is asked
+DEEP_POOL = 500  # read when none of those has such a line
 
 
 def env_reads(
@@ -60,15 +61,20 @@ def marked_lines(
 def _code_lines(
     ctx: QueryContext, words: str, pattern: re.Pattern[str], filters: SearchFilters
 ) -> list[Hit]:
-    """The code passages of a lexical search of `words` (`POOL` deep) with a line that
-    `pattern` finds, in the search's order; each long one shown from that line."""
-    found = hybrid.search(ctx, words, POOL, filters=filters.on_store(), mode="lexical")
-    hits = []
-    for hit in found.hits:
-        rec = hit.record
-        if rec.layer.startswith("C") and (m := pattern.search(rec.content)):
-            hits.append(shown_from(hit, rec.content.count("\n", 0, m.start())))
-    return hits
+    """The code passages of a lexical search of `words` (`POOL` deep, then `DEEP_POOL` when
+    none has such a line: NUnit's `this.constraints = ...` among hundreds of passages that
+    say "constraints") with a line that `pattern` finds, in the search's order; each long
+    one shown from that line."""
+    for depth in (POOL, DEEP_POOL):
+        found = hybrid.search(ctx, words, depth, filters=filters.on_store(), mode="lexical")
+        hits = []
+        for hit in found.hits:
+            rec = hit.record
+            if rec.layer.startswith("C") and (m := pattern.search(rec.content)):
+                hits.append(shown_from(hit, rec.content.count("\n", 0, m.start())))
+        if hits:
+            return hits
+    return []
 
 
 def caught_lines(
