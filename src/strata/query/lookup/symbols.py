@@ -39,9 +39,7 @@ _PREFIX_BASE, _PREFIX_SPAN = 0.6, 0.29
 _FUZZY_NAME, _FUZZY_PART = 0.55, 0.45
 _IN_PATH = 0.93  # qualified by its package's path (`org.example.Cart`)
 _AS_WRITTEN = _IN_PATH  # above: spelt as written; below, in another case (`retry_policy`)
-# A name bound to a value, after a definition of the same name and score: a value that
-# shares a function's name is mostly another name for it (zlib's `#define gztell gztell64`
-# beside `gztell`'s body, `foo = _foo`).
+# after a definition of the same score: a value named as it is another name (`#define a a64`)
 _BOUND_KINDS = frozenset({"constant", "variable"})
 
 
@@ -85,9 +83,9 @@ class _Entry:
     folded: str
     kind: str
     is_test: bool
-    member: int = -1  # a data table's constant: its place in the block row's `members`
     declared: bool = False  # declared without a body: a definition with one comes first
     implementation: bool = False  # in an impl block: a class's member of its qname comes first
+    member: int = -1  # a data table's constant: its place in the block row's `members`
 
     @property
     def record(self) -> Record:
@@ -376,9 +374,7 @@ def _entry(rows: KeptRows, pos: int, title: str, kind: str, is_test: bool, meta:
         str(meta.get("symbol_id") or "").partition("::")[0]
     )
     impl = bool(meta.get("implementation"))
-    return _Entry(
-        rows, pos, qname, name, fold(name), kind, is_test, declared=declared, implementation=impl
-    )
+    return _Entry(rows, pos, qname, name, fold(name), kind, is_test, declared, impl)
 
 
 def _members(rows: KeptRows, pos: int, is_test: bool, meta: Any) -> list[_Entry]:
@@ -387,7 +383,7 @@ def _members(rows: KeptRows, pos: int, is_test: bool, meta: Any) -> list[_Entry]
     out = []
     for i, name in enumerate(meta["members"]):
         qname = f"{module}.{name}" if module else str(name)
-        out.append(_Entry(rows, pos, qname, name, fold(name), "constant", is_test, i))
+        out.append(_Entry(rows, pos, qname, name, fold(name), "constant", is_test, member=i))
     return out
 
 
