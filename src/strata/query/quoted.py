@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Final
 
+from strata.query.lookup.qualifiers import last_part
 from strata.text.tokens import STOP_WORDS, is_identifier_like
 from strata.types import Record
 
@@ -122,10 +123,7 @@ def subject_name(query: str, asked: Sequence[str]) -> str:
 
 def is_subject(title: str | None, subject: str) -> bool:
     """Whether a definition titled `title` is named as the statement's subject."""
-    return (
-        bool(subject and title)
-        and re.split(r"[.:]+", (title or " ").split(" ")[0])[-1].lower() == subject
-    )
+    return bool(subject and title) and last_part((title or " ").split(" ")[0]).lower() == subject
 
 
 @functools.lru_cache(maxsize=4096)  # asked by the title, definition and factor parts alike
