@@ -2,9 +2,13 @@
 
 (struct_item name: (type_identifier) @name) @definition.struct
 
-; A struct's named field (`pub key: F`) is a member it defines.
-(field_declaration_list
-  (field_declaration name: (field_identifier) @name) @definition.field)
+; A struct's or union's named field (`pub key: F`) is a member it defines; an enum
+; variant's fields are not the enum's (its variants are not symbols).
+(struct_item body: (field_declaration_list
+  (field_declaration name: (field_identifier) @name) @definition.field))
+
+(union_item body: (field_declaration_list
+  (field_declaration name: (field_identifier) @name) @definition.field))
 
 (enum_item name: (type_identifier) @name) @definition.enum
 
