@@ -33,5 +33,10 @@
 
 (namespace_use_clause [(qualified_name) (name)] @name) @reference.import
 
-([(require_expression) (require_once_expression) (include_expression) (include_once_expression)]
-  (string (string_content) @name)) @reference.import @local
+; `require_once 'lib/a.php'`, `include "b.php"`: a file of the project (a path built at run
+; time, `__DIR__ . '/c.php'`, is not read)
+([(require_expression [(string (string_content) @name) (encapsed_string . (string_content) @name .)])
+  (require_once_expression [(string (string_content) @name) (encapsed_string . (string_content) @name .)])
+  (include_expression [(string (string_content) @name) (encapsed_string . (string_content) @name .)])
+  (include_once_expression [(string (string_content) @name) (encapsed_string . (string_content) @name .)])]
+  @reference.import @local)
