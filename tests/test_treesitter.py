@@ -594,6 +594,19 @@ def test_imports_are_external_unless_they_name_a_project_file(
         assert imports[external] == "external"
 
 
+def test_a_php_file_required_by_its_path_is_a_project_file() -> None:
+    text = (
+        "<?php\nrequire_once 'lib/cart.php';\ninclude \"views/list.php\";\n"
+        "require __DIR__ . '/boot.php';\ninclude_once \"theme-$name.php\";\n"
+    )
+    _, edges = extract(text, "php", "index.php")
+    # a path built at run time (a constant joined, a variable inside) is not read
+    assert [(e.dst_ref, e.resolution) for e in edges if e.edge_type == "imports"] == [
+        ("lib/cart.php", "unresolved"),
+        ("views/list.php", "unresolved"),
+    ]
+
+
 def test_bases_become_inherits_edges() -> None:
     text, lang = _read("Billing.cs")
     symbols, edges = extract(text, lang, "Billing.cs")
@@ -994,6 +1007,39 @@ def test_a_call_reaches_the_method_not_the_field_of_its_name() -> None:
     (call,) = [e for e in edges if e.edge_type == "calls"]
     # `self.len()`: the method, not the field of the same name
     assert (call.resolution, call.dst_symbol_id) == ("resolved", "span.rs::span.Span.len#2")
+
+
+def test_a_prototype_inside_an_include_guard_is_a_declaration() -> None:
+    text = (
+        "#ifndef T_H\n#define T_H\n/* Parse a buffer. */\n"
+        "int parse_buf(const char *buf, size_t n);\n"
+        "#if defined(WIDE)\nchar *wide_name(int id);\n#else\nvoid reset_all(void);\n#endif\n"
+        "#endif\n"
+    )
+    for lang in ("c", "cpp"):
+        symbols, _ = extract(text, lang, "inc/t.h")
+        got = {(s.name, s.kind, s.declaration) for s in symbols if s.kind == "function"}
+        assert got == {
+            ("parse_buf", "function", True),
+            ("wide_name", "function", True),
+            ("reset_all", "function", True),
+        }, lang
+
+
+def test_a_rust_enum_variant_s_fields_are_not_the_enum_s() -> None:
+    text = (
+        "pub struct Point { pub x: i32 }\n"
+        "pub enum Shape { Circle { radius: f64 }, Square(f64) }\n"
+        "pub union Bits { word: u32 }\n"
+    )
+    symbols, _ = extract(text, "rust", "shape.rs")
+    assert [(s.qname, s.kind) for s in symbols] == [
+        ("shape.Point", "struct"),
+        ("shape.Point.x", "field"),
+        ("shape.Shape", "enum"),  # `radius` belongs to the variant Circle, not a symbol
+        ("shape.Bits", "struct"),
+        ("shape.Bits.word", "field"),
+    ]
 
 
 def test_a_call_of_a_name_only_fields_have_reaches_them() -> None:

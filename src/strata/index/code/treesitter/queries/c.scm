@@ -17,7 +17,36 @@
       (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
     ]) @definition.function)
 
-; The same inside an `extern "C" {}` block or a C++ namespace.
+; The same inside an include guard or another `#if` of the file's top level, and inside an
+; `extern "C" {}` block or a C++ namespace.
+(preproc_ifdef
+  (declaration
+    declarator: [
+      (function_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+    ]) @definition.function)
+
+(preproc_if
+  (declaration
+    declarator: [
+      (function_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+    ]) @definition.function)
+
+(preproc_else
+  (declaration
+    declarator: [
+      (function_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+    ]) @definition.function)
+
+(preproc_elif
+  (declaration
+    declarator: [
+      (function_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+    ]) @definition.function)
+
 (declaration_list
   (declaration
     declarator: [
