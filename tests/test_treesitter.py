@@ -1026,7 +1026,7 @@ def test_a_prototype_inside_an_include_guard_is_a_declaration() -> None:
         }, lang
 
 
-def test_a_rust_enum_variant_s_fields_are_not_the_enum_s() -> None:
+def test_a_rust_enum_variant_holds_its_named_fields() -> None:
     text = (
         "pub struct Point { pub x: i32 }\n"
         "pub enum Shape { Circle { radius: f64 }, Square(f64) }\n"
@@ -1036,7 +1036,9 @@ def test_a_rust_enum_variant_s_fields_are_not_the_enum_s() -> None:
     assert [(s.qname, s.kind) for s in symbols] == [
         ("shape.Point", "struct"),
         ("shape.Point.x", "field"),
-        ("shape.Shape", "enum"),  # `radius` belongs to the variant Circle, not a symbol
+        ("shape.Shape", "enum"),
+        ("shape.Shape.Circle", "variant"),  # `radius` is the variant's, not the enum's
+        ("shape.Shape.Circle.radius", "field"),
         ("shape.Bits", "struct"),
         ("shape.Bits.word", "field"),
     ]

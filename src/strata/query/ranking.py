@@ -192,7 +192,7 @@ STUB_FACTOR = 0.7
 DEFINITION_KINDS = frozenset(
     {
         *("function", "method", "property", "field", "class", "struct", "interface"),
-        *("trait", "enum", "type", "constant", "constants", "symbol", "module"),
+        *("trait", "enum", "variant", "type", "constant", "constants", "symbol", "module"),
     }
 )
 

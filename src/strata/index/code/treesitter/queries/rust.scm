@@ -2,13 +2,18 @@
 
 (struct_item name: (type_identifier) @name) @definition.struct
 
-; A struct's or union's named field (`pub key: F`) is a member it defines; an enum
-; variant's fields are not the enum's (its variants are not symbols).
+; A struct's or union's named field (`pub key: F`) is a member it defines, and an enum
+; variant's (`Circle { radius: f64 }`): the variant holds it, not the enum.
 (struct_item body: (field_declaration_list
   (field_declaration name: (field_identifier) @name) @definition.field))
 
 (union_item body: (field_declaration_list
   (field_declaration name: (field_identifier) @name) @definition.field))
+
+(enum_variant body: (field_declaration_list
+  (field_declaration name: (field_identifier) @name) @definition.field))
+
+(enum_variant name: (identifier) @name body: (field_declaration_list)) @definition.variant
 
 (enum_item name: (type_identifier) @name) @definition.enum
 
