@@ -18,10 +18,19 @@ import bisect
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from strata.index.code.model import Symbol
 
-__all__ = ["CALLED", "Bindings", "go_bindings", "held_type", "receiver_of", "returned_type"]
+__all__ = [
+    "CALLED",
+    "Bindings",
+    "Bound",
+    "go_bindings",
+    "held_type",
+    "receiver_of",
+    "returned_type",
+]
 
 CALLED = "()"  # a binding to a function's result: `()NewFlagSet`
 _NAME = r"[A-Za-z_]\w*"
@@ -33,7 +42,13 @@ _DECLARED = re.compile(rf"(?m)^[ \t]*var[ \t]+({_NAME})[ \t]+\*?({_NAME})[ \t]*$
 _FUNC = re.compile(r"(?m)^func[ \t]*(?:\(([^)]*)\))?[ \t]*\w*[ \t]*\(([^)]*)\)")
 _PARAM = re.compile(rf"({_NAME})[ \t]+\*?([A-Z]\w*)\b")
 _KEYWORDS = frozenset({"func", "map", "struct", "interface", "chan", "make", "new", "append"})
-_RECEIVER = re.compile(rf"^({_NAME})\.({_NAME})$")
+_RECEIVER = re.compile(rf"^(?:this\.|self\.)?({_NAME})\.({_NAME})$")
+
+
+class Bound(Protocol):
+    """The names a file binds, and what each holds, where a line is."""
+
+    def at(self, line: int) -> Mapping[str, str]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,9 +103,9 @@ def _bound(text: str, *, package: bool = False) -> dict[str, str]:
     return {name: next(iter(v)) for name, v in seen.items() if len(v) == 1}
 
 
-def receiver_of(written: str, line: int, bindings: Bindings | None) -> str:
+def receiver_of(written: str, line: int, bindings: Bound | None) -> str:
     """What the value a call `written` on `line` is made on holds (`fs.Parse`:
-    `()NewFlagSet`), or "" when the call is on no bound name."""
+    `()NewFlagSet`; `this.store.save`: `Store`), or "" when the call is on no bound name."""
     m = _RECEIVER.match(written)
     return bindings.at(line).get(m.group(1), "") if m and bindings else ""
 

@@ -44,7 +44,7 @@ import dataclasses
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from strata.index.code.bindings import held_type
@@ -206,19 +206,28 @@ def _inherited(e: Edge, t: _Tables) -> Edge:
     if m is None or owner is None or owner.kind not in _TYPE_KINDS:
         return e
     family, name = _family(owner.lang), m.group(1)
-    seen: set[str] = set()
     above = m.group(0).startswith(("super", "parent"))  # the base's, not an override's
     level = _bases(owner, family, t) if above else [owner]
+    found = _nearest(level, family, name, t, lambda s: s.path != e.path)
+    return _to(e, found) if found else e
+
+
+def _nearest(
+    level: list[Symbol], family: str, name: str, t: _Tables, keep: Callable[[Symbol], bool]
+) -> list[Symbol]:
+    """The one member `name` (that `keep` keeps) of the nearest of `level`'s types and
+    their bases that has one, or []."""
+    seen: set[str] = set()
     for _ in range(_MAX_BASES):
         for cls in level:
-            found = [s for s in t.members.get((family, cls.name, name), []) if s.path != e.path]
+            found = [s for s in t.members.get((family, cls.name, name), []) if keep(s)]
             if len(found) == 1:
-                return _to(e, found)
+                return found
         seen.update(c.symbol_id for c in level)
         level = [b for c in level for b in _bases(c, family, t) if b.symbol_id not in seen]
         if not level:
             break
-    return e
+    return []
 
 
 def _bases(cls: Symbol, family: str, t: _Tables) -> list[Symbol]:
@@ -255,15 +264,20 @@ def _one_type(e: Edge, found: list[Symbol]) -> Edge:
 
 
 def _held(e: Edge, t: _Tables) -> Edge:
-    """A Go call on a value whose type its file states (`fs.Parse(...)` after `fs :=
-    NewFlagSet(...)`, `CALLED` `NewFlagSet`): that type's method, the type read from the
+    """A call on a value whose type its file states (Go's `fs.Parse(...)` after `fs :=
+    NewFlagSet(...)`, `CALLED` `NewFlagSet`; a typed field's or parameter's, `store.save`
+    with `Store store`): that type's method, or its nearest base's; a Go type read from the
     package's one function so named where it is defined."""
     here, member = posixpath.dirname(e.path), e.dst_ref.rsplit(".", 1)[-1]
     held = held_type(e.receiver, lambda name: t.by_dir.get((here, name), []))
-    found = t.members.get((_family(t.langs.get(e.path) or "go"), held, member), [])
+    family = _family(t.langs.get(e.path) or "go")
+    found = t.members.get((family, held, member), [])
     if len(found) > 1:
         found = [s for s in found if posixpath.dirname(s.path) == here]
-    return _to(e, found) if held and len(found) == 1 else e
+    if held and not found and len(types := t.types.get((family, held), [])) == 1:
+        found = _nearest(_bases(types[0], family, t), family, member, t, lambda s: True)
+    owners = {s.qname for s in found}  # one type's overloads: a call of that method
+    return _to(e, found) if held and len(owners) == 1 else e
 
 
 def _family(lang: str) -> str:

@@ -8,12 +8,13 @@ from dataclasses import replace
 from typing import Final
 
 from strata.index.code import sketch
-from strata.index.code.bindings import Bindings, go_bindings, held_type, receiver_of
+from strata.index.code.bindings import Bound, go_bindings, held_type, receiver_of
 from strata.index.code.model import Edge, Symbol, callables
 from strata.index.code.treesitter import grammars, tagquery
 from strata.index.code.treesitter.outlines import Definition, Reference
 from strata.index.code.treesitter.tagquery import directive
 from strata.index.code.treesitter.tags import outline
+from strata.index.code.typed import typed_bindings
 from strata.text.langs import module_from_path
 from strata.text.testcode import is_test_path, is_test_unit
 
@@ -62,7 +63,7 @@ def extract(text: str, lang: str, path: str) -> tuple[list[Symbol], list[Edge]]:
         if ref.kind == "inherits" and ref.owner is not None:
             bases.setdefault(ref.owner, []).append(ref.name)
     symbols, by_def = _symbols(found.definitions, bases, lang, path, module)
-    bound = go_bindings(text) if lang == "go" else None
+    bound = go_bindings(text) if lang == "go" else typed_bindings(symbols, lang)
     edges = _edges(found.references, symbols, by_def, path, module, bound)
     return symbols, edges
 
@@ -142,7 +143,7 @@ def _edges(
     by_def: Sequence[Symbol | None],
     path: str,
     module: str,
-    bound: Bindings | None,
+    bound: Bound | None,
 ) -> list[Edge]:
     by_name: dict[str, list[Symbol]] = {}
     for sym in symbols:
@@ -193,14 +194,21 @@ def _owned_by_receiver(ref: Reference, targets: list[Symbol]) -> list[Symbol]:
 
 def _of_type(held: str, targets: list[Symbol], by_name: Mapping[str, list[Symbol]]) -> list[Symbol]:
     """The `targets` that are members of the type a bound value holds (`held`: the type, or
-    `()F` for what the file's function `F` returns); none when this file does not say
-    which type (the resolution across files reads `F` where it is defined)."""
+    `()F` for what the file's function `F` returns), else the extension functions among
+    them; none when this file does not say which type (the resolution across files reads
+    `F` where it is defined)."""
 
     def functions(name: str) -> list[Symbol]:
         return [f for f in by_name.get(name, []) if f.parent_symbol_id is None]
 
     held = held_type(held, functions)
-    return [t for t in targets if held and t.qname.rsplit(".", 2)[-2:-1] == [held]]
+    members = [t for t in targets if held and t.qname.rsplit(".", 2)[-2:-1] == [held]]
+    return members or [t for t in targets if _EXTENSION.search(t.signature)]
+
+
+# A function called as a method of the value it extends: C#'s `static T F(this T x)`,
+# Kotlin's `fun T.f()`; a call on a value of a type with no such member may mean one.
+_EXTENSION = re.compile(r"\(\s*this\s|\bfun\s+(?:<[^>]*>\s*)?[\w.<>?, ]+\.\w+\s*\(")
 
 
 def _resolve(edge: Edge, ref: Reference, targets: list[Symbol]) -> Edge:

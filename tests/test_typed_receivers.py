@@ -1,0 +1,190 @@
+"""A call on a field or a parameter whose type the code writes reaches that type's method
+(Java, C#, Kotlin, Scala, Swift, TypeScript): within a file, and across files through the
+interface a field is declared with."""
+
+from __future__ import annotations
+
+import pytest
+
+from strata.index.code.crossfile import resolve_across_files
+from strata.index.code.treesitter.symbols import extract
+from strata.index.code.typed import declared_type, parameters
+
+
+@pytest.mark.parametrize(
+    ("signature", "name", "lang", "expected"),
+    [
+        ("private final Store store;", "store", "java", "Store"),
+        ("private final Map<String, Store> byName = new HashMap<>();", "byName", "java", "Map"),
+        ("private int count;", "count", "java", ""),
+        ("private readonly IStore? _store;", "_store", "csharp", "IStore"),
+        ("public Currency Unit", "Unit", "csharp", "Currency"),
+        ("private val store: Store = Mem()", "store", "kotlin", "Store"),
+        ("private val cache = Mem()", "cache", "kotlin", "Mem"),
+        ("private store?: Store;", "store", "typescript", "Store"),
+        ("private cache = new Mem()", "cache", "typescript", "Mem"),
+        ("let store: Store!", "store", "swift", "Store"),
+        ("private var notes: [String: Note] = [:]", "notes", "swift", ""),
+        ("val store: Store = new Mem()", "store", "scala", "Store"),
+        ("private retries: number", "retries", "typescript", ""),
+    ],
+)
+def test_a_field_holds_the_type_its_declaration_writes(
+    signature: str, name: str, lang: str, expected: str
+) -> None:
+    assert declared_type(signature, name, lang) == expected
+
+
+def test_a_callable_s_parameters_hold_their_written_types() -> None:
+    assert parameters("void run(Store s, int n, List<Mem> all)", "run", "java") == {
+        "s": "Store",
+        "all": "List",
+    }
+    assert parameters("func run(with m: Mem, _ s: Store?)", "run", "swift") == {
+        "m": "Mem",
+        "s": "Store",
+    }
+    assert parameters("fun run(m: Mem, n: Int = 1)", "run", "kotlin") == {"m": "Mem", "n": "Int"}
+    assert parameters("run()", "run", "typescript") == {}
+
+
+JAVA = """\
+package p;
+interface Store { void save(String x); }
+class Mem implements Store { public void save(String x) {} }
+class Service {
+    private final Store store;
+    private Mem mem;
+    void run(Mem other) {
+        store.save("a");
+        this.store.save("b");
+        mem.save("c");
+        other.save("d");
+    }
+}
+"""
+
+KOTLIN = """\
+package p
+
+class Mem {
+    fun save(x: String) {
+    }
+}
+
+class Other {
+    fun save(x: String) {
+    }
+}
+
+class Service(private val kept: Other) {
+    private val cache = Mem()
+
+    fun run() {
+        cache.save("a")
+        kept.save("b")
+    }
+}
+"""
+
+
+def _calls(text: str, lang: str, path: str) -> list[tuple[str, str, str]]:
+    _, edges = extract(text, lang, path)
+    return [
+        (e.dst_ref, e.resolution, ([""] + (e.dst_qname or "").split("."))[-2])
+        for e in edges
+        if e.edge_type == "calls" and "." in e.dst_ref
+    ]
+
+
+def test_a_call_on_a_typed_field_or_parameter_reaches_that_type_s_method() -> None:
+    assert _calls(JAVA, "java", "p/Service.java") == [
+        ("store.save", "resolved", "Store"),  # the interface the field is declared with
+        ("this.store.save", "resolved", "Store"),
+        ("mem.save", "resolved", "Mem"),
+        ("other.save", "resolved", "Mem"),  # a parameter, over no field of that name
+    ]
+    assert _calls(KOTLIN, "kotlin", "p/Service.kt") == [
+        ("cache.save", "resolved", "Mem"),  # the type the field is made of
+        ("kept.save", "resolved", "Other"),  # a property of the class's own parameters
+    ]
+
+
+def test_a_call_through_an_interface_of_another_file_reaches_its_method() -> None:
+    files = {
+        "p/Store.java": "package p;\npublic interface Store {\n    void save(String x);\n}\n",
+        "p/Mem.java": "package p;\npublic class Mem implements Store {\n"
+        "    public void save(String x) {}\n}\n",
+        "p/Service.java": "package p;\npublic class Service {\n    private final Store store;\n"
+        '    void run() {\n        store.save("a");\n    }\n}\n',
+    }
+    symbols, edges = [], []
+    for path, text in files.items():
+        s, e = extract(text, "java", path)
+        symbols += s
+        edges += e
+    (call,) = [e for e in resolve_across_files(edges, symbols) if e.dst_ref == "store.save"]
+    assert (call.resolution, call.receiver, call.dst_qname) == (
+        "resolved",
+        "Store",
+        "p.Store.Store.save",
+    )
+
+
+def test_a_call_on_a_typed_field_reaches_the_method_its_type_inherits() -> None:
+    files = {
+        "p/Base.java": "package p;\npublic class Base {\n    public void save(String x) {}\n}\n",
+        "p/Mem.java": "package p;\npublic class Mem extends Base {\n    void other() {}\n}\n",
+        "p/Service.java": "package p;\npublic class Service {\n    private Mem mem;\n"
+        '    void run() {\n        mem.save("a");\n    }\n}\n',
+    }
+    symbols, edges = [], []
+    for path, text in files.items():
+        s, e = extract(text, "java", path)
+        symbols += s
+        edges += e
+    (call,) = [e for e in resolve_across_files(edges, symbols) if e.dst_ref == "mem.save"]
+    assert (call.resolution, call.dst_qname) == ("resolved", "p.Base.Base.save")
+
+
+CSHARP = """\
+namespace P {
+static class Enumerable {
+    public static int Count<T>(
+        this IEnumerable<T> source) { return 0; }
+}
+class Stack { public void Pop() {} }
+class User {
+    private IEnumerable<int> items;
+    private List<int> stack;
+    int Run() { stack.Pop(); return items.Count(); }
+}
+}
+"""
+
+
+def test_a_call_on_a_type_without_the_member_may_mean_an_extension_function() -> None:
+    assert _calls(CSHARP, "csharp", "p/User.cs") == [
+        ("stack.Pop", "unresolved", ""),  # a List's, not the Stack's of this file
+        ("items.Count", "resolved", "Enumerable"),  # `this IEnumerable<T> source`
+    ]
+
+
+def test_a_call_on_a_typed_field_of_an_overloaded_method_names_that_method() -> None:
+    files = {
+        "p/Writer.java": "package p;\npublic class Writer {\n    public void write(int x) {}\n"
+        "    public void write(String x) {}\n}\n",
+        "p/Service.java": "package p;\npublic class Service {\n    private Writer out;\n"
+        "    void run() {\n        out.write(1);\n    }\n}\n",
+    }
+    symbols, edges = [], []
+    for path, text in files.items():
+        s, e = extract(text, "java", path)
+        symbols += s
+        edges += e
+    (call,) = [e for e in resolve_across_files(edges, symbols) if e.dst_ref == "out.write"]
+    assert (call.resolution, call.dst_qname, len(call.candidates)) == (
+        "ambiguous",
+        "p.Writer.Writer.write",
+        2,
+    )
