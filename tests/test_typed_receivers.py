@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from strata.index.code.crossfile import resolve_across_files
+from strata.index.code.model import Edge
 from strata.index.code.treesitter.symbols import extract
-from strata.index.code.typed import declared_type, parameters
+from strata.index.code.typed import declared_type, local_types, parameters
 
 
 @pytest.mark.parametrize(
@@ -91,7 +92,7 @@ class Service(private val kept: Other) {
 def _calls(text: str, lang: str, path: str) -> list[tuple[str, str, str]]:
     _, edges = extract(text, lang, path)
     return [
-        (e.dst_ref, e.resolution, ([""] + (e.dst_qname or "").split("."))[-2])
+        (e.dst_ref, e.resolution, ["", *(e.dst_qname or "").split(".")][-2])
         for e in edges
         if e.edge_type == "calls" and "." in e.dst_ref
     ]
@@ -110,6 +111,16 @@ def test_a_call_on_a_typed_field_or_parameter_reaches_that_type_s_method() -> No
     ]
 
 
+def _across(files: dict[str, str]) -> list[Edge]:
+    """The edges of Java `files` (path -> text), resolved across them."""
+    symbols, edges = [], []
+    for path, text in files.items():
+        s, e = extract(text, "java", path)
+        symbols += s
+        edges += e
+    return resolve_across_files(edges, symbols)
+
+
 def test_a_call_through_an_interface_of_another_file_reaches_its_method() -> None:
     files = {
         "p/Store.java": "package p;\npublic interface Store {\n    void save(String x);\n}\n",
@@ -118,12 +129,7 @@ def test_a_call_through_an_interface_of_another_file_reaches_its_method() -> Non
         "p/Service.java": "package p;\npublic class Service {\n    private final Store store;\n"
         '    void run() {\n        store.save("a");\n    }\n}\n',
     }
-    symbols, edges = [], []
-    for path, text in files.items():
-        s, e = extract(text, "java", path)
-        symbols += s
-        edges += e
-    (call,) = [e for e in resolve_across_files(edges, symbols) if e.dst_ref == "store.save"]
+    (call,) = [e for e in _across(files) if e.dst_ref == "store.save"]
     assert (call.resolution, call.receiver, call.dst_qname) == (
         "resolved",
         "Store",
@@ -138,12 +144,7 @@ def test_a_call_on_a_typed_field_reaches_the_method_its_type_inherits() -> None:
         "p/Service.java": "package p;\npublic class Service {\n    private Mem mem;\n"
         '    void run() {\n        mem.save("a");\n    }\n}\n',
     }
-    symbols, edges = [], []
-    for path, text in files.items():
-        s, e = extract(text, "java", path)
-        symbols += s
-        edges += e
-    (call,) = [e for e in resolve_across_files(edges, symbols) if e.dst_ref == "mem.save"]
+    (call,) = [e for e in _across(files) if e.dst_ref == "mem.save"]
     assert (call.resolution, call.dst_qname) == ("resolved", "p.Base.Base.save")
 
 
@@ -177,14 +178,38 @@ def test_a_call_on_a_typed_field_of_an_overloaded_method_names_that_method() -> 
         "p/Service.java": "package p;\npublic class Service {\n    private Writer out;\n"
         "    void run() {\n        out.write(1);\n    }\n}\n",
     }
-    symbols, edges = [], []
-    for path, text in files.items():
-        s, e = extract(text, "java", path)
-        symbols += s
-        edges += e
-    (call,) = [e for e in resolve_across_files(edges, symbols) if e.dst_ref == "out.write"]
+    (call,) = [e for e in _across(files) if e.dst_ref == "out.write"]
     assert (call.resolution, call.dst_qname, len(call.candidates)) == (
         "ambiguous",
         "p.Writer.Writer.write",
         2,
     )
+
+
+def test_a_local_variable_holds_the_type_it_is_declared_with_or_made_of() -> None:
+    java = (
+        "    final Store s = pick();\n    Mem m;\n    var w = new Writer(out);\n"
+        "    List<Store> all = new ArrayList<>();\n    int n = 3;\n    return s;\n"
+    )
+    assert local_types(java, "java") == {"s": "Store", "m": "Mem", "w": "Writer", "all": "List"}
+    kotlin = (
+        "    val m: Mem = make()\n    val c = Cache()\n    val f = Foo.create()\n"
+        "    val k = MAX_VALUE\n    const t = new Timer()\n    var x = A()\n    x = 1\n"
+        "    var x = B()\n"
+    )
+    # made by a call of another type's function, or bound to two types: not known
+    assert local_types(kotlin, "kotlin") == {"m": "Mem", "c": "Cache", "t": "Timer"}
+    local = '        Store local = mem;\n        local.save("c");'
+    text = JAVA.replace('        mem.save("c");', local)
+    assert ("local.save", "resolved", "Store") in _calls(text, "java", "p/Service.java")
+
+
+def test_a_call_on_a_local_reaches_the_method_a_base_of_its_file_defines() -> None:
+    scala = (
+        "trait Pointer[T] {\n  def debug(): Unit = {}\n}\n\n"
+        "final class Vec[+A](n: Int) extends AbstractSeq[A] with Pointer[A] {\n"
+        "  def grow(): Unit = {\n    val s = new Vec(n + 1)\n    s.debug()\n  }\n}\n\n"
+        "class Other {\n  def debug(): Unit = {}\n}\n"
+    )
+    # `with Pointer[A]`: a base after `extends`, read as one (the trait, not Other's)
+    assert _calls(scala, "scala", "v/Vec.scala") == [("s.debug", "resolved", "Pointer")]

@@ -5,7 +5,8 @@ TypeScript; Go's names are read by `bindings`).
 
 A field or property of a type binds its name inside that type's lines, and so does a
 parameter of the type's own (Kotlin's and Scala's `class S(private val store: Store)`, a
-record's); a method's or a function's parameter, inside the method's, over the fields.
+record's); a method's or a function's parameter or local variable, inside the method's,
+over the fields (a local declared with two types in one callable is left out).
 The type is the one written: before the name in Java and C# (`private final Store store`,
 `IStore? _store`), after it in the others (`val store: Store`, `private store?: Store`,
 `let store: Store!`), or the type a field is made of (`val cache = Cache()`, `new
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 
 from strata.index.code.model import Symbol
 
-__all__ = ["Typed", "declared_type", "parameters", "typed_bindings"]
+__all__ = ["Typed", "declared_type", "local_types", "parameters", "typed_bindings"]
 
 _PREFIX_TYPED = frozenset({"java", "csharp"})
 _SUFFIX_TYPED = frozenset({"kotlin", "scala", "swift", "typescript", "tsx"})
@@ -32,6 +33,16 @@ _NAME = r"[A-Za-z_$][\w$]*"
 _TYPE = r"([A-Z]\w*)"
 _GENERIC = re.compile(r"<[^<>]*>")
 _MADE = re.compile(rf"=\s*(?:new\s+)?{_TYPE}\s*[({{]")
+# A local variable: `final Store s = …;`, `Mem m;`, `var m = new Mem(…)` (Java, C#) …
+_PREFIX_LOCAL = re.compile(
+    rf"(?m)^[ \t]*(?:final[ \t]+)?(?:(?P<type>[A-Z]\w*)(?:\[\])?\??|var)[ \t]+(?P<name>{_NAME})"
+    rf"[ \t]*(?:;|=[ \t]*(?:new[ \t]+(?P<made>[A-Z]\w*)[ \t]*[({{])?)"
+)
+# … `val m: Mem = …`, `let m = Mem()`, `const m = new Mem()` (Kotlin, Scala, Swift, TypeScript)
+_SUFFIX_LOCAL = re.compile(
+    rf"\b(?:val|var|let|const)[ \t]+(?P<name>{_NAME})[ \t]*(?::[ \t]*(?P<type>[A-Z]\w*)[^=\n]*)?"
+    rf"=[ \t]*(?:(?:new[ \t]+)?(?P<made>[A-Z]\w*)[ \t]*[({{])?"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,12 +61,14 @@ class Typed:
         return out
 
 
-def typed_bindings(symbols: Iterable[Symbol], lang: str) -> Typed | None:
-    """The fields each type of a file holds and the parameters of each of its callables,
-    with their written types; None for a language that does not write them."""
+def typed_bindings(symbols: Iterable[Symbol], lang: str, text: str = "") -> Typed | None:
+    """The fields each type of a file holds, and the parameters and local variables of each
+    of its callables (`text`: the file's), with their written types; None for a language
+    that does not write them."""
     if lang not in _PREFIX_TYPED | _SUFFIX_TYPED:
         return None
     symbols = list(symbols)
+    lines = text.split("\n")
     by_id = {s.symbol_id: s for s in symbols}
     fields: dict[str, dict[str, str]] = {}
     ranges: list[tuple[int, int, Mapping[str, str]]] = []
@@ -63,8 +76,11 @@ def typed_bindings(symbols: Iterable[Symbol], lang: str) -> Typed | None:
         if s.kind in _FIELDS and s.parent_symbol_id in by_id:
             if kind := declared_type(s.signature, s.name, lang):
                 fields.setdefault(s.parent_symbol_id, {})[s.name] = kind
-        elif s.kind in _CALLABLE and (params := parameters(s.signature, s.name, lang)):
-            ranges.append((s.start_line, s.end_line, params))
+        elif s.kind in _CALLABLE:
+            body = "\n".join(lines[s.start_line : s.end_line])  # after the signature's line
+            names = {**parameters(s.signature, s.name, lang), **local_types(body, lang)}
+            if names:
+                ranges.append((s.start_line, s.end_line, names))
         elif s.kind in _TYPES and (params := parameters(s.signature, s.name, lang)):
             fields[s.symbol_id] = {**params, **fields.get(s.symbol_id, {})}  # `class S(val x: T)`
     owners = [(by_id[i].start_line, by_id[i].end_line, names) for i, names in fields.items()]
@@ -83,6 +99,19 @@ def declared_type(signature: str, name: str, lang: str) -> str:
     if m is None and (made := _MADE.search(text)) and re.search(rf"\b{n}\s*(?::[^=]*)?=", text):
         return made.group(1)
     return m.group(1) if m else ""
+
+
+def local_types(body: str, lang: str) -> dict[str, str]:
+    """The local variables a callable's `body` declares with a type or makes of one
+    (`Store s = …`, `var m = new Mem()`, `val m: Mem = …`, `let m = Mem()`); a name
+    declared twice with two types is left out."""
+    seen: dict[str, set[str]] = {}
+    pattern = _PREFIX_LOCAL if lang in _PREFIX_TYPED else _SUFFIX_LOCAL
+    for m in pattern.finditer(_GENERIC.sub("", _GENERIC.sub("", body))):
+        name, kind = m.group("name"), m.group("type") or m.group("made")
+        if kind:
+            seen.setdefault(name, set()).add(kind)
+    return {name: next(iter(kinds)) for name, kinds in seen.items() if len(kinds) == 1}
 
 
 def parameters(signature: str, name: str, lang: str) -> dict[str, str]:

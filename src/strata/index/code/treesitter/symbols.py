@@ -63,7 +63,7 @@ def extract(text: str, lang: str, path: str) -> tuple[list[Symbol], list[Edge]]:
         if ref.kind == "inherits" and ref.owner is not None:
             bases.setdefault(ref.owner, []).append(ref.name)
     symbols, by_def = _symbols(found.definitions, bases, lang, path, module)
-    bound = go_bindings(text) if lang == "go" else typed_bindings(symbols, lang)
+    bound = go_bindings(text) if lang == "go" else typed_bindings(symbols, lang, text)
     edges = _edges(found.references, symbols, by_def, path, module, bound)
     return symbols, edges
 
@@ -194,18 +194,35 @@ def _owned_by_receiver(ref: Reference, targets: list[Symbol]) -> list[Symbol]:
 
 def _of_type(held: str, targets: list[Symbol], by_name: Mapping[str, list[Symbol]]) -> list[Symbol]:
     """The `targets` that are members of the type a bound value holds (`held`: the type, or
-    `()F` for what the file's function `F` returns), else the extension functions among
-    them; none when this file does not say which type (the resolution across files reads
-    `F` where it is defined)."""
+    `()F` for what the file's function `F` returns) or of its nearest base the file
+    defines, else the extension functions among them; none when this file does not say
+    which type (the resolution across files reads `F` where it is defined)."""
 
     def functions(name: str) -> list[Symbol]:
         return [f for f in by_name.get(name, []) if f.parent_symbol_id is None]
 
-    held = held_type(held, functions)
-    members = [t for t in targets if held and t.qname.rsplit(".", 2)[-2:-1] == [held]]
+    level, seen = [held_type(held, functions)], set()
+    for _ in range(_MAX_BASES):  # the type's own members, else its nearest base's here
+        members = [t for t in targets if t.qname.rsplit(".", 2)[-2:-1] in ([n] for n in level)]
+        seen.update(level)
+        if members or not (level := [b for n in level for b in _bases_of(n, by_name)]):
+            break
+        level = [b for b in level if b not in seen]
     return members or [t for t in targets if _EXTENSION.search(t.signature)]
 
 
+def _bases_of(name: str, by_name: Mapping[str, list[Symbol]]) -> list[str]:
+    """The bare names of the bases the file's types named `name` derive from."""
+    return [
+        re.split(r"[\[<(]", base, maxsplit=1)[0].strip().rsplit(".", 1)[-1]
+        for s in by_name.get(name, [])
+        if s.kind in _TYPE_KINDS
+        for base in s.bases
+    ]
+
+
+_MAX_BASES = 4
+_TYPE_KINDS = frozenset({"class", "struct", "interface", "trait", "object", "record", "enum"})
 # A function called as a method of the value it extends: C#'s `static T F(this T x)`,
 # Kotlin's `fun T.f()`; a call on a value of a type with no such member may mean one.
 _EXTENSION = re.compile(r"\(\s*this\s|\bfun\s+(?:<[^>]*>\s*)?[\w.<>?, ]+\.\w+\s*\(")

@@ -22,7 +22,8 @@
 (package_object
   body: (template_body (val_definition pattern: (identifier) @name) @definition.constant))
 
-(extends_clause type: [(type_identifier) (generic_type type: (type_identifier))] @name @reference.inherits)
+; every type after `extends` and each `with` (a field pattern matches only the first)
+(extends_clause [(type_identifier) (generic_type type: (type_identifier))] @name @reference.inherits)
 
 (call_expression
   function: [
