@@ -138,9 +138,10 @@ def test_the_found_subs_are_chunks_symbols_and_callers() -> None:
 
 
 def test_a_language_without_openers_keeps_what_one_parse_reads() -> None:
-    # Lua's `ltm.h`: read again on their own, the lines the grammar cannot read
-    # (`LUAI_DDEC(...)`, the `LUAI_FUNC` prototypes) would come back as functions; C's
-    # query has no `; opens` line, so they are left as they are
+    # Lua's `ltm.h`: read again on its own, the line the grammar cannot read
+    # (`LUAI_DDEC(...)`) would come back as a function; C's query has no `; opens` line, so
+    # it is left as it is. The `LUAI_FUNC` prototypes the parse reads inside the include
+    # guard are the header's declarations
     text = (
         "#ifndef ltm_h\n#define ltm_h\n\n"
         "#define notm(tm)\tttisnil(tm)\n\n"
@@ -152,7 +153,8 @@ def test_a_language_without_openers_keeps_what_one_parse_reads() -> None:
     )
     found = tags.outline(text, "c")
     assert found.has_errors and not tagquery.openers("c")
-    assert [d.name for d in found.definitions] == ["ltm_h", "notm", "ttypename"]
+    names = ["ltm_h", "notm", "ttypename", "luaT_objtypename", "luaT_init"]
+    assert [d.name for d in found.definitions] == names
     assert tagquery.openers("perl") == {b"sub": "function", b"package": "package"}
 
 

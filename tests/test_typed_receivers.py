@@ -111,11 +111,11 @@ def test_a_call_on_a_typed_field_or_parameter_reaches_that_type_s_method() -> No
     ]
 
 
-def _across(files: dict[str, str]) -> list[Edge]:
-    """The edges of Java `files` (path -> text), resolved across them."""
+def _across(files: dict[str, str], lang: str = "java") -> list[Edge]:
+    """The edges of `files` (path -> text) in `lang`, resolved across them."""
     symbols, edges = [], []
     for path, text in files.items():
-        s, e = extract(text, "java", path)
+        s, e = extract(text, lang, path)
         symbols += s
         edges += e
     return resolve_across_files(edges, symbols)
@@ -213,3 +213,24 @@ def test_a_call_on_a_local_reaches_the_method_a_base_of_its_file_defines() -> No
     )
     # `with Pointer[A]`: a base after `extends`, read as one (the trait, not Other's)
     assert _calls(scala, "scala", "v/Vec.scala") == [("s.debug", "resolved", "Pointer")]
+
+
+def test_a_typescript_constructor_s_parameter_property_is_a_field_of_its_class() -> None:
+    ts = (
+        "class Store {\n  save(x: string): void {}\n}\n\n"
+        "class Other {\n  save(x: string): void {}\n}\n\n"
+        "class Service {\n  constructor(private readonly store: Store, other: Other) {}\n\n"
+        "  run(): void {\n    this.store.save('a');\n  }\n}\n"
+    )
+    assert _calls(ts, "typescript", "src/service.ts") == [("this.store.save", "resolved", "Store")]
+
+
+def test_a_call_on_a_value_reaches_a_csharp_extension_method_of_another_file() -> None:
+    ext = "namespace P {\nstatic class Seq {\n    static int Total(this IEnumerable<int> xs) {\n"
+    user = "namespace P {\nclass User {\n    private IEnumerable<int> items;\n"
+    files = {
+        "p/Seq.cs": ext + "        return 0;\n    }\n}\n}\n",
+        "p/User.cs": user + "    int Run() { return items.Total(); }\n}\n}\n",
+    }
+    (call,) = [e for e in _across(files, "csharp") if e.dst_ref == "items.Total"]
+    assert (call.resolution, call.dst_qname) == ("resolved", "p.Seq.P.Seq.Total")

@@ -71,6 +71,9 @@ _NOT_A_TYPE = frozenset({"Self", "This", "Super"})
 # `self.foo()`, `$this->foo()`, `this->foo()`, `super.foo()`, `parent::foo()`
 _OWN = re.compile(r"^(?:(?:this|self|\$this|super|parent)(?:\.|->|::))?([A-Za-z_$][\w$]*)$")
 _MAX_BASES = 4
+# A C# extension method (`static int Count<T>(this IEnumerable<T> source)`): a member, for
+# a call on a value, of the type it extends as much as of its static class.
+_EXTENDS = re.compile(r"\(\s*this\s+([A-Za-z_]\w*)")
 # Perl's `Pod::Simple::new(...)`, `Pod::Text::Color->output(...)`: a package and its sub
 _PERL_CALL = re.compile(r"^(\w+(?:::\w+)*)(?:::|->)(\w+)$")
 # Lua's `utils.assert_arg(...)` where `local utils = require "pl.utils"`
@@ -109,6 +112,8 @@ class _Tables:
         if s.parent_symbol_id is not None or s.kind == "method":  # Go's: apart from its type
             if owner := s.qname.rsplit(".", 2)[-2:-1]:
                 self.members[(_family(s.lang), owner[0], s.name)].append(s)
+            if s.lang == "csharp" and (extended := _EXTENDS.search(s.signature)):
+                self.members[("csharp", extended.group(1), s.name)].append(s)
             return
         if s.kind in _TYPE_KINDS:
             self.types[(_family(s.lang), s.name)].append(s)

@@ -5,8 +5,9 @@ TypeScript; Go's names are read by `bindings`).
 
 A field or property of a type binds its name inside that type's lines, and so does a
 parameter of the type's own (Kotlin's and Scala's `class S(private val store: Store)`, a
-record's); a method's or a function's parameter or local variable, inside the method's,
-over the fields (a local declared with two types in one callable is left out).
+record's, a TypeScript constructor's `private store: Store`); a method's or a function's
+parameter or local variable, inside the method's, over the fields (a local declared with
+two types in one callable is left out).
 The type is the one written: before the name in Java and C# (`private final Store store`,
 `IStore? _store`), after it in the others (`val store: Store`, `private store?: Store`,
 `let store: Store!`), or the type a field is made of (`val cache = Cache()`, `new
@@ -78,14 +79,26 @@ def typed_bindings(symbols: Iterable[Symbol], lang: str, text: str = "") -> Type
                 fields.setdefault(s.parent_symbol_id, {})[s.name] = kind
         elif s.kind in _CALLABLE:
             body = "\n".join(lines[s.start_line : s.end_line])  # after the signature's line
-            names = {**parameters(s.signature, s.name, lang), **local_types(body, lang)}
-            if names:
+            params = parameters(s.signature, s.name, lang)
+            if names := {**params, **local_types(body, lang)}:
                 ranges.append((s.start_line, s.end_line, names))
+            if s.name == "constructor" and s.parent_symbol_id in by_id:
+                fields.setdefault(s.parent_symbol_id, {}).update(_properties(s.signature, params))
         elif s.kind in _TYPES and (params := parameters(s.signature, s.name, lang)):
             fields[s.symbol_id] = {**params, **fields.get(s.symbol_id, {})}  # `class S(val x: T)`
     owners = [(by_id[i].start_line, by_id[i].end_line, names) for i, names in fields.items()]
     ranges = sorted(owners, key=lambda r: (r[0], -r[1])) + sorted(ranges, key=lambda r: r[0])
     return Typed(tuple(ranges)) if ranges else None
+
+
+def _properties(signature: str, params: Mapping[str, str]) -> dict[str, str]:
+    """A TypeScript constructor's parameter properties (`constructor(private store:
+    Store)`): fields of its class."""
+    return {
+        name: kind
+        for name, kind in params.items()
+        if re.search(rf"\b(?:public|private|protected|readonly)\s+{re.escape(name)}\b", signature)
+    }
 
 
 def declared_type(signature: str, name: str, lang: str) -> str:
