@@ -204,25 +204,34 @@ def test_a_local_variable_holds_the_type_it_is_declared_with_or_made_of() -> Non
     assert ("local.save", "resolved", "Store") in _calls(text, "java", "p/Service.java")
 
 
-def test_a_call_on_a_local_reaches_the_method_a_base_of_its_file_defines() -> None:
-    scala = (
-        "trait Pointer[T] {\n  def debug(): Unit = {}\n}\n\n"
-        "final class Vec[+A](n: Int) extends AbstractSeq[A] with Pointer[A] {\n"
-        "  def grow(): Unit = {\n    val s = new Vec(n + 1)\n    s.debug()\n  }\n}\n\n"
-        "class Other {\n  def debug(): Unit = {}\n}\n"
-    )
-    # `with Pointer[A]`: a base after `extends`, read as one (the trait, not Other's)
-    assert _calls(scala, "scala", "v/Vec.scala") == [("s.debug", "resolved", "Pointer")]
+SCALA_BASES = (
+    "trait Pointer[T] {\n  def debug(): Unit = {}\n}\n\n"
+    "final class Vec[+A](n: Int) extends AbstractSeq[A] with Pointer[A] {\n"
+    "  def grow(): Unit = {\n    val s = new Vec(n + 1)\n    s.debug()\n  }\n}\n\n"
+    "class Other {\n  def debug(): Unit = {}\n}\n"
+)
+TS_PROPERTIES = (
+    "class Store {\n  save(x: string): void {}\n}\n\n"
+    "class Other {\n  save(x: string): void {}\n}\n\n"
+    "class Service {\n  constructor(private readonly store: Store, other: Other) {}\n\n"
+    "  run(): void {\n    this.store.save('a');\n  }\n}\n"
+)
 
 
-def test_a_typescript_constructor_s_parameter_property_is_a_field_of_its_class() -> None:
-    ts = (
-        "class Store {\n  save(x: string): void {}\n}\n\n"
-        "class Other {\n  save(x: string): void {}\n}\n\n"
-        "class Service {\n  constructor(private readonly store: Store, other: Other) {}\n\n"
-        "  run(): void {\n    this.store.save('a');\n  }\n}\n"
-    )
-    assert _calls(ts, "typescript", "src/service.ts") == [("this.store.save", "resolved", "Store")]
+@pytest.mark.parametrize(
+    ("text", "lang", "path", "call"),
+    [
+        # `with Pointer[A]`: a base after `extends`, read as one (the trait, not Other's)
+        (SCALA_BASES, "scala", "v/Vec.scala", ("s.debug", "resolved", "Pointer")),
+        # a constructor's parameter property is a field of its class
+        (TS_PROPERTIES, "typescript", "src/s.ts", ("this.store.save", "resolved", "Store")),
+    ],
+    ids=["a-base-of-the-file", "a-parameter-property"],
+)
+def test_a_call_on_a_value_reaches_the_type_it_holds(
+    text: str, lang: str, path: str, call: tuple[str, str, str]
+) -> None:
+    assert _calls(text, lang, path) == [call]
 
 
 def test_a_call_on_a_value_reaches_a_csharp_extension_method_of_another_file() -> None:
