@@ -9,7 +9,7 @@ import pytest
 from strata.index.code.crossfile import resolve_across_files
 from strata.index.code.model import Edge
 from strata.index.code.treesitter.symbols import extract
-from strata.index.code.typed import declared_type, local_types, parameters
+from strata.index.code.typed import declared_type, local_types, parameters, return_type
 
 
 @pytest.mark.parametrize(
@@ -190,8 +190,11 @@ def test_a_local_variable_holds_the_type_it_is_declared_with_or_made_of() -> Non
     java = (
         "    final Store s = pick();\n    Mem m;\n    var w = new Writer(out);\n"
         "    List<Store> all = new ArrayList<>();\n    int n = 3;\n    return s;\n"
+        "    for (final Store each : all) { each.save(); }\n"
     )
-    assert local_types(java, "java") == {"s": "Store", "m": "Mem", "w": "Writer", "all": "List"}
+    held = {"s": "Store", "m": "Mem", "w": "Writer", "all": "List", "each": "Store"}
+    assert local_types(java, "java") == held
+    assert local_types("foreach (JToken t in tokens)", "csharp") == {"t": "JToken"}
     kotlin = (
         "    val m: Mem = make()\n    val c = Cache()\n    val f = Foo.create()\n"
         "    val k = MAX_VALUE\n    const t = new Timer()\n    var x = A()\n    x = 1\n"
@@ -243,3 +246,19 @@ def test_a_call_on_a_value_reaches_a_csharp_extension_method_of_another_file() -
     }
     (call,) = [e for e in _across(files, "csharp") if e.dst_ref == "items.Total"]
     assert (call.resolution, call.dst_qname) == ("resolved", "p.Seq.P.Seq.Total")
+
+
+def test_a_local_made_by_a_call_holds_the_type_the_callable_returns() -> None:
+    kotlin = (
+        "package p\n\nclass Mem {\n    fun save(x: String) {\n    }\n}\n\n"
+        "class Other {\n    fun save(x: String) {\n    }\n}\n\n"
+        "class Service {\n    fun make(): Mem {\n        return Mem()\n    }\n\n"
+        '    fun run() {\n        val m = make()\n        m.save("a")\n'
+        '        val j = launch()\n        j.save("b")\n    }\n}\n'
+    )
+    assert _calls(kotlin, "kotlin", "p/Service.kt") == [
+        ("m.save", "resolved", "Mem"),  # `fun make(): Mem`
+        ("j.save", "ambiguous", ""),  # `launch` is not the file's: as if unbound
+    ]
+    assert return_type("func make(x: Int) -> Store", "make", "swift") == "Store"
+    assert return_type("public List<Store> all()", "all", "java") == "List"

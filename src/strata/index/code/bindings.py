@@ -46,9 +46,12 @@ _RECEIVER = re.compile(rf"^(?:this\.|self\.)?({_NAME})\.({_NAME})$")
 
 
 class Bound(Protocol):
-    """The names a file binds, and what each holds, where a line is."""
+    """The names a file binds, and what each holds, where a line is; and the type a
+    function's `signature` says the function `name` returns ("" when it says none)."""
 
     def at(self, line: int) -> Mapping[str, str]: ...
+
+    def returned(self, signature: str, name: str) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +67,10 @@ class Bindings:
         """The names bound where `line` is: the enclosing function's, then the package's."""
         i = bisect.bisect_right(self.starts, line) - 1
         return {**self.package, **self.scopes[i]} if i >= 0 else self.package
+
+    def returned(self, signature: str, name: str) -> str:
+        """The type a Go function returns (`returned_type`)."""
+        return returned_type(signature, name)
 
 
 def go_bindings(text: str) -> Bindings:
@@ -110,14 +117,19 @@ def receiver_of(written: str, line: int, bindings: Bound | None) -> str:
     return bindings.at(line).get(m.group(1), "") if m and bindings else ""
 
 
-def held_type(held: str, functions: Callable[[str], Sequence[Symbol]]) -> str:
+def held_type(
+    held: str,
+    functions: Callable[[str], Sequence[Symbol]],
+    returns: Callable[[str, str], str] | None = None,
+) -> str:
     """The type a bound value holds: `held` itself, or for `()F` the type the one function
-    `functions(F)` finds returns ("" when none or two are found, or it returns no type)."""
+    `functions(F)` finds returns, read by `returns` (default: Go's `returned_type`; "" when
+    none or two are found, or it returns no type)."""
     if not held.startswith(CALLED):
         return held
     name = held[len(CALLED) :]
     made = functions(name)
-    return returned_type(made[0].signature, name) if len(made) == 1 else ""
+    return (returns or returned_type)(made[0].signature, name) if len(made) == 1 else ""
 
 
 def returned_type(signature: str, name: str) -> str:

@@ -21,9 +21,17 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from strata.index.code.bindings import CALLED
 from strata.index.code.model import Symbol
 
-__all__ = ["Typed", "declared_type", "local_types", "parameters", "typed_bindings"]
+__all__ = [
+    "Typed",
+    "declared_type",
+    "local_types",
+    "parameters",
+    "return_type",
+    "typed_bindings",
+]
 
 _PREFIX_TYPED = frozenset({"java", "csharp"})
 _SUFFIX_TYPED = frozenset({"kotlin", "scala", "swift", "typescript", "tsx"})
@@ -37,12 +45,17 @@ _MADE = re.compile(rf"=\s*(?:new\s+)?{_TYPE}\s*[({{]")
 # A local variable: `final Store s = …;`, `Mem m;`, `var m = new Mem(…)` (Java, C#) …
 _PREFIX_LOCAL = re.compile(
     rf"(?m)^[ \t]*(?:final[ \t]+)?(?:(?P<type>[A-Z]\w*)(?:\[\])?\??|var)[ \t]+(?P<name>{_NAME})"
-    rf"[ \t]*(?:;|=[ \t]*(?:new[ \t]+(?P<made>[A-Z]\w*)[ \t]*[({{])?)"
+    rf"[ \t]*(?:;|=[ \t]*(?:new[ \t]+(?P<made>[A-Z]\w*)[ \t]*[({{]|(?P<call>[a-z_]\w*)[ \t]*\()?)"
+)
+# … and a loop's: `for (PluginCall call : calls)`, `foreach (JToken t in tokens)`
+_PREFIX_LOOP = re.compile(
+    rf"\b(?:for|foreach)[ \t]*\([ \t]*(?:final[ \t]+)?(?P<type>[A-Z]\w*)(?:\[\])?\??[ \t]+"
+    rf"(?P<name>{_NAME})[ \t]*(?::|in\b)"
 )
 # … `val m: Mem = …`, `let m = Mem()`, `const m = new Mem()` (Kotlin, Scala, Swift, TypeScript)
 _SUFFIX_LOCAL = re.compile(
     rf"\b(?:val|var|let|const)[ \t]+(?P<name>{_NAME})[ \t]*(?::[ \t]*(?P<type>[A-Z]\w*)[^=\n]*)?"
-    rf"=[ \t]*(?:(?:new[ \t]+)?(?P<made>[A-Z]\w*)[ \t]*[({{])?"
+    rf"=[ \t]*(?:(?:new[ \t]+)?(?P<made>[A-Z]\w*)[ \t]*[({{]|(?P<call>[a-z_]\w*)[ \t]*\()?"
 )
 
 
@@ -52,6 +65,11 @@ class Typed:
     with the names it binds, outer ranges first."""
 
     ranges: tuple[tuple[int, int, Mapping[str, str]], ...] = ()
+    lang: str = ""
+
+    def returned(self, signature: str, name: str) -> str:
+        """The type the callable `name` returns, as its `signature` writes it."""
+        return return_type(signature, name, self.lang)
 
     def at(self, line: int) -> Mapping[str, str]:
         """The names bound at `line`, the innermost range's over the outer ones'."""
@@ -88,7 +106,7 @@ def typed_bindings(symbols: Iterable[Symbol], lang: str, text: str = "") -> Type
             fields[s.symbol_id] = {**params, **fields.get(s.symbol_id, {})}  # `class S(val x: T)`
     owners = [(by_id[i].start_line, by_id[i].end_line, names) for i, names in fields.items()]
     ranges = sorted(owners, key=lambda r: (r[0], -r[1])) + sorted(ranges, key=lambda r: r[0])
-    return Typed(tuple(ranges)) if ranges else None
+    return Typed(tuple(ranges), lang) if ranges else None
 
 
 def _properties(signature: str, params: Mapping[str, str]) -> dict[str, str]:
@@ -99,6 +117,17 @@ def _properties(signature: str, params: Mapping[str, str]) -> dict[str, str]:
         for name, kind in params.items()
         if re.search(rf"\b(?:public|private|protected|readonly)\s+{re.escape(name)}\b", signature)
     }
+
+
+def return_type(signature: str, name: str, lang: str) -> str:
+    """The type a callable's `signature` says `name` returns (`public Store get()`, `fun
+    get(): Store`, `func get() -> Store`, `get(): Store`), or ""."""
+    if lang in _PREFIX_TYPED:
+        return declared_type(signature, name, lang)
+    text = _GENERIC.sub("", _GENERIC.sub("", signature))
+    n = re.escape(name)
+    m = re.search(rf"\b{n}\s*(?:\([^()]*\))?\s*(?::|->)\s*\(?{_TYPE}", text)
+    return m.group(1) if m else ""
 
 
 def declared_type(signature: str, name: str, lang: str) -> str:
@@ -116,12 +145,14 @@ def declared_type(signature: str, name: str, lang: str) -> str:
 
 def local_types(body: str, lang: str) -> dict[str, str]:
     """The local variables a callable's `body` declares with a type or makes of one
-    (`Store s = …`, `var m = new Mem()`, `val m: Mem = …`, `let m = Mem()`); a name
-    declared twice with two types is left out."""
+    (`Store s = …`, `var m = new Mem()`, `for (Mem m : all)`, `val m: Mem = …`, `let m =
+    Mem()`); a name declared twice with two types is left out."""
     seen: dict[str, set[str]] = {}
-    pattern = _PREFIX_LOCAL if lang in _PREFIX_TYPED else _SUFFIX_LOCAL
-    for m in pattern.finditer(_GENERIC.sub("", _GENERIC.sub("", body))):
-        name, kind = m.group("name"), m.group("type") or m.group("made")
+    patterns = (_PREFIX_LOCAL, _PREFIX_LOOP) if lang in _PREFIX_TYPED else (_SUFFIX_LOCAL,)
+    text = _GENERIC.sub("", _GENERIC.sub("", body))
+    for m in (m for pattern in patterns for m in pattern.finditer(text)):
+        name, kind = m.group("name"), m.group("type") or m.groupdict().get("made")
+        kind = kind or (CALLED + called if (called := m.groupdict().get("call")) else "")
         if kind:
             seen.setdefault(name, set()).add(kind)
     return {name: next(iter(kinds)) for name, kinds in seen.items() if len(kinds) == 1}

@@ -14,7 +14,7 @@ from strata.index.code.treesitter import grammars, tagquery
 from strata.index.code.treesitter.outlines import Definition, Reference
 from strata.index.code.treesitter.tagquery import directive
 from strata.index.code.treesitter.tags import outline
-from strata.index.code.typed import typed_bindings
+from strata.index.code.typed import Typed, typed_bindings
 from strata.text.langs import module_from_path
 from strata.text.testcode import is_test_path, is_test_unit
 
@@ -166,9 +166,16 @@ def _edges(
             edge_id, edge_type, src_id, src_qname, ref.written, path, ref.line, is_test=from_test
         )
         targets = by_name.get(ref.name.rsplit(".", 1)[-1], [])
-        if ref.kind == "call" and (held := receiver_of(ref.written, ref.line, bound)):
-            base = replace(base, receiver=held)
-            targets = _of_type(held, targets, by_name)
+        held = receiver_of(ref.written, ref.line, bound) if ref.kind == "call" else ""
+        # a typed language's `()F` is read here (unread: as if unbound), Go's across its
+        # package too (crossfile)
+        if (
+            held
+            and bound
+            and ((kind := _held_here(held, by_name, bound)) or not isinstance(bound, Typed))
+        ):
+            base = replace(base, receiver=kind if isinstance(bound, Typed) else held)
+            targets = _of_type(kind, targets, by_name)
         if ref.kind == "call":
             targets = callables(targets)
         edges.append(_resolve(base, ref, _owned_by_receiver(ref, targets)))
@@ -192,23 +199,31 @@ def _owned_by_receiver(ref: Reference, targets: list[Symbol]) -> list[Symbol]:
     return [t for t in targets if t.qname.rsplit(".", 2)[-2:-1] == [receiver]]
 
 
-def _of_type(held: str, targets: list[Symbol], by_name: Mapping[str, list[Symbol]]) -> list[Symbol]:
-    """The `targets` that are members of the type a bound value holds (`held`: the type, or
-    `()F` for what the file's function `F` returns) or of its nearest base the file
-    defines, else the extension functions among them; none when this file does not say
-    which type (the resolution across files reads `F` where it is defined)."""
+def _held_here(held: str, by_name: Mapping[str, list[Symbol]], bound: Bound) -> str:
+    """The type a bound value holds (`held`: the type, or `()F` for what the file's function
+    `F` returns, a typed language's method too); "" when this file does not say which type
+    (the resolution across files reads a Go `F` where it is defined)."""
+    typed = isinstance(bound, Typed)
 
     def functions(name: str) -> list[Symbol]:
-        return [f for f in by_name.get(name, []) if f.parent_symbol_id is None]
+        found = by_name.get(name, [])
+        return [f for f in found if f.parent_symbol_id is None or (typed and f.kind in _CALLS)]
 
-    level, seen = [held_type(held, functions)], set()
+    return held_type(held, functions, bound.returned)
+
+
+def _of_type(held: str, targets: list[Symbol], by_name: Mapping[str, list[Symbol]]) -> list[Symbol]:
+    """The `targets` that are members of the type `held` or of its nearest base the file
+    defines, else the extension functions among them (none for no type)."""
+    level, seen = [held] if held else [], set()
+    members: list[Symbol] = []
     for _ in range(_MAX_BASES):  # the type's own members, else its nearest base's here
         members = [t for t in targets if t.qname.rsplit(".", 2)[-2:-1] in ([n] for n in level)]
         seen.update(level)
         if members or not (level := [b for n in level for b in _bases_of(n, by_name)]):
             break
         level = [b for b in level if b not in seen]
-    return members or [t for t in targets if _EXTENSION.search(t.signature)]
+    return members or [t for t in targets if held and _EXTENSION.search(t.signature)]
 
 
 def _bases_of(name: str, by_name: Mapping[str, list[Symbol]]) -> list[str]:
@@ -222,6 +237,7 @@ def _bases_of(name: str, by_name: Mapping[str, list[Symbol]]) -> list[str]:
 
 
 _MAX_BASES = 4
+_CALLS = frozenset({"function", "method"})
 _TYPE_KINDS = frozenset({"class", "struct", "interface", "trait", "object", "record", "enum"})
 # A function called as a method of the value it extends: C#'s `static T F(this T x)`,
 # Kotlin's `fun T.f()`; a call on a value of a type with no such member may mean one.
