@@ -48,7 +48,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from strata.index.code.bindings import held_type
-from strata.index.code.model import Edge, Symbol, callables
+from strata.index.code.model import MAX_BASES, TYPE_KINDS, Edge, Symbol, base_name, callables
 from strata.text.langs import language_of
 
 # Languages whose top-level functions a directory shares (its package), and those whose
@@ -61,7 +61,6 @@ _RUST_MACRO = "rust macro"  # `by_name`'s key for Rust's `macro_rules!`, crate-w
 _JS_LANGS = frozenset({"javascript", "typescript", "tsx"})
 _JS_KINDS = frozenset({"function", "class"})
 _JS_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
-_TYPE_KINDS = frozenset({"class", "struct", "enum", "interface", "trait", "object", "record"})
 # `Type.method`, `Type::new`, `Pkg::Type.method`, `$Type->m` as written: a capitalised
 # receiver names a type (`treesitter/symbols.py` reads it so within a file); `new Type`.
 _TYPED = re.compile(r"^(?:[\w$]+(?:\.|::|->))*([A-Z][\w$]*)(?:\.|::|->)([A-Za-z_$][\w$]*[!?]?)$")
@@ -70,7 +69,6 @@ _NOT_A_TYPE = frozenset({"Self", "This", "Super"})
 # A method calling its own class's (or a base's) method: `foo()`, `this.foo()`,
 # `self.foo()`, `$this->foo()`, `this->foo()`, `super.foo()`, `parent::foo()`
 _OWN = re.compile(r"^(?:(?:this|self|\$this|super|parent)(?:\.|->|::))?([A-Za-z_$][\w$]*)$")
-_MAX_BASES = 4
 # A C# extension method (`static int Count<T>(this IEnumerable<T> source)`): a member, for
 # a call on a value, of the type it extends as much as of its static class.
 _EXTENDS = re.compile(r"\(\s*this\s+([A-Za-z_]\w*)")
@@ -115,7 +113,7 @@ class _Tables:
             if s.lang == "csharp" and (extended := _EXTENDS.search(s.signature)):
                 self.members[("csharp", extended.group(1), s.name)].append(s)
             return
-        if s.kind in _TYPE_KINDS:
+        if s.kind in TYPE_KINDS:
             self.types[(_family(s.lang), s.name)].append(s)
         if s.lang == "perl" and s.kind == "package":
             self.packages[s.name].add(s.path)
@@ -208,7 +206,7 @@ def _inherited(e: Edge, t: _Tables) -> Edge:
     m = _OWN.match(e.dst_ref)
     caller = t.by_id.get(e.src_symbol_id)
     owner = t.by_id.get(caller.parent_symbol_id or "") if caller else None
-    if m is None or owner is None or owner.kind not in _TYPE_KINDS:
+    if m is None or owner is None or owner.kind not in TYPE_KINDS:
         return e
     family, name = _family(owner.lang), m.group(1)
     above = m.group(0).startswith(("super", "parent"))  # the base's, not an override's
@@ -223,7 +221,7 @@ def _nearest(
     """The one member `name` (that `keep` keeps) of the nearest of `level`'s types and
     their bases that has one, or []."""
     seen: set[str] = set()
-    for _ in range(_MAX_BASES):
+    for _ in range(MAX_BASES):
         for cls in level:
             found = [s for s in t.members.get((family, cls.name, name), []) if keep(s)]
             if len(found) == 1:
@@ -239,8 +237,7 @@ def _bases(cls: Symbol, family: str, t: _Tables) -> list[Symbol]:
     """The types `cls` derives from that its language defines once in the repository."""
     out = []
     for written in cls.bases:
-        bare = re.split(r"[.:\\]+", written.split("<", 1)[0].split("(", 1)[0].strip())[-1]
-        if len(found := t.types.get((family, bare), [])) == 1:
+        if len(found := t.types.get((family, base_name(written)), [])) == 1:
             out.append(found[0])
     return out
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,6 +52,21 @@ class Symbol:
         """The qualified names of a block's members (`[]` for any other symbol)."""
         module = self.package_or_module
         return [f"{module}.{n}" if module else n for n in self.members]
+
+
+# The kinds of a definition that is a type (a base, what a value holds), and how many
+# bases up a call's resolution looks for the member a type does not define itself
+TYPE_KINDS = frozenset({"class", "struct", "enum", "interface", "trait", "object", "record"})
+MAX_BASES = 4
+# A base as written, to its bare name: `pkg.Base<T>`, `Base[A]`, `Base(x)`, `ns::Base`
+_BASE_NAME = re.compile(r"[^\s<\[(]*")
+
+
+def base_name(written: str) -> str:
+    """A base's bare name as its class writes it: `Seq[A]`, `pkg.Base<T>`, `Base(x)`,
+    `ns::Base`, `\\App\\Base` -> the last part before any type arguments."""
+    head = _BASE_NAME.match(written.strip())
+    return re.split(r"[.:\\]+", head.group() if head else "")[-1]
 
 
 def callables(targets: Sequence[Symbol]) -> list[Symbol]:

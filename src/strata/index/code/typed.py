@@ -40,7 +40,7 @@ _CALLABLE = frozenset({"method", "function"})
 _TYPES = frozenset({"class", "struct", "object", "record"})
 _NAME = r"[A-Za-z_$][\w$]*"
 _TYPE = r"([A-Z]\w*)"
-_GENERIC = re.compile(r"<[^<>]*>")
+_GENERIC = re.compile(r"<[^<>]*>")  # a type's arguments, two levels deep by `_bare`
 _MADE = re.compile(rf"=\s*(?:new\s+)?{_TYPE}\s*[({{]")
 # A local variable: `final Store s = …;`, `Mem m;`, `var m = new Mem(…)` (Java, C#) …
 _PREFIX_LOCAL = re.compile(
@@ -78,6 +78,11 @@ class Typed:
             if start <= line <= end:
                 out.update(names)
         return out
+
+
+def _bare(text: str) -> str:
+    """`text` without its types' arguments: `Map<String, List<Store>> m` -> `Map m`."""
+    return _GENERIC.sub("", _GENERIC.sub("", text))
 
 
 def typed_bindings(symbols: Iterable[Symbol], lang: str, text: str = "") -> Typed | None:
@@ -124,7 +129,7 @@ def return_type(signature: str, name: str, lang: str) -> str:
     get(): Store`, `func get() -> Store`, `get(): Store`), or ""."""
     if lang in _PREFIX_TYPED:
         return declared_type(signature, name, lang)
-    text = _GENERIC.sub("", _GENERIC.sub("", signature))
+    text = _bare(signature)
     n = re.escape(name)
     m = re.search(rf"\b{n}\s*(?:\([^()]*\))?\s*(?::|->)\s*\(?{_TYPE}", text)
     return m.group(1) if m else ""
@@ -132,7 +137,7 @@ def return_type(signature: str, name: str, lang: str) -> str:
 
 def declared_type(signature: str, name: str, lang: str) -> str:
     """The type a field's declaration `signature` gives `name`, or ""."""
-    text = _GENERIC.sub("", _GENERIC.sub("", signature.split("\n", 1)[0]))
+    text = _bare(signature.split("\n", 1)[0])
     n = re.escape(name)
     if lang in _PREFIX_TYPED:
         m = re.search(rf"(?:^|[\s(,]){_TYPE}(?:\[\])?\??\s+{n}\b", text)
@@ -149,7 +154,7 @@ def local_types(body: str, lang: str) -> dict[str, str]:
     Mem()`); a name declared twice with two types is left out."""
     seen: dict[str, set[str]] = {}
     patterns = (_PREFIX_LOCAL, _PREFIX_LOOP) if lang in _PREFIX_TYPED else (_SUFFIX_LOCAL,)
-    text = _GENERIC.sub("", _GENERIC.sub("", body))
+    text = _bare(body)
     for m in (m for pattern in patterns for m in pattern.finditer(text)):
         name, kind = m.group("name"), m.group("type") or m.groupdict().get("made")
         kind = kind or (CALLED + called if (called := m.groupdict().get("call")) else "")
@@ -170,7 +175,7 @@ def parameters(signature: str, name: str, lang: str) -> dict[str, str]:
             end = i
             break
     out: dict[str, str] = {}
-    for part in _GENERIC.sub("", _GENERIC.sub("", signature[start + 1 : end])).split(","):
+    for part in _bare(signature[start + 1 : end]).split(","):
         part = part.split("=", 1)[0].strip()
         if lang in _PREFIX_TYPED:
             m = re.search(rf"{_TYPE}(?:\[\])?\??\s+({_NAME})$", part)

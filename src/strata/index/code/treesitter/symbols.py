@@ -9,7 +9,14 @@ from typing import Final
 
 from strata.index.code import sketch
 from strata.index.code.bindings import Bound, go_bindings, held_type, receiver_of
-from strata.index.code.model import Edge, Symbol, callables
+from strata.index.code.model import (
+    MAX_BASES,
+    TYPE_KINDS,
+    Edge,
+    Symbol,
+    base_name,
+    callables,
+)
 from strata.index.code.treesitter import grammars, tagquery
 from strata.index.code.treesitter.outlines import Definition, Reference
 from strata.index.code.treesitter.tagquery import directive
@@ -217,7 +224,7 @@ def _of_type(held: str, targets: list[Symbol], by_name: Mapping[str, list[Symbol
     defines, else the extension functions among them (none for no type)."""
     level, seen = [held] if held else [], set()
     members: list[Symbol] = []
-    for _ in range(_MAX_BASES):  # the type's own members, else its nearest base's here
+    for _ in range(MAX_BASES):  # the type's own members, else its nearest base's here
         members = [t for t in targets if t.qname.rsplit(".", 2)[-2:-1] in ([n] for n in level)]
         seen.update(level)
         if members or not (level := [b for n in level for b in _bases_of(n, by_name)]):
@@ -228,17 +235,10 @@ def _of_type(held: str, targets: list[Symbol], by_name: Mapping[str, list[Symbol
 
 def _bases_of(name: str, by_name: Mapping[str, list[Symbol]]) -> list[str]:
     """The bare names of the bases the file's types named `name` derive from."""
-    return [
-        re.split(r"[\[<(]", base, maxsplit=1)[0].strip().rsplit(".", 1)[-1]
-        for s in by_name.get(name, [])
-        if s.kind in _TYPE_KINDS
-        for base in s.bases
-    ]
+    return [base_name(b) for s in by_name.get(name, []) if s.kind in TYPE_KINDS for b in s.bases]
 
 
-_MAX_BASES = 4
 _CALLS = frozenset({"function", "method"})
-_TYPE_KINDS = frozenset({"class", "struct", "interface", "trait", "object", "record", "enum"})
 # A function called as a method of the value it extends: C#'s `static T F(this T x)`,
 # Kotlin's `fun T.f()`; a call on a value of a type with no such member may mean one.
 _EXTENSION = re.compile(r"\(\s*this\s|\bfun\s+(?:<[^>]*>\s*)?[\w.<>?, ]+\.\w+\s*\(")
