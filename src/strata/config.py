@@ -98,6 +98,13 @@ KEYS: dict[str, Key] = {
         "words plus the code names its first hits share (0 = off; measured: "
         "docs/benchmarks.md)",
     ),
+    "search.adapter": Key(
+        float,
+        0.5,
+        "how far a sentence's vector moves through the index's query adapter, fitted at "
+        "each index run on the project's documented code, before it is compared with code "
+        "(0 = off, 1 = all the way; measured: docs/benchmarks.md)",
+    ),
     "doctor.keep_backups": Key(int, 3, "backups `doctor --repair` keeps (older ones removed)"),
     # `strata ask`: the local LLM that answers from the retrieved hits.
     "llm.provider": Key(str, "ollama", "ollama | openai | none"),
@@ -165,6 +172,7 @@ class SearchConfig:
     kind_floor: bool = False
     path_boost: float = 0.0
     feedback: float = 0.0
+    adapter: float = 0.5
 
 
 @dataclass(frozen=True, slots=True)

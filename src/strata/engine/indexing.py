@@ -11,6 +11,7 @@ from pathlib import Path
 
 from strata.embedding import RETRY_HINT, configured_name, first_dim
 from strata.embedding.cache import EmbeddingCache
+from strata.engine import adapting
 from strata.engine.parts import Parts, check_embedder
 from strata.errors import EmbedderError, UserError
 from strata.index.corpus import FILE_NAME as ARTIFACTS_FILE
@@ -174,10 +175,14 @@ def _apply(
     finally:
         done.update(last_index=time.time(), skipped=summary.skipped_stats(files))
         parts.write_locator(**recorded(parts.locator(), r, **done))
-    if not isinstance(parts.store, Maintenance):
-        return summary
     # a run that only resumed embedding changed no file, yet rewrote rows (their vectors)
     wrote = not plan.is_noop() or summary.vectors_embedded > 0
+    if wrote or "adapter_pairs" not in parts.locator():  # an index older than the adapter
+        fitted = adapting.refit(parts, progress)
+        if fitted is not None:
+            parts.write_locator(adapter_pairs=fitted)
+    if not isinstance(parts.store, Maintenance):
+        return summary
     if wrote or capabilities.unindexed_rows(parts.store) > 0:
         parts.store.optimize()
     else:

@@ -18,6 +18,7 @@ from strata.embedding import (
     make_embedder,
     make_query_embedder,
 )
+from strata.engine import adapting
 from strata.errors import EmbedderMismatchError, NoIndexError, UserError
 from strata.layers import C1_SYMBOL_CATALOG, C2_DEPENDENCY_GRAPH
 from strata.query import lookup
@@ -212,7 +213,8 @@ class Parts:
         """What a search runs against: the store, the search settings, the query embedder."""
         names = tuple(r.name for r in all_repos(self.locator(), self.root)) if self.exists else ()
         embedder = self.query_embedder if self.embeds else None
-        return QueryContext(self.store, self.config, embedder, names)
+        adapter = adapting.loader(self.index_dir) if self.embeds else None
+        return QueryContext(self.store, self.config, embedder, names, adapter)
 
     # ---- the store and the embedders -------------------------------------------------------
     @property

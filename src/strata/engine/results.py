@@ -24,12 +24,14 @@ class LayerCount(JsonFields):
 
 @dataclass(frozen=True, slots=True)
 class EmbedderState:
-    """The index's embedder: its name and width (0: lexical only), and why a first index
-    has no vectors yet (None when it has, or needs none)."""
+    """The index's embedder: its name and width (0: lexical only), why a first index has
+    no vectors yet (None when it has, or needs none), and the documented symbols its query
+    adapter was fitted on (0: too few for one; None: not fitted)."""
 
     name: str
     dim: int
     vectors_pending: str | None = None
+    adapter_pairs: int | None = None
 
     @property
     def lexical_only(self) -> bool:
@@ -37,8 +39,8 @@ class EmbedderState:
         return self.dim == 0
 
     def to_json(self) -> dict[str, Any]:
-        """`{"name", "dim", "lexical_only", "vectors_pending"}`."""
-        return fields_json(self, "name", "dim", "lexical_only", "vectors_pending")
+        """`{"name", "dim", "lexical_only", "vectors_pending", "adapter_pairs"}`."""
+        return fields_json(self, "name", "dim", "lexical_only", "vectors_pending", "adapter_pairs")
 
 
 @dataclass(frozen=True, slots=True)

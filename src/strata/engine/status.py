@@ -75,7 +75,10 @@ def report_status(
         store=redact(store_uri),
         # `vectors_pending`: why a first index has no vectors yet
         embedder=EmbedderState(
-            str(locator.get("embedder", "none")), dim, locator.get("vectors_pending")
+            str(locator.get("embedder", "none")),
+            dim,
+            locator.get("vectors_pending"),
+            locator.get("adapter_pairs"),
         ),
         layers=MappingProxyType(
             {

@@ -10,11 +10,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from strata.config import Config
 from strata.embedding import Embedder
 from strata.errors import EmbedderError, EmbedderMismatchError, QueryError
 from strata.layers import EMBEDDED_LAYERS, PASSAGE_LAYERS, embedded_count
 from strata.query import (
+    adapted,
     feedback,
     frames,
     framing,
@@ -77,6 +80,7 @@ class QueryContext:
     config: Config
     embedder: Callable[[], Embedder] | None = None
     project: tuple[str, ...] = ()
+    adapter: Callable[[], np.ndarray | None] | None = None
 
 
 def search(
@@ -109,6 +113,7 @@ class Searcher:
         self._cfg = ctx.config
         self._embedder_factory = ctx.embedder
         self._project = name_words(ctx.project)
+        self._adapter = ctx.adapter
 
     def search(
         self,
@@ -231,7 +236,9 @@ class Searcher:
 
     def _semantic(self, query: str, n: int, where: Filter) -> list[tuple[Record, float]]:
         vec = self._get_embedder().embed_query(query)
-        return self._store.vector_search(vec, n, dataclasses.replace(where, has_vector=True))
+        weight = self._cfg.search.adapter
+        matrix = self._adapter() if self._adapter is not None and weight > 0 else None
+        return adapted.vector_search(self._store, vec, matrix, weight, n, where)
 
     def _validate(self, query: str, notes: list[str]) -> tuple[str, list[str]]:
         query = query.strip()

@@ -56,7 +56,8 @@ LEXERS = {
 }
 
 
-_PHASES = {"chunk": "chunking ", "index": "indexing ", "embed": "embedding"}
+_PHASES = {"chunk": "chunking ", "index": "indexing ", "embed": "embedding", "adapt": "adapting "}
+_UNITS = {"embed": "chunks", "adapt": "texts"}
 
 
 def emit_json(out: Console, data: Any) -> None:
@@ -96,7 +97,7 @@ class Bar:
         task = self._tasks[phase]
         t = self._progress.tasks[task]
         elapsed = t.elapsed or 0.0
-        unit = "chunks" if phase == "embed" else "files"
+        unit = _UNITS.get(phase, "files")
         rate = f"{done / elapsed:,.0f} {unit}/s" if elapsed > 0.5 else ""
         self._progress.update(task, completed=done, total=total, rate=rate, item=item[-50:])
 
@@ -274,6 +275,10 @@ def status(out: Console, s: Status) -> None:
     out.print(f"[bold]embedder[/]  {mode}")
     if not emb.lexical_only:
         out.print(f"[bold]vectors[/]   {s.vectors.done}/{s.vectors.total} rows embedded")
+        if emb.adapter_pairs is not None:
+            fitted = f"fitted on {emb.adapter_pairs} documented symbols"
+            fitted = fitted if emb.adapter_pairs else "none (too few documented symbols)"
+            out.print(f"[bold]adapter[/]   {fitted}")
     out.print(f"[bold]rows[/]      {s.rows}")
     for layer, c in sorted(s.layers.items()):
         out.print(f"  {layer:<22} {c.rows:>8}")

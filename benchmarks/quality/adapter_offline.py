@@ -1,0 +1,157 @@
+"""The query adapter offline: the semantic list of every query of a quality run, searched
+again over its cached index with the query's vector moved by adapters of several kinds.
+
+    python -m benchmarks.quality.adapter_offline RESULTS [--build B] [--ridge 1,3,10]
+        [--weights 0.5,1] [--with-doc] [--cv] [--corpus PREFIX ...]
+
+RESULTS is a `benchmarks.quality.run --json` file (its queries and targets); the indexes
+are the run's cached ones of build B (default: the run's). Each index's pairs are the
+engine's own (`strata.embedding.adapter.pairs`); `--with-doc` pairs each summary with its
+chunk's stored vector instead (the doc comment left in); `--cv` adds a per-project weight
+chosen by 5-fold cross-validation over the pairs. Prints MRR@10 of the semantic list per
+set and per family (docs/benchmarks.md, "A query adapter fitted on the project's own doc
+comments").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarks.quality.indexes import INDEXES
+from strata.embedding import adapter
+from strata.embedding.local import SentenceTransformerEmbedder
+from strata.layers import C0_SOURCE_CHUNKS, C1_SYMBOL_CATALOG
+from strata.store import Filter, open_store
+from strata.types import Record
+
+MODEL = "all-MiniLM-L6-v2"
+GRID = (0.0, 0.25, 0.5, 0.75, 1.0)
+Variant = Callable[[np.ndarray], np.ndarray]
+
+
+def _reciprocal_ranks(
+    queries: np.ndarray, rows: Sequence[Record], vectors: np.ndarray, asked: list[dict[str, Any]]
+) -> list[float]:
+    out = []
+    scores = queries @ vectors.T
+    for i, q in enumerate(asked):
+        rank = 0.0
+        for n, j in enumerate(np.argsort(-scores[i])[:10]):
+            row = rows[j]
+            if any(_hits(row, t) for t in q["targets"]):
+                rank = 1.0 / (n + 1)
+                break
+        out.append(rank)
+    return out
+
+
+def _hits(row: Record, target: dict[str, Any]) -> bool:
+    start, end = row.span_start or 0, row.span_end or -1
+    return bool(row.path == target["path"] and start <= target["end"] and end >= target["start"])
+
+
+def _moved(x: np.ndarray, w: np.ndarray, weight: float) -> np.ndarray:
+    q = x + weight * (x @ w - x)
+    return q / np.linalg.norm(q, axis=1, keepdims=True)
+
+
+def _cv_weight(x: np.ndarray, y: np.ndarray, ridge: float) -> float:
+    """The weight that finds each held-out summary's own chunk best among the pairs'."""
+    yn = y / np.linalg.norm(y, axis=1, keepdims=True)
+    folds = np.arange(len(x)) % 5
+    score = dict.fromkeys(GRID, 0.0)
+    for f in range(5):
+        held = folds == f
+        w = adapter.fit(x[~held], y[~held], ridge)
+        for g in GRID:
+            s = _moved(x[held], w, g) @ yn.T
+            own = s[np.arange(held.sum()), np.flatnonzero(held)]
+            score[g] += float((1.0 / ((s > own[:, None]).sum(1) + 1)).sum())
+    return max(GRID, key=lambda g: (round(score[g] / len(x), 3), -g))
+
+
+def _variants(
+    rows: list[Record], vectors: np.ndarray, emb: SentenceTransformerEmbedder, args: Any
+) -> dict[str, Variant] | None:
+    symbols = [r for r in rows if r.layer == C1_SYMBOL_CATALOG]
+    chunks: dict[str, list[Record]] = defaultdict(list)
+    embedded = [r for r in rows if r.vector is not None]
+    index = {r.id: i for i, r in enumerate(embedded)}
+    for r in embedded:
+        if r.layer == C0_SOURCE_CHUNKS:
+            chunks[r.path].append(r)
+    found = adapter.matches(symbols, chunks)
+    if len(found) < adapter.MIN_PAIRS:
+        return None
+    x = emb.embed_documents([s for s, _ in found])
+    if args.with_doc:  # the chunk as stored: its doc comment still in it
+        y = vectors[[index[c.id] for _, c in found]]
+    else:
+        y = emb.embed_documents([adapter.strip_doc(c.text_to_embed, s) for s, c in found])
+    out: dict[str, Variant] = {"none": lambda q: q}
+    for ridge in args.ridge:
+        w = adapter.fit(x, y, ridge)
+        for weight in args.weights:
+            out[f"ridge {ridge:g}, weight {weight:g}"] = lambda q, w=w, g=weight: _moved(q, w, g)
+        if args.cv:
+            g = _cv_weight(x, y, ridge)
+            out[f"ridge {ridge:g}, cv weight"] = lambda q, w=w, g=g: _moved(q, w, g)
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("results")
+    p.add_argument("--build", default="")
+    p.add_argument("--ridge", default="1", type=lambda s: [float(x) for x in s.split(",")])
+    p.add_argument("--weights", default="0.5,1", type=lambda s: [float(x) for x in s.split(",")])
+    p.add_argument("--with-doc", action="store_true")
+    p.add_argument("--cv", action="store_true")
+    p.add_argument("--corpus", nargs="*", default=[])
+    args = p.parse_args(argv)
+    data = json.loads(Path(args.results).read_text(encoding="utf-8"))
+    build = args.build or data["meta"]["strata"]
+    asked: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for q in data["queries"]:
+        if q["system"].startswith("strata semantic"):
+            asked[q["repo"]].append(q)
+    emb = SentenceTransformerEmbedder.load(MODEL, "auto", 32)
+    family: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for repo, qs in sorted(asked.items()):
+        if args.corpus and not repo.startswith(tuple(args.corpus)):
+            continue
+        found = sorted(INDEXES.glob(f"{repo}-*-{MODEL}-{build}"))
+        if not found:
+            continue
+        store = open_store(f"lancedb://{found[0] / 'lance'}", 384)
+        rows = store.fetch(Filter())
+        store.close()
+        embedded = [r for r in rows if r.vector is not None]
+        vectors = np.stack([r.vector for r in embedded])
+        variants = _variants(rows, vectors, emb, args)
+        if variants is None:
+            continue
+        plain = emb.embed_documents([q["query"] for q in qs])
+        line = [repo]
+        for name, move in variants.items():
+            ranks = _reciprocal_ranks(move(plain), embedded, vectors, qs)
+            by_set: dict[str, list[float]] = defaultdict(list)
+            for q, r in zip(qs, ranks, strict=True):
+                by_set[q["set"]].append(r)
+                family[q["set"].split("-")[0]][name].append(r)
+            line.append(name + ": " + ", ".join(f"{s} {np.mean(v):.3f}" for s, v in by_set.items()))
+        print(" | ".join(line), flush=True)
+    for fam, by_name in sorted(family.items()):
+        cells = ", ".join(f"{name} {np.mean(v):.4f}" for name, v in by_name.items())
+        print(f"{fam} ({len(next(iter(by_name.values())))}): {cells}")
+
+
+if __name__ == "__main__":
+    main()

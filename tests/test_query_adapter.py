@@ -1,0 +1,242 @@
+"""The query adapter: fitted on a project's documented symbols at each index run, used by
+the semantic list for code rows only (embedding/adapter, engine/adapting, query/adapted)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from strata import Engine
+from strata.embedding import adapter
+from strata.engine.adapting import FILE_NAME
+from strata.layers import C0_SOURCE_CHUNKS, C1_SYMBOL_CATALOG, D0_DOC_CHUNKS
+from strata.query import adapted
+from strata.store import Filter
+from strata.surfaces.cli import app
+from strata.types import Record
+from tests.embed_server import EmbedServer, serve
+
+
+def _rec(rid: str, layer: str, path: str, span: tuple[int, int], **kw: Any) -> Record:
+    fields: dict[str, Any] = {
+        "title": "", "content": "", "lang": "python", "kind": "function", "is_test": False,
+        "metadata": {}, "file_hash": "h", "content_hash": "c", **kw,
+    }  # fmt: skip
+    return Record(id=rid, path=path, layer=layer, span_start=span[0], span_end=span[1], **fields)
+
+
+# --- the pure parts -------------------------------------------------------------------------
+
+
+def test_summary_is_what_follows_the_signature_and_says_enough() -> None:
+    sym = _rec(
+        "s", C1_SYMBOL_CATALOG, "a.py", (1, 3),
+        title="a.load", content="def load(path)\nRead the settings file from disk.",
+        metadata={"signature": "def load(path)"},
+    )  # fmt: skip
+    assert adapter.summary_of(sym) == "Read the settings file from disk."
+    short = _rec("t", C1_SYMBOL_CATALOG, "a.py", (1, 3), title="a.f", content="a.f\nLoads.")
+    assert adapter.summary_of(short) == ""  # too few words to learn from
+    bare = _rec("u", C1_SYMBOL_CATALOG, "a.py", (1, 3), title="a.g", content="a.g")
+    assert adapter.summary_of(bare) == ""
+
+
+def test_strip_doc_takes_out_the_doc_comment_the_summary_came_from() -> None:
+    text = (
+        "// Parse reads the settings file from disk.\n"
+        "// It returns an error when missing.\n"
+        "func Parse(path string) error {\n"
+        "    // settings are cached\n"
+        "    return load(path)\n"
+        "}"
+    )
+    out = adapter.strip_doc(text, "Parse reads the settings file from disk.")
+    assert "reads the settings" not in out
+    assert "func Parse(path string) error {" in out and "return load(path)" in out
+    assert "// settings are cached" not in out  # a comment line holding the summary's word
+    assert "// It returns an error when missing." in out  # shares none of its words
+
+
+def test_pairs_take_the_smallest_chunk_around_each_documented_symbol() -> None:
+    sig = {"signature": "def f()"}
+    syms = [
+        _rec("a.f", C1_SYMBOL_CATALOG, "a.py", (5, 8), title="a.f",
+             content="def f()\nCompute the total of the basket.", metadata=sig),
+        _rec("a.g", C1_SYMBOL_CATALOG, "a.py", (9, 9), title="a.g",
+             content="def f()\nCompute the mean of the basket.", metadata=sig, is_test=True),
+        _rec("b.h", C1_SYMBOL_CATALOG, "b.py", (1, 2), title="b.h",
+             content="def f()\nA function nobody chunked.", metadata=sig),
+    ]  # fmt: skip
+    chunks = {
+        "a.py": [
+            _rec("a:0", C0_SOURCE_CHUNKS, "a.py", (1, 20), content="class Basket: ..."),
+            _rec("a:1", C0_SOURCE_CHUNKS, "a.py", (5, 8), content="def f():\n    return 1"),
+        ]
+    }
+    assert adapter.pairs(syms, chunks) == [
+        ("Compute the total of the basket.", "def f():\n    return 1")
+    ]
+
+
+def test_pairs_are_a_stable_sample_when_there_are_too_many(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(adapter, "MAX_PAIRS", 3)
+
+    def sym(i: int) -> Record:
+        return _rec(
+            f"m.f{i}", C1_SYMBOL_CATALOG, "m.py", (i, i), title=f"m.f{i}",
+            content=f"m.f{i}\nReturn the value number {i} here.",
+        )  # fmt: skip
+
+    chunks = {"m.py": [_rec(f"m:{i}", C0_SOURCE_CHUNKS, "m.py", (i, i)) for i in range(12)]}
+    first = adapter.pairs([sym(i) for i in range(10)], chunks)
+    again = adapter.pairs([sym(i) for i in reversed(range(12))], chunks)
+    assert len(first) == 3
+    new = {(f"Return the value number {i} here.", "") for i in (10, 11)}
+    assert set(again) <= set(first) | new  # new symbols only take some places of the old
+    assert first == adapter.pairs([sym(i) for i in reversed(range(10))], chunks)
+
+
+def test_fit_recovers_a_map_the_pairs_follow_and_ridge_pulls_to_identity() -> None:
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(400, 8)).astype(np.float32)
+    true = rng.normal(size=(8, 8)).astype(np.float32)
+    w = adapter.fit(x, x @ true, ridge=1e-6)
+    assert np.allclose(w, true, atol=1e-3)
+    assert np.allclose(adapter.fit(x, x @ true, ridge=1e9), np.eye(8), atol=1e-3)
+
+
+def test_adapt_moves_the_given_share_of_the_way_at_unit_length() -> None:
+    q = np.array([1.0, 0.0], dtype=np.float32)
+    w = np.array([[0.0, 1.0], [1.0, 0.0]], dtype=np.float32)  # swaps the axes
+    assert np.allclose(adapter.adapt(q, w, 0.0), q)
+    assert np.allclose(adapter.adapt(q, w, 1.0), [0.0, 1.0])
+    half = adapter.adapt(q, w, 0.5)
+    assert np.allclose(half, [2**-0.5, 2**-0.5]) and half.dtype == np.float32
+
+
+# --- fitted at index time, used by the semantic list ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[EmbedServer]:
+    yield from serve()
+
+
+def _project(root: Path, documented: int) -> Path:
+    nouns = ["basket", "invoice", "parcel", "ledger", "voucher", "tariff", "cargo", "ticket"]
+    lines = []
+    for i in range(documented):
+        noun = nouns[i % len(nouns)]
+        lines += [
+            f"def handle_{noun}_{i}(value):",
+            f'    """Compute the {noun} total for region {i} with care."""',
+            f"    return value * {i} + len('{noun}')",
+            "",
+        ]
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "shop.py").write_text("\n".join(lines), encoding="utf-8")
+    (root / "README.md").write_text(
+        "# Shop\n\n## Totals\n\nThe basket total is computed per region.\n", encoding="utf-8"
+    )
+    return root
+
+
+def _config(server: EmbedServer, weight: float) -> dict[str, Any]:
+    return {
+        "embed.provider": "ollama",
+        "embed.base_url": server.url,
+        "embed.model": "m1",
+        "search.adapter": weight,
+    }
+
+
+@pytest.mark.usefixtures("both_stores")
+def test_an_index_run_fits_the_adapter_on_the_documented_symbols(
+    tmp_path: Path, server: EmbedServer
+) -> None:
+    root = _project(tmp_path / "p", 30)
+    eng = Engine.open(root, config=_config(server, 0.5))
+    eng.index()
+    matrix = np.load(root / ".strata" / FILE_NAME)
+    assert matrix.shape == (eng.store.dim, eng.store.dim)
+    assert not np.allclose(matrix, np.eye(eng.store.dim), atol=1e-3)
+    locator = json.loads((root / ".strata" / "index.json").read_text())
+    assert locator["adapter_pairs"] == 30
+    assert eng.status().to_json()["embedder"]["adapter_pairs"] == 30
+    env = {"STRATA_EMBED_BASE_URL": server.url, "STRATA_EMBED_PROVIDER": "ollama"}
+    shown = CliRunner().invoke(
+        app, ["status", "--index-dir", str(root / ".strata")], env=env, catch_exceptions=False
+    )
+    assert "fitted on 30 documented symbols" in shown.output
+    asked = len(server.requests)
+    eng.index()  # nothing changed: no refit, nothing embedded
+    assert len(server.requests) == asked
+
+
+@pytest.mark.usefixtures("both_stores")
+def test_too_few_documented_symbols_leave_no_adapter(tmp_path: Path, server: EmbedServer) -> None:
+    root = _project(tmp_path / "p", adapter.MIN_PAIRS - 1)
+    stale = root / ".strata" / FILE_NAME
+    stale.parent.mkdir()
+    np.save(stale, np.eye(4, dtype=np.float32))
+    Engine.open(root, config=_config(server, 0.5)).index()
+    assert not stale.exists()  # an adapter of another state of the project goes
+
+
+def test_the_weight_moves_code_rows_only_and_zero_turns_it_off(
+    tmp_path: Path, server: EmbedServer
+) -> None:
+    root = _project(tmp_path / "p", 30)
+    Engine.open(root, config=_config(server, 1.0)).index()
+    query = "the basket total of a region"
+
+    def semantic(weight: float) -> dict[str, float]:
+        eng = Engine.open(root, config=_config(server, weight))
+        store = eng.store
+        vec = eng.parts.query_embedder().embed_query(query)
+        matrix = np.load(root / ".strata" / FILE_NAME)
+        where = Filter(layers=(C0_SOURCE_CHUNKS, D0_DOC_CHUNKS))
+        return {r.id: s for r, s in adapted.vector_search(store, vec, matrix, weight, 40, where)}
+
+    plain, moved = semantic(0.0), semantic(1.0)
+    docs = [rid for rid in plain if rid.startswith("README")]
+    code = [rid for rid in plain if rid.startswith("src/")]
+    assert docs and code
+    assert all(moved[rid] == pytest.approx(plain[rid]) for rid in docs)
+    assert any(abs(moved.get(rid, -9.0) - plain[rid]) > 1e-4 for rid in code)
+    # the query's own vector says which places are docs; the adapted one, which code
+    assert [r.startswith("README") for r in moved] == [r.startswith("README") for r in plain]
+
+    def searched(weight: float) -> dict[str, float]:
+        eng = Engine.open(root, config=_config(server, weight))
+        hits = eng.search(query, k=40, mode="semantic", route=False)
+        return {h.record.id: h.parts["semantic_raw"] for h in hits}
+
+    assert searched(1.0) == pytest.approx(moved) and searched(0.0) == pytest.approx(plain)
+
+
+def test_without_a_usable_matrix_the_search_is_the_plain_one(
+    tmp_path: Path, server: EmbedServer
+) -> None:
+    root = _project(tmp_path / "p", 30)
+    eng = Engine.open(root, config=_config(server, 1.0))
+    eng.index()
+    store, vec = eng.store, np.ones(eng.store.dim, dtype=np.float32)
+    vec /= np.linalg.norm(vec)
+    where = Filter(layers=(C0_SOURCE_CHUNKS, D0_DOC_CHUNKS))
+    plain = store.vector_search(vec, 10, Filter(layers=where.layers, has_vector=True))
+    wrong = np.eye(3, dtype=np.float32)  # another model's width
+    for matrix in (None, wrong):
+        hits = adapted.vector_search(store, vec, matrix, 1.0, 10, where)
+        assert [r.id for r, _ in hits] == [r.id for r, _ in plain]
+    (root / ".strata" / FILE_NAME).write_bytes(b"not an array")
+    result = Engine.open(root, config=_config(server, 1.0)).search("basket total", k=3)
+    assert result.hits and result.mode == "hybrid"
