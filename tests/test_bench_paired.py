@@ -70,3 +70,13 @@ def test_the_command_reads_a_run_and_writes_json(tmp_path: Path, capsys) -> None
     assert row["set"] == "doc-x" and row["verdict"] in ("same", "below", "above")
     with pytest.raises(SystemExit, match="cannot read"):
         paired.main([str(tmp_path / "missing.json")])
+
+
+def test_before_pairs_hybrid_with_an_older_runs_hybrid(tmp_path: Path, capsys) -> None:
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps({"queries": _rows("doc-x", [3] * 20, [1] * 20)}))
+    new.write_text(json.dumps({"queries": _rows("doc-x", [1] * 20, [1] * 20)}))
+    paired.main([str(new), "--before", str(old)])
+    table = capsys.readouterr().out
+    assert "against hybrid in old.json" in table
+    assert "| doc-x | 20 | 20 | 0 | 0 | +0.667 |" in table  # rank 3 -> 1, not the baseline's

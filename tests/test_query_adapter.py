@@ -102,6 +102,9 @@ def test_pairs_are_a_stable_sample_when_there_are_too_many(
     new = {(f"Return the value number {i} here.", "") for i in (10, 11)}
     assert set(again) <= set(first) | new  # new symbols only take some places of the old
     assert first == adapter.pairs([sym(i) for i in reversed(range(10))], chunks)
+    # the candidates read for a large project: twice the sample, the same sample from them
+    chosen = adapter.candidates([sym(i) for i in range(10)])
+    assert len(chosen) == 6 and adapter.pairs(chosen, chunks) == first
 
 
 def test_fit_recovers_a_map_the_pairs_follow_and_ridge_pulls_to_identity() -> None:
@@ -240,3 +243,16 @@ def test_without_a_usable_matrix_the_search_is_the_plain_one(
     (root / ".strata" / FILE_NAME).write_bytes(b"not an array")
     result = Engine.open(root, config=_config(server, 1.0)).search("basket total", k=3)
     assert result.hits and result.mode == "hybrid"
+
+
+def test_an_adapter_that_cannot_be_written_leaves_the_index_run_whole(
+    tmp_path: Path, server: EmbedServer
+) -> None:
+    root = _project(tmp_path / "p", 30)
+    blocked = root / ".strata" / "query_adapter.tmp.npy"
+    blocked.mkdir(parents=True)  # the file the map is written to first cannot be a file
+    eng = Engine.open(root, config=_config(server, 0.5))
+    summary = eng.index()
+    assert summary.indexed == 2 and not (root / ".strata" / FILE_NAME).exists()
+    assert "adapter_pairs" not in json.loads((root / ".strata" / "index.json").read_text())
+    assert eng.search("basket total", k=3).hits

@@ -7,9 +7,11 @@ at the same rank (ties), and gives the mean difference of the reciprocal ranks w
 95 % paired bootstrap interval (the questions resampled with replacement, a fixed seed).
 An interval that holds 0 says the sets' questions cannot tell the two apart.
 
-    python -m benchmarks.quality.paired [RESULTS.json] [--json OUT]
+    python -m benchmarks.quality.paired [RESULTS.json] [--before OLD.json] [--json OUT]
 
-reads a quality run's JSON (default: the run's default output) and prints the table.
+reads a quality run's JSON (default: the run's default output) and prints the table;
+`--before` pairs hybrid with an older run's hybrid instead of the baseline (did a change
+move a set beyond its noise?).
 """
 
 from __future__ import annotations
@@ -105,10 +107,10 @@ def compare(rows: Iterable[Mapping[str, Any]]) -> list[Paired]:
     return out
 
 
-def markdown(pairs: Sequence[Paired]) -> str:
+def markdown(pairs: Sequence[Paired], against: str = f"the {BASELINE}") -> str:
     """The table: one row per set."""
     lines = [
-        f"### Hybrid against the {BASELINE}, question by question\n",
+        f"### Hybrid against {against}, question by question\n",
         "| set | n | wins | losses | ties | Δ MRR@10 | 95 % interval | verdict |",
         "|---|---:|---:|---:|---:|---:|---:|---|",
     ]
@@ -118,6 +120,15 @@ def markdown(pairs: Sequence[Paired]) -> str:
             f"[{p.low:+.3f}, {p.high:+.3f}] | {p.verdict} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def _queries(path: Path) -> list[dict[str, Any]]:
+    """A quality run's query rows."""
+    try:
+        payload = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SystemExit(f"cannot read {path}: {exc}") from None
+    return list(payload.get("queries", []))
 
 
 def json_rows(pairs: Sequence[Paired]) -> list[dict[str, Any]]:
@@ -131,14 +142,18 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     p = argparse.ArgumentParser(prog="python -m benchmarks.quality.paired", description=__doc__)
     p.add_argument("results", nargs="?", type=Path, default=RESULTS, help="a quality run's JSON")
+    p.add_argument("--before", type=Path, default=None, help="an older run's JSON to pair with")
     p.add_argument("--json", type=Path, default=None, help="also write the rows here")
     args = p.parse_args(argv)
-    try:
-        payload = json.loads(args.results.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise SystemExit(f"cannot read {args.results}: {exc}") from None
-    pairs = compare(payload.get("queries", []))
-    print(markdown(pairs))
+    rows = _queries(args.results)
+    against = f"the {BASELINE}"
+    if args.before is not None:
+        rows = [r for r in rows if str(r["system"]).startswith(HYBRID)]
+        old = _queries(args.before)
+        rows += [{**r, "system": BASELINE} for r in old if str(r["system"]).startswith(HYBRID)]
+        against = f"hybrid in {args.before.name}"
+    pairs = compare(rows)
+    print(markdown(pairs, against))
     if args.json:
         args.json.write_text(json.dumps(json_rows(pairs), indent=1), encoding="utf-8")
 

@@ -30,6 +30,7 @@ __all__ = [
     "MAX_PAIRS",
     "MIN_PAIRS",
     "adapt",
+    "candidates",
     "fit",
     "matches",
     "pairs",
@@ -67,6 +68,15 @@ def strip_doc(text: str, summary: str) -> str:
             continue
         kept.append(line)
     return "\n".join(kept)
+
+
+def candidates(symbols: Iterable[Record]) -> list[Record]:
+    """The documented symbols outside the tests that `matches` may take, in its stable
+    order: twice `MAX_PAIRS` of them, so that a large project's chunks are read only for
+    the files a sample can come from (a symbol with no chunk around it is passed over)."""
+    documented = [s for s in symbols if not s.is_test and summary_of(s)]
+    documented.sort(key=lambda s: _stable(s.id))
+    return documented[: 2 * MAX_PAIRS]
 
 
 def pairs(

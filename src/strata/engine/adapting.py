@@ -43,7 +43,7 @@ def refit(parts: Parts, progress: Report = None) -> int | None:
         return None
     store = parts.store
     symbols = store.fetch(Filter(layers=(C1_SYMBOL_CATALOG,)), vectors=False)
-    documented = [s for s in symbols if adapter.summary_of(s)]
+    documented = adapter.candidates(symbols)
     chunks: dict[str, list[Record]] = defaultdict(list)
     if len(documented) >= adapter.MIN_PAIRS:
         paths = tuple(sorted({s.path for s in documented}))
@@ -70,8 +70,12 @@ def refit(parts: Parts, progress: Report = None) -> int | None:
     x = np.stack([vecs[content_hash(s)] for s, _ in found])
     y = np.stack([vecs[content_hash(t)] for _, t in found])
     tmp = path.with_suffix(".tmp.npy")
-    np.save(tmp, adapter.fit(x, y))
-    os.replace(tmp, path)
+    try:
+        np.save(tmp, adapter.fit(x, y))
+        os.replace(tmp, path)
+    except OSError as exc:  # a full disk: the rows are written, the old adapter stays
+        log.warning("query adapter not written to %s: %s", path, exc)
+        return None
     log.info("query adapter fitted on %d documented symbols", len(found))
     return len(found)
 
