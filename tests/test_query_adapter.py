@@ -161,13 +161,19 @@ def _config(server: EmbedServer, weight: float) -> dict[str, Any]:
     }
 
 
+def _indexed(tmp_path: Path, server: EmbedServer, weight: float) -> tuple[Path, Engine]:
+    """A project of 30 documented functions, indexed (its adapter fitted)."""
+    root = _project(tmp_path / "p", 30)
+    eng = Engine.open(root, config=_config(server, weight))
+    eng.index()
+    return root, eng
+
+
 @pytest.mark.usefixtures("both_stores")
 def test_an_index_run_fits_the_adapter_on_the_documented_symbols(
     tmp_path: Path, server: EmbedServer
 ) -> None:
-    root = _project(tmp_path / "p", 30)
-    eng = Engine.open(root, config=_config(server, 0.5))
-    eng.index()
+    root, eng = _indexed(tmp_path, server, 0.5)
     matrix = np.load(root / ".strata" / FILE_NAME)
     assert matrix.shape == (eng.store.dim, eng.store.dim)
     assert not np.allclose(matrix, np.eye(eng.store.dim), atol=1e-3)
@@ -197,8 +203,7 @@ def test_too_few_documented_symbols_leave_no_adapter(tmp_path: Path, server: Emb
 def test_the_weight_moves_code_rows_only_and_zero_turns_it_off(
     tmp_path: Path, server: EmbedServer
 ) -> None:
-    root = _project(tmp_path / "p", 30)
-    Engine.open(root, config=_config(server, 1.0)).index()
+    root, _ = _indexed(tmp_path, server, 1.0)
     query = "the basket total of a region"
 
     def semantic(weight: float) -> dict[str, float]:
@@ -229,9 +234,7 @@ def test_the_weight_moves_code_rows_only_and_zero_turns_it_off(
 def test_without_a_usable_matrix_the_search_is_the_plain_one(
     tmp_path: Path, server: EmbedServer
 ) -> None:
-    root = _project(tmp_path / "p", 30)
-    eng = Engine.open(root, config=_config(server, 1.0))
-    eng.index()
+    root, eng = _indexed(tmp_path, server, 1.0)
     store, vec = eng.store, np.ones(eng.store.dim, dtype=np.float32)
     vec /= np.linalg.norm(vec)
     where = Filter(layers=(C0_SOURCE_CHUNKS, D0_DOC_CHUNKS))
