@@ -4,6 +4,8 @@ the semantic list for code rows only (embedding/adapter, engine/adapting, query/
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,7 @@ from click.testing import CliRunner
 from strata import Engine
 from strata.embedding import adapter
 from strata.engine.adapting import FILE_NAME
+from strata.engine.watch import Watcher
 from strata.layers import C0_SOURCE_CHUNKS, C1_SYMBOL_CATALOG, D0_DOC_CHUNKS
 from strata.query import adapted
 from strata.store import Filter
@@ -259,3 +262,26 @@ def test_an_adapter_that_cannot_be_written_leaves_the_index_run_whole(
     assert summary.indexed == 2 and not (root / ".strata" / FILE_NAME).exists()
     assert "adapter_pairs" not in json.loads((root / ".strata" / "index.json").read_text())
     assert eng.search("basket total", k=3).hits
+
+
+def test_the_watcher_refits_once_its_edits_have_settled(
+    tmp_path: Path, server: EmbedServer
+) -> None:
+    root, eng = _indexed(tmp_path, server, 0.5)
+    watcher = Watcher(eng, optimize_idle=0.1)
+    stop = threading.Event()
+    thread = threading.Thread(target=watcher.run, args=(stop,), daemon=True)
+    thread.start()
+    locator = root / ".strata" / "index.json"
+    try:
+        assert watcher.wait_ready(60)
+        doc = '    """Send the parcel number {} to its buyer."""'
+        more = [f"def ship_{i}(box):\n{doc.format(i)}\n    return box\n" for i in range(5)]
+        (root / "src" / "post.py").write_text("\n".join(more), encoding="utf-8")
+        deadline = time.monotonic() + 60
+        while json.loads(locator.read_text()).get("adapter_pairs") != 35:
+            assert time.monotonic() < deadline, "the adapter was not refitted"
+            time.sleep(0.1)
+    finally:
+        stop.set()
+        thread.join(60)

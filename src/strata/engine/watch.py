@@ -21,7 +21,7 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from strata.engine import Engine, upkeep
+from strata.engine import Engine, adapting, upkeep
 from strata.engine.indexing import chunked_otherwise
 from strata.errors import EmbedderError, LockError, StrataError
 from strata.index.discovery import IgnoreRules, discover
@@ -274,7 +274,8 @@ class Watcher:
                 log.exception("skipping %s: it cannot be indexed", rel)
 
     def _maybe_optimize(self) -> None:
-        """Fold new rows into the lexical/vector indexes once the queue has been idle."""
+        """Fold new rows into the lexical/vector indexes and refit the query adapter
+        (`engine/adapting`) once the queue has been idle."""
         if not self._dirty or time.monotonic() - self._last_event < self.optimize_idle:
             return
         try:
@@ -282,6 +283,9 @@ class Watcher:
             with write_lock(self.engine.index_dir, wait=0.2):
                 if isinstance(store, Maintenance):
                     store.optimize()
+                fitted = adapting.refit(self.engine.parts)  # the edits' doc comments too
+                if fitted is not None:
+                    self.engine.parts.write_locator(adapter_pairs=fitted)
             self._dirty = False
         except LockError:
             log.debug("optimize postponed: the index is being written")
