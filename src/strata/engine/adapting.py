@@ -60,10 +60,10 @@ def refit(parts: Parts, progress: Report = None) -> int | None:
             progress("adapt", done, total, "")
 
     try:
-        cache = EmbeddingCache(parts.index_dir / "embed_cache.sqlite")
-        vecs = embed_with_cache(
-            parts.embedder(), cache, texts, parts.config.embed.batch_size, on_batch=report
-        )
+        with EmbeddingCache(parts.index_dir / "embed_cache.sqlite") as cache:
+            vecs = embed_with_cache(
+                parts.embedder(), cache, texts, parts.config.embed.batch_size, on_batch=report
+            )
     except EmbedderError as exc:
         log.warning("query adapter not refitted: %s", exc.message)
         return None
