@@ -232,6 +232,10 @@ def test_the_weight_moves_code_rows_only_and_zero_turns_it_off(
         return {h.record.id: h.parts["semantic_raw"] for h in hits}
 
     assert searched(1.0) == pytest.approx(moved) and searched(0.0) == pytest.approx(plain)
+    explained = Engine.open(root, config=_config(server, 1.0)).search(query, route=False)
+    assert explained.plan["adapter"] == 1.0
+    off = Engine.open(root, config=_config(server, 0.0)).search(query, route=False)
+    assert "adapter" not in off.plan
 
 
 def test_without_a_usable_matrix_the_search_is_the_plain_one(

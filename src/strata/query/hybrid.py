@@ -157,6 +157,8 @@ class Searcher:
             plan["feedback_terms"] = extra
         if embedded != query and mode != "lexical":  # the project's name left out
             plan["embedded"] = embedded
+        if mode != "lexical" and self._matrix() is not None:  # code found by the moved vector
+            plan["adapter"] = self._cfg.search.adapter
         if query != asked.strip():  # the request around the topic, left out (query/framing)
             plan["core"] = query
         return SearchResult(tuple(hits), mode, tuple(notes), plan)
@@ -237,8 +239,13 @@ class Searcher:
     def _semantic(self, query: str, n: int, where: Filter) -> list[tuple[Record, float]]:
         vec = self._get_embedder().embed_query(query)
         weight = self._cfg.search.adapter
-        matrix = self._adapter() if self._adapter is not None and weight > 0 else None
-        return adapted.vector_search(self._store, vec, matrix, weight, n, where)
+        return adapted.vector_search(self._store, vec, self._matrix(), weight, n, where)
+
+    def _matrix(self) -> np.ndarray | None:
+        """The index's query adapter, when there is one and `search.adapter` uses it."""
+        if self._adapter is None or self._cfg.search.adapter <= 0:
+            return None
+        return self._adapter()
 
     def _validate(self, query: str, notes: list[str]) -> tuple[str, list[str]]:
         query = query.strip()
