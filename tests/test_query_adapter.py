@@ -126,6 +126,8 @@ def test_adapt_moves_the_given_share_of_the_way_at_unit_length() -> None:
     assert np.allclose(adapter.adapt(q, w, 1.0), [0.0, 1.0])
     half = adapter.adapt(q, w, 0.5)
     assert np.allclose(half, [2**-0.5, 2**-0.5]) and half.dtype == np.float32
+    rows = adapter.adapt(np.stack([q, q[::-1]]), w, 1.0)  # a matrix: each row moved
+    assert np.allclose(rows, [[0.0, 1.0], [1.0, 0.0]])
 
 
 # --- fitted at index time, used by the semantic list ------------------------------------------

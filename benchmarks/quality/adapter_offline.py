@@ -25,6 +25,8 @@ from typing import Any
 import numpy as np
 
 from benchmarks.quality.indexes import INDEXES
+from benchmarks.quality.metrics import K, Retrieved, first_hit_rank
+from benchmarks.quality.model import Target
 from strata.embedding import adapter
 from strata.embedding.local import SentenceTransformerEmbedder
 from strata.layers import C0_SOURCE_CHUNKS, C1_SYMBOL_CATALOG
@@ -39,27 +41,17 @@ Variant = Callable[[np.ndarray], np.ndarray]
 def _reciprocal_ranks(
     queries: np.ndarray, rows: Sequence[Record], vectors: np.ndarray, asked: list[dict[str, Any]]
 ) -> list[float]:
+    """Each query's 1/rank of its first hit in the top 10 (the quality run's hit rule)."""
     out = []
     scores = queries @ vectors.T
     for i, q in enumerate(asked):
-        rank = 0.0
-        for n, j in enumerate(np.argsort(-scores[i])[:10]):
-            row = rows[j]
-            if any(_hits(row, t) for t in q["targets"]):
-                rank = 1.0 / (n + 1)
-                break
-        out.append(rank)
+        top = [rows[j] for j in np.argsort(-scores[i])[:K]]
+        found = first_hit_rank(
+            [Retrieved(r.path, r.span_start, r.span_end) for r in top],
+            [Target(t["path"], t["start"], t["end"]) for t in q["targets"]],
+        )
+        out.append(1.0 / found if found else 0.0)
     return out
-
-
-def _hits(row: Record, target: dict[str, Any]) -> bool:
-    start, end = row.span_start or 0, row.span_end or -1
-    return bool(row.path == target["path"] and start <= target["end"] and end >= target["start"])
-
-
-def _moved(x: np.ndarray, w: np.ndarray, weight: float) -> np.ndarray:
-    q = x + weight * (x @ w - x)
-    return q / np.linalg.norm(q, axis=1, keepdims=True)
 
 
 def _cv_weight(x: np.ndarray, y: np.ndarray, ridge: float) -> float:
@@ -71,7 +63,7 @@ def _cv_weight(x: np.ndarray, y: np.ndarray, ridge: float) -> float:
         held = folds == f
         w = adapter.fit(x[~held], y[~held], ridge)
         for g in GRID:
-            s = _moved(x[held], w, g) @ yn.T
+            s = adapter.adapt(x[held], w, g) @ yn.T
             own = s[np.arange(held.sum()), np.flatnonzero(held)]
             score[g] += float((1.0 / ((s > own[:, None]).sum(1) + 1)).sum())
     return max(GRID, key=lambda g: (round(score[g] / len(x), 3), -g))
@@ -99,10 +91,11 @@ def _variants(
     for ridge in args.ridge:
         w = adapter.fit(x, y, ridge)
         for weight in args.weights:
-            out[f"ridge {ridge:g}, weight {weight:g}"] = lambda q, w=w, g=weight: _moved(q, w, g)
+            name = f"ridge {ridge:g}, weight {weight:g}"
+            out[name] = lambda q, w=w, g=weight: adapter.adapt(q, w, g)
         if args.cv:
             g = _cv_weight(x, y, ridge)
-            out[f"ridge {ridge:g}, cv weight"] = lambda q, w=w, g=g: _moved(q, w, g)
+            out[f"ridge {ridge:g}, cv weight"] = lambda q, w=w, g=g: adapter.adapt(q, w, g)
     return out
 
 

@@ -119,11 +119,13 @@ def fit(x: np.ndarray, y: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
 
 
 def adapt(vec: Vector, w: np.ndarray, weight: float) -> Vector:
-    """`vec` moved `weight` of the way to `vec @ w`, at unit length."""
+    """`vec` moved `weight` of the way to `vec @ w`, at unit length (a matrix of vectors:
+    each row so moved)."""
     q = np.asarray(vec, dtype=np.float32)
     moved = q + weight * (q @ w - q)
-    norm = float(np.linalg.norm(moved))
-    return (moved / norm if norm > 0 else q).astype(np.float32)
+    norm = np.linalg.norm(moved, axis=-1, keepdims=True)
+    safe = np.where(norm > 0, norm, 1.0)
+    return np.where(norm > 0, moved / safe, q).astype(np.float32)
 
 
 def _lines(rec: Record) -> tuple[int, int]:
