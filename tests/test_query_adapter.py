@@ -50,7 +50,7 @@ def test_summary_is_what_follows_the_signature_and_says_enough() -> None:
     assert adapter.summary_of(bare) == ""
 
 
-def test_strip_doc_takes_out_the_doc_comment_the_summary_came_from() -> None:
+def test_doc_block_takes_out_the_whole_doc_comment_the_summary_came_from() -> None:
     text = (
         "// Parse reads the settings file from disk.\n"
         "// It returns an error when missing.\n"
@@ -59,11 +59,51 @@ def test_strip_doc_takes_out_the_doc_comment_the_summary_came_from() -> None:
         "    return load(path)\n"
         "}"
     )
-    out = adapter.strip_doc(text, "Parse reads the settings file from disk.")
-    assert "reads the settings" not in out
-    assert "func Parse(path string) error {" in out and "return load(path)" in out
-    assert "// settings are cached" not in out  # a comment line holding the summary's word
-    assert "// It returns an error when missing." in out  # shares none of its words
+    code, doc = adapter.doc_block(text, "Parse reads the settings file from disk.")
+    assert code == "func Parse(path string) error {\n    return load(path)\n}"
+    # the comment's words without their markers; a lone comment with a summary word goes too
+    assert doc == (
+        "Parse reads the settings file from disk. It returns an error when missing. "
+        "settings are cached"
+    )
+
+
+def test_doc_block_keeps_directives_and_code_lines_out_of_the_comment() -> None:
+    text = (
+        "#define MAXREFS 8\n"
+        "/* Frees the references of a table. */\n"
+        "#[inline]\n"
+        "int unref (Table *t) {\n"
+        "  t->refs = 0;  /* no references to a table */\n"
+        "}"
+    )
+    code, doc = adapter.doc_block(text, "Frees the references of a table.")
+    assert code == "#define MAXREFS 8\n#[inline]\nint unref (Table *t) {\n}"
+    assert doc == "Frees the references of a table."  # the code line said it, it is no comment
+
+
+def test_doc_block_takes_a_docstring_whole_and_leaves_other_comments() -> None:
+    text = (
+        "class Template:\n"
+        '    """A compiled template that can be rendered.\n'
+        "\n"
+        "    Use the methods on :class:`Environment` to load one.\n"
+        '    """\n'
+        "\n"
+        "    #: the class of environment made for one alone\n"
+        "    environment_class = Environment\n"
+    )
+    code, doc = adapter.doc_block(text, "A compiled template that can be rendered.")
+    assert code.splitlines() == [
+        "class Template:",
+        "",
+        "    #: the class of environment made for one alone",
+        "    environment_class = Environment",
+    ]
+    assert doc == (
+        "A compiled template that can be rendered. Use the methods on :class:`Environment` "
+        "to load one."
+    )
 
 
 def test_pairs_take_the_smallest_chunk_around_each_documented_symbol() -> None:
@@ -82,9 +122,34 @@ def test_pairs_take_the_smallest_chunk_around_each_documented_symbol() -> None:
             _rec("a:1", C0_SOURCE_CHUNKS, "a.py", (5, 8), content="def f():\n    return 1"),
         ]
     }
-    assert adapter.pairs(syms, chunks) == [
+    assert adapter.pairs(adapter.matches(syms, chunks)) == [
         ("Compute the total of the basket.", "def f():\n    return 1")
     ]
+
+
+def test_pairs_take_the_next_sentences_of_the_doc_comment_too() -> None:
+    sym = _rec(
+        "r.f", C1_SYMBOL_CATALOG, "r.rs", (1, 5), title="r.f",
+        content="r.f\nReturns the first item of the queue.", metadata={"decl_line": 5},
+    )  # fmt: skip
+    text = (
+        "/// Returns the first item of the queue.\n"
+        "/// Blocks until one arrives. Panics when closed.\n"
+        "/// Ok.\n"
+        "/// The lock is held meanwhile.\n"
+        "fn f(&self) -> Item { self.q.pop() }"
+    )
+    chunks = {"r.rs": [_rec("r:0", C0_SOURCE_CHUNKS, "r.rs", (1, 5), content=text)]}
+    code = "fn f(&self) -> Item { self.q.pop() }"
+    matched = adapter.matches([sym], chunks)
+    assert adapter.pairs(matched, sentences=3) == [
+        ("Returns the first item of the queue.", code),
+        ("Blocks until one arrives.", code),
+        ("Panics when closed.", code),
+    ]
+    # a sentence of fewer than three words is passed over
+    assert adapter.pairs(matched, sentences=9)[3:] == [("The lock is held meanwhile.", code)]
+    assert adapter.pairs(matched, sentences=1) == [("Returns the first item of the queue.", code)]
 
 
 def test_pairs_are_a_stable_sample_when_there_are_too_many(
@@ -99,15 +164,16 @@ def test_pairs_are_a_stable_sample_when_there_are_too_many(
         )  # fmt: skip
 
     chunks = {"m.py": [_rec(f"m:{i}", C0_SOURCE_CHUNKS, "m.py", (i, i)) for i in range(12)]}
-    first = adapter.pairs([sym(i) for i in range(10)], chunks)
-    again = adapter.pairs([sym(i) for i in reversed(range(12))], chunks)
+    first = adapter.matches([sym(i) for i in range(10)], chunks)
+    again = adapter.matches([sym(i) for i in reversed(range(12))], chunks)
     assert len(first) == 3
-    new = {(f"Return the value number {i} here.", "") for i in (10, 11)}
-    assert set(again) <= set(first) | new  # new symbols only take some places of the old
-    assert first == adapter.pairs([sym(i) for i in reversed(range(10))], chunks)
+    new = {f"Return the value number {i} here." for i in (10, 11)}
+    # new symbols only take some places of the old
+    assert {s for s, _ in again} <= {s for s, _ in first} | new
+    assert first == adapter.matches([sym(i) for i in reversed(range(10))], chunks)
     # the candidates read for a large project: twice the sample, the same sample from them
     chosen = adapter.candidates([sym(i) for i in range(10)])
-    assert len(chosen) == 6 and adapter.pairs(chosen, chunks) == first
+    assert len(chosen) == 6 and adapter.matches(chosen, chunks) == first
 
 
 def test_fit_recovers_a_map_the_pairs_follow_and_ridge_pulls_to_identity() -> None:

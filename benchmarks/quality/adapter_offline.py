@@ -2,12 +2,13 @@
 again over its cached index with the query's vector moved by adapters of several kinds.
 
     python -m benchmarks.quality.adapter_offline RESULTS [--build B] [--ridge 1,3,10]
-        [--weights 0.5,1] [--with-doc] [--cv] [--corpus PREFIX ...]
+        [--weights 0.5,1] [--sentences 1,3] [--with-doc] [--cv] [--corpus PREFIX ...]
 
 RESULTS is a `benchmarks.quality.run --json` file (its queries and targets); the indexes
 are the run's cached ones of build B (default: the run's). Each index's pairs are the
-engine's own (`strata.embedding.adapter.pairs`); `--with-doc` pairs each summary with its
-chunk's stored vector instead (the doc comment left in); `--cv` adds a per-project weight
+engine's own (`strata.embedding.adapter.pairs`), with up to N sentences of each doc comment
+for each N of `--sentences`; `--with-doc` also pairs each summary with its chunk's stored
+vector (the doc comment left in); `--cv` adds a per-project weight
 chosen by 5-fold cross-validation over the pairs. Prints MRR@10 of the semantic list per
 set and per family (docs/benchmarks.md, "A query adapter fitted on the project's own doc
 comments").
@@ -82,20 +83,30 @@ def _variants(
     found = adapter.matches(symbols, chunks)
     if len(found) < adapter.MIN_PAIRS:
         return None
-    x = emb.embed_documents([s for s, _ in found])
-    if args.with_doc:  # the chunk as stored: its doc comment still in it
-        y = vectors[[index[c.id] for _, c in found]]
-    else:
-        y = emb.embed_documents([adapter.strip_doc(c.text_to_embed, s) for s, c in found])
+    fits: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    if args.with_doc:  # each summary with its chunk as stored: its doc comment still in it
+        x = emb.embed_documents([s for s, _ in found])
+        fits["with doc, "] = (x, vectors[[index[c.id] for _, c in found]])
+    for n in args.sentences:  # the engine's pairs, with up to n sentences of each comment
+        said = adapter.pairs(found, n)
+        texts = sorted({t for pair in said for t in pair})
+        vecs = dict(zip(texts, emb.embed_documents(texts), strict=True))
+        fits[f"{n} sentences, "] = (
+            np.stack([vecs[s] for s, _ in said]),
+            np.stack([vecs[t] for _, t in said]),
+        )
     out: dict[str, Variant] = {"none": lambda q: q}
-    for ridge in args.ridge:
-        w = adapter.fit(x, y, ridge)
-        for weight in args.weights:
-            name = f"ridge {ridge:g}, weight {weight:g}"
-            out[name] = lambda q, w=w, g=weight: adapter.adapt(q, w, g)
-        if args.cv:
-            g = _cv_weight(x, y, ridge)
-            out[f"ridge {ridge:g}, cv weight"] = lambda q, w=w, g=g: adapter.adapt(q, w, g)
+    for label, (fx, fy) in fits.items():
+        for ridge in args.ridge:
+            w = adapter.fit(fx, fy, ridge)
+            for weight in args.weights:
+                name = f"{label}ridge {ridge:g}, weight {weight:g}"
+                out[name] = lambda q, w=w, g=weight: adapter.adapt(q, w, g)
+            if args.cv:
+                g = _cv_weight(fx, fy, ridge)
+                out[f"{label}ridge {ridge:g}, cv weight"] = lambda q, w=w, g=g: adapter.adapt(
+                    q, w, g
+                )
     return out
 
 
@@ -107,6 +118,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--weights", default="0.5,1", type=lambda s: [float(x) for x in s.split(",")])
     p.add_argument("--with-doc", action="store_true")
     p.add_argument("--cv", action="store_true")
+    p.add_argument("--block", action="store_true", help="also fit on the chunk without its doc")
+    p.add_argument("--sentences", default="", type=lambda s: [int(x) for x in s.split(",") if x])
     p.add_argument("--corpus", nargs="*", default=[])
     args = p.parse_args(argv)
     data = json.loads(Path(args.results).read_text(encoding="utf-8"))

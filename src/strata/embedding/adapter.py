@@ -6,8 +6,9 @@ all-MiniLM-L6-v2 learnt sentences, not code: a doc comment's first sentence and 
 undocumented code it describes sit far apart in its space, and how far depends on the
 project's words and style. Every documented symbol of the project is an example of the
 distance: its summary (the doc comment's first sentence, layer C1) and the text of its
-chunk with the doc comment taken out, which is what an undocumented function looks like
-to the embedder. A ridge regression towards the identity over those pairs,
+chunk with the whole doc comment taken out, which is what an undocumented function looks
+like to the embedder. The comment's next sentences are each a pair with that text too
+(up to `SENTENCES` in all). A ridge regression towards the identity over those pairs,
 
     W = argmin |X W - Y|^2 + RIDGE |W - I|^2 = (X'X + RIDGE I)^-1 (X'Y + RIDGE I),
 
@@ -31,19 +32,27 @@ __all__ = [
     "MIN_PAIRS",
     "adapt",
     "candidates",
+    "doc_block",
     "fit",
     "matches",
     "pairs",
-    "strip_doc",
     "summary_of",
 ]
 
 RIDGE = 1.0  # the pull towards the identity (the rows of X have unit length)
 MAX_PAIRS = 1000  # a sample of a large project's documented symbols is as good
+SENTENCES = 3  # a doc comment's first sentences, a pair each (measured: docs/benchmarks.md)
 MIN_PAIRS = 20  # fewer: no adapter (a map of 384 x 384 from a handful of pairs is noise)
 _MIN_WORDS = 3  # a summary of fewer words says too little to learn from
 _COMMENT = ("//", "/*", "*", "#", "--", ";", "%", '"""', "'''", "=begin", "=pod", "@doc")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{3,}")
+_DIRECTIVE = re.compile(r"#[A-Za-z_\[!]")
+_TRIPLE = re.compile(r'"""|\'\'\'')
+# a comment line's marker: `///`, `/**`, `*`, `*/`, `#`, `-- |`, `;;`, `%`, `@doc """`
+_MARKER = re.compile(
+    r'^\s*(?:/{2,}!?|/\*+|\*+/?|#+|--+\s*[|^]?|;+|%+|@\w+doc\b|=\w+)|\*+/\s*$|"""|\'\'\''
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`'\"@(\[])")
 
 
 def summary_of(symbol: Record) -> str:
@@ -56,18 +65,69 @@ def summary_of(symbol: Record) -> str:
     return summary if len(summary.split()) >= _MIN_WORDS else ""
 
 
-def strip_doc(text: str, summary: str) -> str:
-    """`text` without the lines of its doc comment that `summary` came from: a comment line
-    holding one of the summary's words, or any line holding two of them."""
+def doc_block(text: str, summary: str) -> tuple[str, str]:
+    """`text` without the whole doc comment `summary` came from, and that comment's words:
+    each comment line holding one of the summary's words and each line holding two of them,
+    with the rest of its comment block (the comment lines next to it, or the triple-quoted
+    docstring it is in)."""
+    lines = text.splitlines()
+    said = _said(text, summary)
+    quoted: set[int] = set()
+    for start, end in _docstrings(lines):
+        if any(start <= n <= end for n in said):
+            quoted.update(range(start, end + 1))
+    gone = set(quoted)
+    for n in said - gone:
+        gone.add(n)
+        if not _is_comment(lines[n]):
+            continue
+        for step in (-1, 1):
+            m = n + step
+            while 0 <= m < len(lines) and _is_comment(lines[m]) and m not in gone:
+                gone.add(m)
+                m += step
+    code = "\n".join(line for n, line in enumerate(lines) if n not in gone)
+    said = gone - {n for n in gone if not _is_comment(lines[n])} | quoted
+    words = " ".join(_MARKER.sub("", lines[n]).strip() for n in sorted(said))
+    return code, " ".join(words.split())
+
+
+def _another(sentence: str, summary: str) -> bool:
+    """A sentence of `_MIN_WORDS` or more that does not begin as the summary does."""
+    return len(sentence.split()) >= _MIN_WORDS and sentence[:40] != summary[:40]
+
+
+def _said(text: str, summary: str) -> set[int]:
+    """The numbers of the lines of `text` that say `summary`: a comment line holding one of
+    its words, or any line holding two of them."""
     words = {w.lower() for w in _WORD.findall(summary)}
-    kept = []
-    for line in text.splitlines():
+    out = set()
+    for n, line in enumerate(text.splitlines()):
         shown = line.strip()
         hits = sum(w.lower() in words for w in shown.split())
-        if (shown.startswith(_COMMENT) and hits >= 1) or hits >= 2:
-            continue
-        kept.append(line)
-    return "\n".join(kept)
+        if (_is_comment(shown) and hits >= 1) or hits >= 2:
+            out.add(n)
+    return out
+
+
+def _is_comment(line: str) -> bool:
+    """A comment line, not a `#define`, `#[derive(...)]` or `#!` line."""
+    shown = line.strip()
+    return shown.startswith(_COMMENT) and not _DIRECTIVE.match(shown)
+
+
+def _docstrings(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """The first and last line of each triple-quoted string."""
+    out = []
+    start = None
+    for n, line in enumerate(lines):
+        for _ in range(len(_TRIPLE.findall(line))):
+            if start is None:
+                start = n
+            else:
+                out.append((start, n))
+                start = None
+    return out
 
 
 def candidates(symbols: Iterable[Record]) -> list[Record]:
@@ -80,12 +140,16 @@ def candidates(symbols: Iterable[Record]) -> list[Record]:
 
 
 def pairs(
-    symbols: Iterable[Record], chunks: Mapping[str, Sequence[Record]]
+    matched: Iterable[tuple[str, Record]], sentences: int = SENTENCES
 ) -> list[tuple[str, str]]:
-    """(summary, chunk text without its doc comment) for each of `matches`."""
-    return [
-        (summary, strip_doc(c.text_to_embed, summary)) for summary, c in matches(symbols, chunks)
-    ]
+    """The training pairs of `matches`: each summary, and up to `sentences` - 1 more of its
+    doc comment's sentences, with its chunk's text without that doc comment."""
+    out: list[tuple[str, str]] = []
+    for summary, chunk in matched:
+        code, doc = doc_block(chunk.text_to_embed, summary)
+        more = [s for s in _SENTENCE.split(doc) if _another(s, summary)]
+        out += [(summary, code)] + [(s, code) for s in more[: sentences - 1]]
+    return out
 
 
 def matches(

@@ -35,9 +35,9 @@ Report = Callable[[str, int, int, str], None] | None
 
 def refit(parts: Parts, progress: Report = None) -> int | None:
     """Fit the adapter on the index's documented symbols and write it, or remove an old one
-    when there are fewer than `adapter.MIN_PAIRS`; returns the pairs it was fitted on (0:
-    none), or None when it was not refitted (turned off, no embedder, or the embedder did
-    not answer: a search keeps the adapter it had)."""
+    when there are fewer than `adapter.MIN_PAIRS` of them; returns the symbols it was
+    fitted on (0: none), or None when it was not refitted (turned off, no embedder, or the
+    embedder did not answer: a search keeps the adapter it had)."""
     path = parts.index_dir / FILE_NAME
     if not parts.embeds or parts.config.search.adapter <= 0:
         return None
@@ -49,10 +49,11 @@ def refit(parts: Parts, progress: Report = None) -> int | None:
         paths = tuple(sorted({s.path for s in documented}))
         for rec in store.fetch(Filter(layers=(C0_SOURCE_CHUNKS,), paths=paths)):
             chunks[rec.path].append(rec)
-    found = adapter.pairs(documented, chunks)
-    if len(found) < adapter.MIN_PAIRS:
+    matched = adapter.matches(documented, chunks)
+    if len(matched) < adapter.MIN_PAIRS:
         path.unlink(missing_ok=True)
         return 0
+    found = adapter.pairs(matched)
     texts = {content_hash(t): t for pair in found for t in pair}
 
     def report(done: int, total: int) -> None:
@@ -76,8 +77,8 @@ def refit(parts: Parts, progress: Report = None) -> int | None:
     except OSError as exc:  # a full disk: the rows are written, the old adapter stays
         log.warning("query adapter not written to %s: %s", path, exc)
         return None
-    log.info("query adapter fitted on %d documented symbols", len(found))
-    return len(found)
+    log.info("query adapter fitted on %d documented symbols (%d pairs)", len(matched), len(found))
+    return len(matched)
 
 
 class _Loaded:
