@@ -71,7 +71,7 @@ def doc_block(text: str, summary: str) -> tuple[str, str]:
     with the rest of its comment block (the comment lines next to it, or the triple-quoted
     docstring it is in)."""
     lines = text.splitlines()
-    said = _said(text, summary)
+    said = _said(lines, summary)
     quoted: set[int] = set()
     for start, end in _docstrings(lines):
         if any(start <= n <= end for n in said):
@@ -87,8 +87,8 @@ def doc_block(text: str, summary: str) -> tuple[str, str]:
                 gone.add(m)
                 m += step
     code = "\n".join(line for n, line in enumerate(lines) if n not in gone)
-    said = gone - {n for n in gone if not _is_comment(lines[n])} | quoted
-    words = " ".join(_MARKER.sub("", lines[n]).strip() for n in sorted(said))
+    comment = {n for n in gone if _is_comment(lines[n])} | quoted  # not a code line said
+    words = " ".join(_MARKER.sub("", lines[n]).strip() for n in sorted(comment))
     return code, " ".join(words.split())
 
 
@@ -97,12 +97,12 @@ def _another(sentence: str, summary: str) -> bool:
     return len(sentence.split()) >= _MIN_WORDS and sentence[:40] != summary[:40]
 
 
-def _said(text: str, summary: str) -> set[int]:
-    """The numbers of the lines of `text` that say `summary`: a comment line holding one of
-    its words, or any line holding two of them."""
+def _said(lines: Sequence[str], summary: str) -> set[int]:
+    """The numbers of the lines that say `summary`: a comment line holding one of its
+    words, or any line holding two of them."""
     words = {w.lower() for w in _WORD.findall(summary)}
     out = set()
-    for n, line in enumerate(text.splitlines()):
+    for n, line in enumerate(lines):
         shown = line.strip()
         hits = sum(w.lower() in words for w in shown.split())
         if (_is_comment(shown) and hits >= 1) or hits >= 2:
