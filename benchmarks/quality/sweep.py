@@ -2,6 +2,11 @@
 
     python -m benchmarks.quality.sweep --key search.rrf_k --values 1,3,5,10,20,60
         [--sets docstring,devqs,nonpython] [--mode hybrid]
+    python -m benchmarks.quality.sweep --constant 'strata.query.ranking.SENTENCE_WEIGHTS[lexical]'
+        --values 0.4,0.8,1.3
+
+`--constant` sweeps a module's constant instead of a config key (set in this process for
+each value, then put back): `module.NAME`, or `module.NAME[key]` for one entry of a mapping.
 
 Reuses the quality run's cached all-MiniLM-L6-v2 indexes (search settings do not change an
 index) and prints MRR@10 / Recall@1 / Recall@10 per set for each value, plus the mean
@@ -11,9 +16,12 @@ MRR@10 over all queries: the figure the default is chosen by.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
 import json
 import logging
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 
 from benchmarks.quality.evaluate import Outcome, run, strata_searcher
 from benchmarks.quality.indexes import engine_config, open_index
@@ -31,8 +39,25 @@ def _value(text: str) -> object:
         return text
 
 
-def sweep(key: str, values: Sequence[object], sets: Sequence[str], mode: str) -> list[str]:
-    """Markdown table rows: one per value."""
+@contextlib.contextmanager
+def constant(name: str, value: object) -> Iterator[None]:
+    """`module.NAME` (or one entry of it, `module.NAME[key]`) set to `value` meanwhile."""
+    m = re.fullmatch(r"([\w.]+)\.(\w+)(?:\[(\w+)\])?", name)
+    if m is None:
+        raise SystemExit(f"--constant: not module.NAME or module.NAME[key]: {name}")
+    module = importlib.import_module(m.group(1))
+    old = getattr(module, m.group(2))
+    setattr(module, m.group(2), {**old, m.group(3): value} if m.group(3) else value)
+    try:
+        yield
+    finally:
+        setattr(module, m.group(2), old)
+
+
+def sweep(
+    key: str, values: Sequence[object], sets: Sequence[str], mode: str, const: str = ""
+) -> list[str]:
+    """Markdown table rows: one per value (of the config `key`, or of the constant `const`)."""
     corpora = build_corpora(sets)
     engines = []
     for corpus in corpora:
@@ -43,9 +68,10 @@ def sweep(key: str, values: Sequence[object], sets: Sequence[str], mode: str) ->
     for value in values:
         outcomes: list[Outcome] = []
         for corpus, index_dir in engines:
-            config = {**engine_config(EMBEDDER), key: value}
+            config = engine_config(EMBEDDER) if const else {**engine_config(EMBEDDER), key: value}
             eng = Engine.open(corpus.root, index_dir=index_dir, config=config)
-            outcomes += run(str(value), "", strata_searcher(eng, mode), corpus.queries)
+            with constant(const, value) if const else contextlib.nullcontext():
+                outcomes += run(str(value), "", strata_searcher(eng, mode), corpus.queries)
             eng.close()
         cells = []
         for name in dict.fromkeys(o.query.set for o in outcomes):  # a family has several sets
@@ -73,12 +99,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--values", default="1,3,5,10,20,60")
     p.add_argument("--sets", default="docstring,devqs,nonpython")
     p.add_argument("--mode", default="hybrid")
+    p.add_argument("--constant", default="", help="module.NAME or module.NAME[key] instead")
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     sets = args.sets.split(",")
-    print(f"| {args.key} | MRR@10 / Recall@1 / Recall@10 per set | mean MRR@10 |")
+    print(f"| {args.constant or args.key} | MRR@10 / Recall@1 / Recall@10 per set | mean MRR@10 |")
     print("|---|---|---|")
-    for row in sweep(args.key, [_value(v) for v in args.values.split(",")], sets, args.mode):
+    values = [_value(v) for v in args.values.split(",")]
+    for row in sweep(args.key, values, sets, args.mode, args.constant):
         print(row, flush=True)
 
 
