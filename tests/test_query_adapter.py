@@ -176,6 +176,62 @@ def test_pairs_are_a_stable_sample_when_there_are_too_many(
     assert len(chosen) == 6 and adapter.matches(chosen, chunks) == first
 
 
+def _section(rid: str, title: str, text: str, **kw: Any) -> Record:
+    return _rec(
+        rid, D0_DOC_CHUNKS, "guide.md", (1, 30), title=title, content=text, lang="markdown",
+        kind="section", embed_text=f"guide.md\n{title}\n{text}", **kw,
+    )  # fmt: skip
+
+
+def test_section_pairs_are_lead_sentences_and_the_heading_each_with_the_rest() -> None:
+    text = (
+        "## Retry policy\n"
+        "A failed request is retried three times with a growing delay. Then it fails.\n"
+        "\n"
+        "- a list item is not a paragraph\n"
+        "\n"
+        "```sh\n"
+        "# a comment inside a fence is not a heading\n"
+        "Nor is this long line of a shell session inside the code fence here.\n"
+        "```\n"
+        "\n"
+        "Too short.\n"
+        "\n"
+        "The delay doubles after each attempt and never exceeds a minute.\n"
+        "\n"
+        "A fourth paragraph is past the three paragraphs read here."
+    )
+    sec = _section("g:0", "Guide > Retry policy", text)
+    lines = sec.text_to_embed.splitlines()
+    pairs = adapter.section_pairs([sec], sentences=3)
+    lead = "A failed request is retried three times with a growing delay."
+    doubles = "The delay doubles after each attempt and never exceeds a minute."
+    # the third prose paragraph is "Too short.": under six words, passed over
+    assert [s for s, _ in pairs] == [lead, doubles, "Retry policy"]
+    assert pairs[0][1] == "\n".join(x for x in lines if not x.startswith("A failed"))
+    assert pairs[1][1] == "\n".join(x for x in lines if not x.startswith("The delay"))
+    heading_gone = [x for n, x in enumerate(lines) if n != 1 and x != "## Retry policy"]
+    assert pairs[2][1] == "\n".join(heading_gone)  # the fenced `# a comment` stays
+    # the path and the title path that lead the embedded text are never a paragraph
+    assert all(not s.startswith("guide.md") for s, _ in pairs)
+    # a one-word heading says too little; an untitled section has only its paragraphs
+    assert [s for s, _ in adapter.section_pairs([_section("g:1", "Usage", text)])][-1] != "Usage"
+    untitled = _rec("g:2", D0_DOC_CHUNKS, "notes.txt", (1, 3), content=doubles,
+                    embed_text=f"notes.txt\n{doubles}")  # fmt: skip
+    assert adapter.section_pairs([untitled]) == [(doubles, "notes.txt")]
+
+
+def test_sections_are_a_stable_sample_outside_the_tests(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(adapter, "MAX_SECTIONS", 4)
+    docs = [_section(f"g:{i}", f"Guide > Part {i}", f"Text {i}") for i in range(10)]
+    tested = _section("t:0", "Test > Fixture notes", "Text", is_test=True)
+    blank = _section("g:blank", "", "")
+    chosen = adapter.sections([*docs, tested])
+    assert len(chosen) == 4 and tested not in chosen
+    assert chosen == adapter.sections([blank, *reversed(docs)])  # the order read is no matter
+    assert adapter.sections([blank]) == [blank]  # a path-only text is still text
+
+
 def test_fit_recovers_a_map_the_pairs_follow_and_ridge_pulls_to_identity() -> None:
     rng = np.random.default_rng(7)
     x = rng.normal(size=(400, 8)).astype(np.float32)
@@ -204,7 +260,7 @@ def server() -> Iterator[EmbedServer]:
     yield from serve()
 
 
-def _project(root: Path, documented: int) -> Path:
+def _project(root: Path, documented: int, sections: int = 0) -> Path:
     nouns = ["basket", "invoice", "parcel", "ledger", "voucher", "tariff", "cargo", "ticket"]
     lines = []
     for i in range(documented):
@@ -220,6 +276,15 @@ def _project(root: Path, documented: int) -> Path:
     (root / "README.md").write_text(
         "# Shop\n\n## Totals\n\nThe basket total is computed per region.\n", encoding="utf-8"
     )
+    guide = [
+        f"## Shipping the {nouns[i % len(nouns)]} {i}\n\n"
+        f"Every {nouns[i % len(nouns)]} of region {i} leaves the store within two days.\n\n"
+        f"A late {nouns[i % len(nouns)]} number {i} is refunded to the buyer in full.\n"
+        for i in range(sections)
+    ]
+    if guide:
+        (root / "docs").mkdir()
+        (root / "docs" / "guide.md").write_text("# Guide\n\n" + "\n".join(guide), "utf-8")
     return root
 
 
@@ -245,11 +310,12 @@ def test_an_index_run_fits_the_adapter_on_the_documented_symbols(
     tmp_path: Path, server: EmbedServer
 ) -> None:
     root, eng = _indexed(tmp_path, server, 0.5)
-    matrix = np.load(root / ".strata" / FILE_NAME)
-    assert matrix.shape == (eng.store.dim, eng.store.dim)
-    assert not np.allclose(matrix, np.eye(eng.store.dim), atol=1e-3)
+    code, docs = np.load(root / ".strata" / FILE_NAME)
+    assert code.shape == (eng.store.dim, eng.store.dim)
+    assert not np.allclose(code, np.eye(eng.store.dim), atol=1e-3)
+    assert not docs.any()  # one README section: too few pairs for a docs map
     locator = json.loads((root / ".strata" / "index.json").read_text())
-    assert locator["adapter_pairs"] == 30
+    assert locator["adapter_pairs"] == 30 and locator["adapter_sections"] == 0
     assert eng.status().to_json()["embedder"]["adapter_pairs"] == 30
     env = {"STRATA_EMBED_BASE_URL": server.url, "STRATA_EMBED_PROVIDER": "ollama"}
     shown = CliRunner().invoke(
@@ -259,6 +325,39 @@ def test_an_index_run_fits_the_adapter_on_the_documented_symbols(
     asked = len(server.requests)
     eng.index()  # nothing changed: no refit, nothing embedded
     assert len(server.requests) == asked
+
+
+@pytest.mark.usefixtures("both_stores")
+def test_documentation_sections_get_a_map_of_their_own(tmp_path: Path, server: EmbedServer) -> None:
+    root = _project(tmp_path / "p", 30, sections=12)
+    eng = Engine.open(root, config=_config(server, 0.5))
+    asked = len(server.requests)
+    eng.index()
+    sent = [t for r in server.requests[asked:] for t in r.body.get("input", [])]
+    # a pair's section is the text its vector was embedded from: path and title path first
+    head = "docs/guide.md\nGuide > Shipping the basket 8\n## Shipping the basket 8\n"
+    assert head + "\n\nA late basket number 8 is refunded to the buyer in full." in sent
+    assert "Every basket of region 8 leaves the store within two days." in sent
+    code, docs = np.load(root / ".strata" / FILE_NAME)
+    assert code.any() and docs.any() and not np.allclose(code, docs)
+    # the guide's twelve sections and the README's one
+    assert eng.status().to_json()["embedder"]["adapter_sections"] == 13
+    env = {"STRATA_EMBED_BASE_URL": server.url, "STRATA_EMBED_PROVIDER": "ollama"}
+    shown = CliRunner().invoke(
+        app, ["status", "--index-dir", str(root / ".strata")], env=env, catch_exceptions=False
+    )
+    assert "fitted on 30 documented symbols and 13 doc sections" in shown.output
+
+
+def test_documentation_alone_gets_a_docs_map_and_no_code_map(
+    tmp_path: Path, server: EmbedServer
+) -> None:
+    only = _project(tmp_path / "q", 0, sections=12)
+    Engine.open(only, config=_config(server, 0.5)).index()
+    code, docs = np.load(only / ".strata" / FILE_NAME)
+    assert not code.any() and docs.any()
+    locator = json.loads((only / ".strata" / "index.json").read_text())
+    assert (locator["adapter_pairs"], locator["adapter_sections"]) == (0, 13)
 
 
 @pytest.mark.usefixtures("both_stores")
@@ -304,6 +403,47 @@ def test_the_weight_moves_code_rows_only_and_zero_turns_it_off(
     assert explained.plan["adapter"] == 1.0
     off = Engine.open(root, config=_config(server, 0.0)).search(query, route=False)
     assert "adapter" not in off.plan
+
+
+def test_a_docs_map_moves_the_docs_in_their_places_and_an_older_adapter_the_code_alone(
+    tmp_path: Path, server: EmbedServer
+) -> None:
+    root = _project(tmp_path / "p", 30, sections=12)
+    eng = Engine.open(root, config=_config(server, 1.0))
+    eng.index()
+    store, maps = eng.store, np.load(root / ".strata" / FILE_NAME)
+    vec = eng.parts.query_embedder().embed_query("a late parcel refunded to the buyer")
+    both = Filter(layers=(C0_SOURCE_CHUNKS, D0_DOC_CHUNKS))
+
+    def found(matrix: np.ndarray | None, where: Filter = both) -> dict[str, float]:
+        return {r.id: s for r, s in adapted.vector_search(store, vec, matrix, 1.0, 40, where)}
+
+    plain, moved, older = found(None), found(maps), found(maps[0])
+    docs = [rid for rid in plain if not rid.startswith("src/")]
+    assert docs and any(abs(moved.get(rid, -9.0) - plain[rid]) > 1e-4 for rid in docs)
+    assert [r.startswith("src/") for r in moved] == [r.startswith("src/") for r in plain]
+    # a matrix of one map (an index fitted before the docs had one) moves the code alone
+    assert all(older[rid] == pytest.approx(plain[rid]) for rid in docs)
+    # the docs searched alone are found with their map
+    alone = found(maps, Filter(layers=(D0_DOC_CHUNKS,)))
+    assert alone == pytest.approx({rid: s for rid, s in moved.items() if rid in alone})
+    assert alone != pytest.approx(found(None, Filter(layers=(D0_DOC_CHUNKS,))))
+
+
+def test_a_question_finds_the_docs_with_its_own_vector(tmp_path: Path, server: EmbedServer) -> None:
+    root = _project(tmp_path / "p", 30, sections=12)
+    Engine.open(root, config=_config(server, 1.0)).index()
+
+    def docs(query: str, weight: float) -> dict[str, float]:
+        eng = Engine.open(root, config=_config(server, weight))
+        hits = eng.search(query, k=40, mode="semantic", route=False)
+        return {h.record.id: h.parts["semantic_raw"] for h in hits if h.record.path.endswith(".md")}
+
+    statement = "A late parcel is refunded to the buyer in full."
+    question = "How is a late parcel refunded to the buyer?"
+    assert docs(statement, 1.0) != pytest.approx(docs(statement, 0.0))
+    plain = docs(question, 0.0)
+    assert plain and docs(question, 1.0) == pytest.approx(plain)
 
 
 def test_without_a_usable_matrix_the_search_is_the_plain_one(

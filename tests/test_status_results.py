@@ -66,6 +66,7 @@ def test_to_json_is_the_documented_document(eng: Engine, minirepo: Path) -> None
         "lexical_only": True,
         "vectors_pending": None,
         "adapter_pairs": None,  # no vectors, no query adapter
+        "adapter_sections": None,
     }
     assert data["vectors"] == {"done": 0, "total": 0}
     assert all(list(c) == ["rows", "vectors"] for c in data["layers"].values())

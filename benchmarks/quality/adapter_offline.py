@@ -2,7 +2,7 @@
 again over its cached index with the query's vector moved by adapters of several kinds.
 
     python -m benchmarks.quality.adapter_offline RESULTS [--build B] [--ridge 1,3,10]
-        [--weights 0.5,1] [--sentences 1,3] [--with-doc] [--cv] [--corpus PREFIX ...]
+        [--weights 0.5,1] [--sentences 1,3] [--with-doc] [--cv] [--docs] [--corpus PREFIX ...]
 
 RESULTS is a `benchmarks.quality.run --json` file (its queries and targets); the indexes
 are the run's cached ones of build B (default: the run's). Each index's pairs are the
@@ -12,6 +12,12 @@ vector (the doc comment left in); `--cv` adds a per-project weight
 chosen by 5-fold cross-validation over the pairs. Prints MRR@10 of the semantic list per
 set and per family (docs/benchmarks.md, "A query adapter fitted on the project's own doc
 comments").
+
+`--docs` measures the docs map instead (`adapter.section_pairs`), on the corpora with doc
+sections: the semantic list as the engine builds it (the plain vector gives each kind its
+places, each kind's adapted vector fills them), with the code map alone, with the docs
+map too, and with the docs map for what is not a question (the engine's rule), at each
+weight of `--weights`.
 """
 
 from __future__ import annotations
@@ -30,7 +36,8 @@ from benchmarks.quality.metrics import K, Retrieved, first_hit_rank
 from benchmarks.quality.model import Target
 from strata.embedding import adapter
 from strata.embedding.local import SentenceTransformerEmbedder
-from strata.layers import C0_SOURCE_CHUNKS, C1_SYMBOL_CATALOG
+from strata.layers import C0_SOURCE_CHUNKS, C1_SYMBOL_CATALOG, D0_DOC_CHUNKS
+from strata.query.verbatim import is_question
 from strata.store import Filter, open_store
 from strata.types import Record
 
@@ -39,20 +46,9 @@ GRID = (0.0, 0.25, 0.5, 0.75, 1.0)
 Variant = Callable[[np.ndarray], np.ndarray]
 
 
-def _reciprocal_ranks(
-    queries: np.ndarray, rows: Sequence[Record], vectors: np.ndarray, asked: list[dict[str, Any]]
-) -> list[float]:
-    """Each query's 1/rank of its first hit in the top 10 (the quality run's hit rule)."""
-    out = []
-    scores = queries @ vectors.T
-    for i, q in enumerate(asked):
-        top = [rows[j] for j in np.argsort(-scores[i])[:K]]
-        found = first_hit_rank(
-            [Retrieved(r.path, r.span_start, r.span_end) for r in top],
-            [Target(t["path"], t["start"], t["end"]) for t in q["targets"]],
-        )
-        out.append(1.0 / found if found else 0.0)
-    return out
+def _top(queries: np.ndarray, vectors: np.ndarray) -> list[list[int]]:
+    """Each query's first `K` rows by cosine (the rows of `vectors`)."""
+    return [list(np.argsort(-row)[:K]) for row in queries @ vectors.T]
 
 
 def _cv_weight(x: np.ndarray, y: np.ndarray, ridge: float) -> float:
@@ -110,6 +106,75 @@ def _variants(
     return out
 
 
+def _docs_variants(
+    rows: list[Record], vectors: np.ndarray, emb: SentenceTransformerEmbedder, args: Any
+) -> dict[str, Callable[[np.ndarray, list[dict[str, Any]]], list[list[int]]]] | None:
+    """Each docs variant: (query vectors, queries) -> each query's row order, best first."""
+    embedded = [r for r in rows if r.vector is not None]
+    docs = adapter.section_pairs(adapter.sections(r for r in embedded if r.layer == D0_DOC_CHUNKS))
+    if len(docs) < adapter.MIN_PAIRS:
+        return None
+    chunks: dict[str, list[Record]] = defaultdict(list)
+    for r in embedded:
+        if r.layer == C0_SOURCE_CHUNKS:
+            chunks[r.path].append(r)
+    code = adapter.pairs(adapter.matches([r for r in rows if r.layer == C1_SYMBOL_CATALOG], chunks))
+    maps = [
+        _fit_pairs(found, emb) if len(found) >= adapter.MIN_PAIRS else None
+        for found in (code, docs)
+    ]
+    is_code = np.array([r.layer.startswith("C") for r in embedded])
+
+    def order(
+        qs: np.ndarray, asked: list[dict[str, Any]], weight: float, rule: str
+    ) -> list[list[int]]:
+        out = []
+        for q, a in zip(qs, asked, strict=True):
+            docs_too = rule == "all" or (rule == "statements" and not is_question(a["query"]))
+            moved = {True: _moved(q, maps[0], weight), False: q}
+            if docs_too:
+                moved[False] = _moved(q, maps[1], weight)
+            lists = {
+                kind: iter(j for j in np.argsort(-(vectors @ v)) if is_code[j] == kind)
+                for kind, v in moved.items()
+            }
+            out.append([next(lists[bool(is_code[j])]) for j in np.argsort(-(vectors @ q))[:K]])
+        return out
+
+    return {
+        f"{label}, weight {w:g}": lambda qs, asked, w=w, rule=rule: order(qs, asked, w, rule)
+        for w in args.weights
+        for label, rule in (
+            ("code map", "code"),
+            ("docs map too", "all"),
+            ("docs map, not for questions", "statements"),
+        )
+    }
+
+
+def _moved(q: np.ndarray, m: np.ndarray | None, weight: float) -> np.ndarray:
+    return q if m is None else adapter.adapt(q, m, weight)
+
+
+def _fit_pairs(found: list[tuple[str, str]], emb: SentenceTransformerEmbedder) -> np.ndarray:
+    texts = sorted({t for pair in found for t in pair})
+    vecs = dict(zip(texts, emb.embed_documents(texts), strict=True))
+    return adapter.fit(np.stack([vecs[s] for s, _ in found]), np.stack([vecs[t] for _, t in found]))
+
+
+def _ranked(
+    orders: list[list[int]], rows: Sequence[Record], asked: list[dict[str, Any]]
+) -> list[float]:
+    out = []
+    for order, q in zip(orders, asked, strict=True):
+        found = first_hit_rank(
+            [Retrieved(rows[j].path, rows[j].span_start, rows[j].span_end) for j in order],
+            [Target(t["path"], t["start"], t["end"]) for t in q["targets"]],
+        )
+        out.append(1.0 / found if found else 0.0)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("results")
@@ -118,6 +183,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--weights", default="0.5,1", type=lambda s: [float(x) for x in s.split(",")])
     p.add_argument("--with-doc", action="store_true")
     p.add_argument("--cv", action="store_true")
+    p.add_argument("--docs", action="store_true")
     p.add_argument("--sentences", default="3", type=lambda s: [int(x) for x in s.split(",") if x])
     p.add_argument("--corpus", nargs="*", default=[])
     args = p.parse_args(argv)
@@ -140,13 +206,24 @@ def main(argv: Sequence[str] | None = None) -> None:
         store.close()
         embedded = [r for r in rows if r.vector is not None]
         vectors = np.stack([r.vector for r in embedded])
-        variants = _variants(rows, vectors, emb, args)
-        if variants is None:
+        if args.docs:
+            ranked = _docs_variants(rows, vectors, emb, args)
+        else:
+            moves = _variants(rows, vectors, emb, args)
+            ranked = (
+                None
+                if moves is None
+                else {
+                    name: lambda qs, asked, move=move, v=vectors: _top(move(qs), v)
+                    for name, move in moves.items()
+                }
+            )
+        if ranked is None:
             continue
         plain = emb.embed_documents([q["query"] for q in qs])
         line = [repo]
-        for name, move in variants.items():
-            ranks = _reciprocal_ranks(move(plain), embedded, vectors, qs)
+        for name, rank in ranked.items():
+            ranks = _ranked(rank(plain, qs), embedded, qs)
             by_set: dict[str, list[float]] = defaultdict(list)
             for q, r in zip(qs, ranks, strict=True):
                 by_set[q["set"]].append(r)

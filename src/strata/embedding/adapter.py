@@ -12,16 +12,22 @@ like to the embedder. The comment's next sentences are each a pair with that tex
 
     W = argmin |X W - Y|^2 + RIDGE |W - I|^2 = (X'X + RIDGE I)^-1 (X'Y + RIDGE I),
 
-learns the move; a search takes `q + weight (q W - q)`, normalised, for the code rows and
-`q` itself for the docs (measured: `docs/benchmarks.md`, "A query adapter fitted on the
-project's own doc comments").
+learns the move; a search takes `q + weight (q W - q)`, normalised, for the code rows
+(measured: `docs/benchmarks.md`, "A query adapter fitted on the project's own doc
+comments").
+
+The docs get a map of their own, fitted the same way on the project's documentation
+sections (`section_pairs`): the lead sentence of a paragraph with the section without
+that paragraph, and a heading with the section under it, which is how a section looks to
+a question that says what the section says in other words. A kind with too few pairs gets
+no map (`NO_MAP`, all zeros).
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -29,13 +35,17 @@ from strata.types import Record, Vector
 
 __all__ = [
     "MAX_PAIRS",
+    "MAX_SECTIONS",
     "MIN_PAIRS",
     "adapt",
     "candidates",
     "doc_block",
     "fit",
     "matches",
+    "no_map",
     "pairs",
+    "section_pairs",
+    "sections",
     "summary_of",
 ]
 
@@ -53,6 +63,13 @@ _MARKER = re.compile(
     r'^\s*(?:/{2,}!?|/\*+|\*+/?|#+|--+\s*[|^]?|;+|%+|@\w+doc\b|=\w+)|\*+/\s*$|"""|\'\'\''
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`'\"@(\[])")
+MAX_SECTIONS = 500  # a sample of a large documentation's sections (three texts each)
+_LEAD_WORDS = (6, 60)  # a paragraph's lead sentence that can stand for its section
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+# a line that begins no prose paragraph: a list item, a table row, a quote, an image or a
+# link, HTML, a heading or its underline
+_NOT_PROSE = re.compile(r"^\s*(?:[-*+|>!<\[]|\d+[.)]\s|#|=+\s*$)")
+_HEADING_LINE = re.compile(r"^\s*#{1,6}\s")
 
 
 def summary_of(symbol: Record) -> str:
@@ -170,6 +187,66 @@ def matches(
             found.append((_stable(sym.id), summary, chunk))
     found.sort(key=lambda item: item[0])
     return [(summary, chunk) for _, summary, chunk in found[:MAX_PAIRS]]
+
+
+def sections(docs: Iterable[Record]) -> list[Record]:
+    """The documentation sections (outside the tests) `section_pairs` reads, a stable
+    sample of `MAX_SECTIONS` when there are more."""
+    found = [d for d in docs if not d.is_test and d.text_to_embed.strip()]
+    found.sort(key=lambda d: _stable(d.id))
+    return found[:MAX_SECTIONS]
+
+
+def section_pairs(docs: Iterable[Record], sentences: int = SENTENCES) -> list[tuple[str, str]]:
+    """The docs' training pairs: the lead sentence of each of a section's first `sentences`
+    prose paragraphs with the section's text without that paragraph, and the section's own
+    heading with its text without the heading lines."""
+    out: list[tuple[str, str]] = []
+    for doc in docs:
+        lines = doc.text_to_embed.splitlines()
+        start = 2 if doc.title else 1  # the path and the title path lead the embedded text
+        for para in _paragraphs(lines, start)[:sentences]:
+            lead = _SENTENCE.split(" ".join(lines[n].strip() for n in para))[0]
+            if _LEAD_WORDS[0] <= len(lead.split()) <= _LEAD_WORDS[1]:
+                out.append((lead, _without(lines, set(para))))
+        heading = (doc.title or "").split(" > ")[-1].strip("#_*` ")
+        if doc.title and len(heading.split()) >= 2 and len(lines) > 2:
+            titled = {1} | {n for n, line in _unfenced(lines, 2) if _HEADING_LINE.match(line)}
+            out.append((heading, _without(lines, titled)))
+    return out
+
+
+def _paragraphs(lines: Sequence[str], start: int) -> list[list[int]]:
+    """The line numbers of each prose paragraph from line `start` on, outside the fenced
+    code blocks (a heading ends a paragraph)."""
+    out: list[list[int]] = [[]]
+    last = start - 1
+    for n, line in _unfenced(lines, start):
+        if n != last + 1 or not line.strip() or _HEADING_LINE.match(line):
+            out.append([])
+        if line.strip() and not _HEADING_LINE.match(line):
+            out[-1].append(n)
+        last = n
+    return [p for p in out if p and not _NOT_PROSE.match(lines[p[0]])]
+
+
+def _unfenced(lines: Sequence[str], start: int) -> Iterator[tuple[int, str]]:
+    """(number, line) of the lines from `start` on outside the fenced code blocks."""
+    fenced = False
+    for n in range(start, len(lines)):
+        if _FENCE.match(lines[n]):
+            fenced = not fenced
+        elif not fenced:
+            yield n, lines[n]
+
+
+def _without(lines: Sequence[str], gone: set[int]) -> str:
+    return "\n".join(line for n, line in enumerate(lines) if n not in gone)
+
+
+def no_map(dim: int) -> np.ndarray:
+    """The map of a kind with too few pairs to fit one: all zeros, never applied."""
+    return np.zeros((dim, dim), dtype=np.float32)
 
 
 def fit(x: np.ndarray, y: np.ndarray, ridge: float = RIDGE) -> np.ndarray:

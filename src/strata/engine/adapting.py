@@ -1,6 +1,7 @@
 """An index's query adapter (`embedding/adapter`): fitted at the end of an index run from
-the documented symbols in the store, kept beside it as `query_adapter.npy`, and read by
-each search (again when the file changes: a warm server follows the watcher's runs)."""
+the documented symbols and the documentation sections in the store, kept beside it as
+`query_adapter.npy` (the code map and the docs map, stacked), and read by each search
+(again when the file changes: a warm server follows the watcher's runs)."""
 
 from __future__ import annotations
 
@@ -10,21 +11,21 @@ import threading
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from strata.embedding import adapter
 from strata.embedding.cache import EmbeddingCache, embed_with_cache
 from strata.errors import EmbedderError
-from strata.layers import C0_SOURCE_CHUNKS, C1_SYMBOL_CATALOG
-from strata.store import Filter
-from strata.types import Record, content_hash
+from strata.layers import C0_SOURCE_CHUNKS, C1_SYMBOL_CATALOG, D0_DOC_CHUNKS
+from strata.store import Filter, Store
+from strata.types import Record, Vector, content_hash
 
 if TYPE_CHECKING:
     from strata.engine.parts import Parts
 
-__all__ = ["FILE_NAME", "loader", "refit"]
+__all__ = ["FILE_NAME", "Fitted", "loader", "refit"]
 
 log = logging.getLogger(__name__)
 
@@ -33,28 +34,32 @@ FILE_NAME = "query_adapter.npy"
 Report = Callable[[str, int, int, str], None] | None
 
 
-def refit(parts: Parts, progress: Report = None) -> int | None:
-    """Fit the adapter on the index's documented symbols and write it, or remove an old one
-    when there are fewer than `adapter.MIN_PAIRS` of them; returns the symbols it was
-    fitted on (0: none), or None when it was not refitted (turned off, no embedder, or the
-    embedder did not answer: a search keeps the adapter it had)."""
+class Fitted(NamedTuple):
+    """What an adapter was fitted on: documented symbols (its code map) and documentation
+    sections (its docs map); 0 for a kind with too few to fit one."""
+
+    symbols: int
+    sections: int
+
+
+def refit(parts: Parts, progress: Report = None) -> Fitted | None:
+    """Fit the adapter's two maps, code and docs (`embedding/adapter`), on the index's
+    documented symbols and documentation sections and write them, or remove an old adapter
+    when neither kind has `adapter.MIN_PAIRS`; returns what it was fitted on, or None when it
+    was not refitted (turned off, no embedder, or the embedder did not answer: a search
+    keeps the adapter it had)."""
     path = parts.index_dir / FILE_NAME
     if not parts.embeds or parts.config.search.adapter <= 0:
         return None
-    store = parts.store
-    symbols = store.fetch(Filter(layers=(C1_SYMBOL_CATALOG,)), vectors=False)
-    documented = adapter.candidates(symbols)
-    chunks: dict[str, list[Record]] = defaultdict(list)
-    if len(documented) >= adapter.MIN_PAIRS:
-        paths = tuple(sorted({s.path for s in documented}))
-        for rec in store.fetch(Filter(layers=(C0_SOURCE_CHUNKS,), paths=paths)):
-            chunks[rec.path].append(rec)
-    matched = adapter.matches(documented, chunks)
-    if len(matched) < adapter.MIN_PAIRS:
+    matched = _documented(parts.store)
+    code = adapter.pairs(matched) if len(matched) >= adapter.MIN_PAIRS else []
+    sections = _sections(parts.store)
+    docs = adapter.section_pairs(sections)
+    docs = docs if len(docs) >= adapter.MIN_PAIRS else []
+    if not code and not docs:
         path.unlink(missing_ok=True)
-        return 0
-    found = adapter.pairs(matched)
-    texts = {content_hash(t): t for pair in found for t in pair}
+        return Fitted(0, 0)
+    texts = {content_hash(t): t for pair in code + docs for t in pair}
 
     def report(done: int, total: int) -> None:
         if progress is not None:
@@ -68,17 +73,57 @@ def refit(parts: Parts, progress: Report = None) -> int | None:
     except EmbedderError as exc:
         log.warning("query adapter not refitted: %s", exc.message)
         return None
-    x = np.stack([vecs[content_hash(s)] for s, _ in found])
-    y = np.stack([vecs[content_hash(t)] for _, t in found])
+    dim = len(next(iter(vecs.values())))
+    maps = np.stack([_fit(found, vecs, dim) for found in (code, docs)])
     tmp = path.with_suffix(".tmp.npy")
     try:
-        np.save(tmp, adapter.fit(x, y))
+        np.save(tmp, maps)
         os.replace(tmp, path)
     except OSError as exc:  # a full disk: the rows are written, the old adapter stays
         log.warning("query adapter not written to %s: %s", path, exc)
         return None
-    log.info("query adapter fitted on %d documented symbols (%d pairs)", len(matched), len(found))
-    return len(matched)
+    fitted = Fitted(len(matched) if code else 0, _sections_said(sections) if docs else 0)
+    log.info(
+        "query adapter fitted on %d documented symbols (%d pairs) and %d doc sections (%d pairs)",
+        fitted.symbols, len(code), fitted.sections, len(docs),
+    )  # fmt: skip
+    return fitted
+
+
+def _documented(store: Store) -> list[tuple[str, Record]]:
+    """(summary, its chunk) of the index's documented symbols (`adapter.matches`)."""
+    symbols = store.fetch(Filter(layers=(C1_SYMBOL_CATALOG,)), vectors=False)
+    documented = adapter.candidates(symbols)
+    chunks: dict[str, list[Record]] = defaultdict(list)
+    if len(documented) >= adapter.MIN_PAIRS:
+        paths = tuple(sorted({s.path for s in documented}))
+        for rec in store.fetch(Filter(layers=(C0_SOURCE_CHUNKS,), paths=paths)):
+            chunks[rec.path].append(rec)
+    return adapter.matches(documented, chunks)
+
+
+def _sections(store: Store) -> list[Record]:
+    """The sampled documentation sections (`adapter.sections`), each with the text its
+    vector was embedded from (a lookup's read leaves that out)."""
+    sampled = adapter.sections(store.fetch(Filter(layers=(D0_DOC_CHUNKS,)), vectors=False))
+    if not sampled:
+        return []
+    ids = tuple(s.id for s in sampled)
+    return store.fetch(Filter(layers=(D0_DOC_CHUNKS,), ids=ids))
+
+
+def _fit(found: list[tuple[str, str]], vecs: dict[str, Vector], dim: int) -> np.ndarray:
+    """One kind's map over its pairs (no pairs: `adapter.no_map`)."""
+    if not found:
+        return adapter.no_map(dim)
+    x = np.stack([vecs[content_hash(s)] for s, _ in found])
+    y = np.stack([vecs[content_hash(t)] for _, t in found])
+    return adapter.fit(x, y)
+
+
+def _sections_said(sections: list[Record]) -> int:
+    """How many of `sections` gave a pair."""
+    return sum(1 for s in sections if adapter.section_pairs([s]))
 
 
 class _Loaded:

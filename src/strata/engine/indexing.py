@@ -180,7 +180,7 @@ def _apply(
     if wrote or "adapter_pairs" not in parts.locator():  # an index older than the adapter
         fitted = adapting.refit(parts, progress)
         if fitted is not None:
-            parts.write_locator(adapter_pairs=fitted)
+            parts.write_locator(adapter_pairs=fitted.symbols, adapter_sections=fitted.sections)
     if not isinstance(parts.store, Maintenance):
         return summary
     if wrote or capabilities.unindexed_rows(parts.store) > 0:

@@ -25,13 +25,15 @@ class LayerCount(JsonFields):
 @dataclass(frozen=True, slots=True)
 class EmbedderState:
     """The index's embedder: its name and width (0: lexical only), why a first index has
-    no vectors yet (None when it has, or needs none), and the documented symbols its query
-    adapter was fitted on (0: too few for one; None: not fitted)."""
+    no vectors yet (None when it has, or needs none), and the documented symbols and the
+    documentation sections its query adapter was fitted on (0: too few for one map; None:
+    not fitted)."""
 
     name: str
     dim: int
     vectors_pending: str | None = None
     adapter_pairs: int | None = None
+    adapter_sections: int | None = None
 
     @property
     def lexical_only(self) -> bool:
@@ -39,8 +41,17 @@ class EmbedderState:
         return self.dim == 0
 
     def to_json(self) -> dict[str, Any]:
-        """`{"name", "dim", "lexical_only", "vectors_pending", "adapter_pairs"}`."""
-        return fields_json(self, "name", "dim", "lexical_only", "vectors_pending", "adapter_pairs")
+        """`{"name", "dim", "lexical_only", "vectors_pending", "adapter_pairs",
+        "adapter_sections"}`."""
+        return fields_json(
+            self,
+            "name",
+            "dim",
+            "lexical_only",
+            "vectors_pending",
+            "adapter_pairs",
+            "adapter_sections",
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,6 +79,7 @@ def report_status(
             dim,
             locator.get("vectors_pending"),
             locator.get("adapter_pairs"),
+            locator.get("adapter_sections"),
         ),
         layers=MappingProxyType(
             {

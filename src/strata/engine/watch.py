@@ -285,7 +285,9 @@ class Watcher:
                     store.optimize()
                 fitted = adapting.refit(self.engine.parts)  # the edits' doc comments too
                 if fitted is not None:
-                    self.engine.parts.write_locator(adapter_pairs=fitted)
+                    self.engine.parts.write_locator(
+                        adapter_pairs=fitted.symbols, adapter_sections=fitted.sections
+                    )
             self._dirty = False
         except LockError:
             log.debug("optimize postponed: the index is being written")

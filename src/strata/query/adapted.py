@@ -1,11 +1,12 @@
 """The semantic list with the index's query adapter (`embedding/adapter`): the code rows
-are found with the adapted vector, in the places the query's own vector gives code.
+are found with the vector moved by the code map, the docs with it moved by the docs map,
+in the places the query's own vector gives each kind.
 
-The adapter is fitted on code; it moves a sentence towards code, so the adapted vector's
-cosines with code run higher than the plain vector's with docs. Merged by score, code
-crowded the docs out of the candidates (measured: docs questions MRR@10 .590 -> .578,
-developer questions .651 -> .615). So the plain vector decides how many of the list's
-places are code and which are docs, and the adapted one which code fills the code places.
+Each map moves a sentence towards its kind, so an adapted vector's cosines with its kind
+run higher than the plain vector's with the other. Merged by score, code crowded the docs
+out of the candidates (measured: docs questions MRR@10 .590 -> .578, developer questions
+.651 -> .615). So the plain vector decides how many of the list's places are code and
+which are docs, and each kind's adapted vector which rows fill its places.
 """
 
 from __future__ import annotations
@@ -25,31 +26,47 @@ __all__ = ["vector_search"]
 def vector_search(
     store: Store, vec: Vector, matrix: np.ndarray | None, weight: float, n: int, where: Filter
 ) -> Hits:
-    """The `n` nearest rows under `where`, the code among them found with `vec` adapted by
-    `matrix` (`weight` of the way). Without a matrix of the vector's width, or at weight 0,
-    the plain search."""
+    """The `n` nearest rows under `where`, each kind (code, docs) found with `vec` moved by
+    its map of `matrix` (`weight` of the way): the two maps stacked, or the code map alone
+    (an index fitted before the docs had one). Without a map of the vector's width, or at
+    weight 0, the plain search."""
     where = dataclasses.replace(where, has_vector=True)
-    dim = vec.shape[0]
-    if matrix is None or weight <= 0 or matrix.shape != (dim, dim):
-        return store.vector_search(vec, n, where)
+    maps = _maps(matrix, vec.shape[0]) if weight > 0 else {}
     layers = where.layers if where.layers is not None else EMBEDDED_LAYERS
-    code = tuple(layer for layer in layers if _is_code(layer))
-    if not code:
+    kinds = {is_code: tuple(x for x in layers if _is_code(x) == is_code) for is_code in maps}
+    moved = {
+        is_code: store.vector_search(
+            adapt(vec, maps[is_code], weight), n, dataclasses.replace(where, layers=found)
+        )
+        for is_code, found in kinds.items()
+        if found
+    }
+    if not moved:
         return store.vector_search(vec, n, where)
-    moved = store.vector_search(
-        adapt(vec, matrix, weight), n, dataclasses.replace(where, layers=code)
-    )
-    if len(code) == len(layers):
-        return moved
-    plain = store.vector_search(vec, n, where)
-    found = iter(moved)
+    if len({_is_code(x) for x in layers}) == 1:  # one kind searched, and it is moved
+        return next(iter(moved.values()))
+    return _merged(store, vec, n, where, moved)
+
+
+def _merged(store: Store, vec: Vector, n: int, where: Filter, moved: dict[bool, Hits]) -> Hits:
+    """The plain search's places, each of a moved kind filled from that kind's list."""
+    found = {is_code: iter(hits) for is_code, hits in moved.items()}
     out: Hits = []
-    for rec, score in plain:
-        if not _is_code(rec.layer):
+    for rec, score in store.vector_search(vec, n, where):
+        kind = found.get(_is_code(rec.layer))
+        if kind is None:
             out.append((rec, score))
-        elif (nxt := next(found, None)) is not None:
+        elif (nxt := next(kind, None)) is not None:
             out.append(nxt)
     return out
+
+
+def _maps(matrix: np.ndarray | None, dim: int) -> dict[bool, np.ndarray]:
+    """Each kind's map (True: code), those fitted (not all zeros) at width `dim`."""
+    if matrix is None or matrix.shape[-2:] != (dim, dim) or matrix.ndim not in (2, 3):
+        return {}
+    stacked = matrix if matrix.ndim == 3 else matrix[None]
+    return {kind: m for kind, m in zip((True, False), stacked, strict=False) if m.any()}
 
 
 def _is_code(layer: str) -> bool:

@@ -181,7 +181,7 @@ class Searcher:
         lists: dict[str, list[tuple[Record, float]]] = {}
         semantic = None
         if mode in ("semantic", "hybrid"):  # embedding and the vector scan overlap the BM25 query
-            semantic = _pool().submit(self._semantic, query, n, where)
+            semantic = _pool().submit(self._semantic, query, n, where, q.question)
         if mode in ("lexical", "hybrid"):
             lists["lexical"] = self._store.lexical_search(terms, n, where)
             if q.lookup and q.asked:  # exact names: lexical, kept out of a semantic search
@@ -236,10 +236,17 @@ class Searcher:
             return lookup.compiled_paths(self._store)
         return frozenset()
 
-    def _semantic(self, query: str, n: int, where: Filter) -> list[tuple[Record, float]]:
+    def _semantic(
+        self, query: str, n: int, where: Filter, question: bool
+    ) -> list[tuple[Record, float]]:
+        """The vector list; a question's docs are found with its own vector (the docs map
+        learnt statements and headings, not questions)."""
         vec = self._get_embedder().embed_query(query)
         weight = self._cfg.search.adapter
-        return adapted.vector_search(self._store, vec, self._matrix(), weight, n, where)
+        matrix = self._matrix()
+        if question and matrix is not None and matrix.ndim == 3:
+            matrix = matrix[:1]  # the code map alone
+        return adapted.vector_search(self._store, vec, matrix, weight, n, where)
 
     def _matrix(self) -> np.ndarray | None:
         """The index's query adapter, when there is one and `search.adapter` uses it."""

@@ -20,7 +20,7 @@ from rich.progress import (
 from rich.syntax import Syntax
 from rich.table import Table
 
-from strata.engine.results import Status
+from strata.engine.results import EmbedderState, Status
 from strata.index.summary import IndexSummary
 from strata.query.focus import window_lines
 from strata.query.hybrid import SearchResult
@@ -276,9 +276,7 @@ def status(out: Console, s: Status) -> None:
     if not emb.lexical_only:
         out.print(f"[bold]vectors[/]   {s.vectors.done}/{s.vectors.total} rows embedded")
         if emb.adapter_pairs is not None:
-            fitted = f"fitted on {emb.adapter_pairs} documented symbols"
-            fitted = fitted if emb.adapter_pairs else "none (too few documented symbols)"
-            out.print(f"[bold]adapter[/]   {fitted}")
+            out.print(f"[bold]adapter[/]   {_fitted(emb)}")
     out.print(f"[bold]rows[/]      {s.rows}")
     for layer, c in sorted(s.layers.items()):
         out.print(f"  {layer:<22} {c.rows:>8}")
@@ -290,3 +288,20 @@ def status(out: Console, s: Status) -> None:
             "(searched by a scan): `strata doctor --repair` folds them in"
         )
     out.print(f"[bold]health[/]    {'ok' if s.healthy else 'needs `strata index`'}")
+
+
+def _fitted(emb: EmbedderState) -> str:
+    """What the query adapter was fitted on, in words."""
+    said = [
+        f"{n} {what}"
+        for n, what in (
+            (emb.adapter_pairs, "documented symbols"),
+            (emb.adapter_sections, "doc sections"),
+        )
+        if n
+    ]
+    return (
+        "fitted on " + " and ".join(said)
+        if said
+        else "none (too few documented symbols or doc sections)"
+    )
