@@ -20,7 +20,7 @@ The docs get a map of their own, fitted the same way on the project's documentat
 sections (`section_pairs`): the lead sentence of a paragraph with the section without
 that paragraph, and a heading with the section under it, which is how a section looks to
 a question that says what the section says in other words. A kind with too few pairs gets
-no map (`NO_MAP`, all zeros).
+no map (`no_map`: all zeros).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ _MARKER = re.compile(
     r'^\s*(?:/{2,}!?|/\*+|\*+/?|#+|--+\s*[|^]?|;+|%+|@\w+doc\b|=\w+)|\*+/\s*$|"""|\'\'\''
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`'\"@(\[])")
-MAX_SECTIONS = 500  # a sample of a large documentation's sections (three texts each)
+MAX_SECTIONS = 500  # a sample of a large documentation's sections (up to eight texts each)
 _LEAD_WORDS = (6, 60)  # a paragraph's lead sentence that can stand for its section
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
 # a line that begins no prose paragraph: a list item, a table row, a quote, an image or a
