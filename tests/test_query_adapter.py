@@ -430,20 +430,25 @@ def test_a_docs_map_moves_the_docs_in_their_places_and_an_older_adapter_the_code
     assert alone != pytest.approx(found(None, Filter(layers=(D0_DOC_CHUNKS,))))
 
 
-def test_a_question_finds_the_docs_with_its_own_vector(tmp_path: Path, server: EmbedServer) -> None:
+def test_a_question_is_searched_with_its_own_vector(tmp_path: Path, server: EmbedServer) -> None:
     root = _project(tmp_path / "p", 30, sections=12)
     Engine.open(root, config=_config(server, 1.0)).index()
 
-    def docs(query: str, weight: float) -> dict[str, float]:
+    def found(query: str, weight: float) -> tuple[dict[str, float], dict[str, float]]:
         eng = Engine.open(root, config=_config(server, weight))
         hits = eng.search(query, k=40, mode="semantic", route=False)
-        return {h.record.id: h.parts["semantic_raw"] for h in hits if h.record.path.endswith(".md")}
+        raw = {h.record.id: h.parts["semantic_raw"] for h in hits}
+        docs = {rid: v for rid, v in raw.items() if rid.endswith(".md") or ".md:" in rid}
+        return {rid: v for rid, v in raw.items() if rid not in docs}, docs
 
     statement = "A late parcel is refunded to the buyer in full."
     question = "How is a late parcel refunded to the buyer?"
-    assert docs(statement, 1.0) != pytest.approx(docs(statement, 0.0))
-    plain = docs(question, 0.0)
-    assert plain and docs(question, 1.0) == pytest.approx(plain)
+    (code, docs), (plain_code, plain_docs) = found(statement, 1.0), found(statement, 0.0)
+    assert code != pytest.approx(plain_code) and docs != pytest.approx(plain_docs)
+    asked, plain = found(question, 1.0), found(question, 0.0)
+    assert all(asked) and asked == (pytest.approx(plain[0]), pytest.approx(plain[1]))
+    shown = Engine.open(root, config=_config(server, 1.0)).search(question, route=False)
+    assert "adapter" not in shown.plan
 
 
 def test_without_a_usable_matrix_the_search_is_the_plain_one(

@@ -103,7 +103,7 @@ KEYS: dict[str, Key] = {
         0.5,
         "how far a sentence's vector moves through the index's query adapter, fitted at "
         "each index run on the project's documented code and its doc sections, before it "
-        "is compared with code, and with docs unless it is a question "
+        "is compared with code and docs (a question's is not moved) "
         "(0 = off, 1 = all the way; measured: docs/benchmarks.md)",
     ),
     "doctor.keep_backups": Key(int, 3, "backups `doctor --repair` keeps (older ones removed)"),

@@ -157,8 +157,8 @@ class Searcher:
             plan["feedback_terms"] = extra
         if embedded != query and mode != "lexical":  # the project's name left out
             plan["embedded"] = embedded
-        if mode != "lexical" and self._matrix() is not None:  # code found by the moved vector
-            plan["adapter"] = self._cfg.search.adapter
+        if mode != "lexical" and not q.question and self._matrix() is not None:
+            plan["adapter"] = self._cfg.search.adapter  # rows found by the moved vector
         if query != asked.strip():  # the request around the topic, left out (query/framing)
             plan["core"] = query
         return SearchResult(tuple(hits), mode, tuple(notes), plan)
@@ -239,14 +239,11 @@ class Searcher:
     def _semantic(
         self, query: str, n: int, where: Filter, question: bool
     ) -> list[tuple[Record, float]]:
-        """The vector list; a question's docs are found with its own vector (the docs map
-        learnt statements and headings, not questions)."""
+        """The vector list; a question is searched with its own vector (the adapter's maps
+        learnt statements: doc comments, sections' lead sentences, headings)."""
         vec = self._get_embedder().embed_query(query)
-        weight = self._cfg.search.adapter
-        matrix = self._matrix()
-        if question and matrix is not None and matrix.ndim == 3:
-            matrix = matrix[:1]  # the code map alone
-        return adapted.vector_search(self._store, vec, matrix, weight, n, where)
+        matrix = None if question else self._matrix()
+        return adapted.vector_search(self._store, vec, matrix, self._cfg.search.adapter, n, where)
 
     def _matrix(self) -> np.ndarray | None:
         """The index's query adapter, when there is one and `search.adapter` uses it."""
