@@ -4,6 +4,7 @@ the semantic list for code rows only (embedding/adapter, engine/adapting, query/
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -368,6 +369,26 @@ def test_too_few_documented_symbols_leave_no_adapter(tmp_path: Path, server: Emb
     np.save(stale, np.eye(4, dtype=np.float32))
     Engine.open(root, config=_config(server, 0.5)).index()
     assert not stale.exists()  # an adapter of another state of the project goes
+
+
+def test_an_index_fitted_before_the_docs_map_gains_it_at_the_next_run(
+    tmp_path: Path, server: EmbedServer
+) -> None:
+    root = _project(tmp_path / "p", 30, sections=12)
+    an_hour_ago = time.time() - 3600  # files older than the index: a second run reads none
+    for path in root.rglob("*"):
+        os.utime(path, (an_hour_ago, an_hour_ago))
+    eng = Engine.open(root, config=_config(server, 0.5))
+    eng.index()
+    code, _ = np.load(root / ".strata" / FILE_NAME)
+    np.save(root / ".strata" / FILE_NAME, code)  # the one map an older Strata wrote
+    locator = root / ".strata" / "index.json"
+    older = {k: v for k, v in json.loads(locator.read_text()).items() if k != "adapter_sections"}
+    locator.write_text(json.dumps(older))
+    summary = eng.index()  # nothing changed on disk
+    assert summary.indexed == 0
+    assert np.load(root / ".strata" / FILE_NAME).shape == (2, *code.shape)
+    assert json.loads(locator.read_text())["adapter_sections"] == 13
 
 
 def test_the_weight_moves_code_rows_only_and_zero_turns_it_off(

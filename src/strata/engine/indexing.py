@@ -177,7 +177,7 @@ def _apply(
         parts.write_locator(**recorded(parts.locator(), r, **done))
     # a run that only resumed embedding changed no file, yet rewrote rows (their vectors)
     wrote = not plan.is_noop() or summary.vectors_embedded > 0
-    if wrote or "adapter_pairs" not in parts.locator():  # an index older than the adapter
+    if wrote or "adapter_sections" not in parts.locator():  # older than the adapter's docs map
         fitted = adapting.refit(parts, progress)
         if fitted is not None:
             parts.write_locator(adapter_pairs=fitted.symbols, adapter_sections=fitted.sections)
