@@ -69,14 +69,8 @@ def _cv_weight(x: np.ndarray, y: np.ndarray, ridge: float) -> float:
 def _variants(
     rows: list[Record], vectors: np.ndarray, emb: SentenceTransformerEmbedder, args: Any
 ) -> dict[str, Variant] | None:
-    symbols = [r for r in rows if r.layer == C1_SYMBOL_CATALOG]
-    chunks: dict[str, list[Record]] = defaultdict(list)
-    embedded = [r for r in rows if r.vector is not None]
-    index = {r.id: i for i, r in enumerate(embedded)}
-    for r in embedded:
-        if r.layer == C0_SOURCE_CHUNKS:
-            chunks[r.path].append(r)
-    found = adapter.matches(symbols, chunks)
+    index = {r.id: i for i, r in enumerate(r for r in rows if r.vector is not None)}
+    found = _matched(rows)
     if len(found) < adapter.MIN_PAIRS:
         return None
     fits: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -84,13 +78,7 @@ def _variants(
         x = emb.embed_documents([s for s, _ in found])
         fits["with doc, "] = (x, vectors[[index[c.id] for _, c in found]])
     for n in args.sentences:  # the engine's pairs, with up to n sentences of each comment
-        said = adapter.pairs(found, n)
-        texts = sorted({t for pair in said for t in pair})
-        vecs = dict(zip(texts, emb.embed_documents(texts), strict=True))
-        fits[f"{n} sentences, "] = (
-            np.stack([vecs[s] for s, _ in said]),
-            np.stack([vecs[t] for _, t in said]),
-        )
+        fits[f"{n} sentences, "] = _pair_vectors(adapter.pairs(found, n), emb)
     out: dict[str, Variant] = {"none": lambda q: q}
     for label, (fx, fy) in fits.items():
         for ridge in args.ridge:
@@ -114,13 +102,9 @@ def _docs_variants(
     docs = adapter.section_pairs(adapter.sections(r for r in embedded if r.layer == D0_DOC_CHUNKS))
     if len(docs) < adapter.MIN_PAIRS:
         return None
-    chunks: dict[str, list[Record]] = defaultdict(list)
-    for r in embedded:
-        if r.layer == C0_SOURCE_CHUNKS:
-            chunks[r.path].append(r)
-    code = adapter.pairs(adapter.matches([r for r in rows if r.layer == C1_SYMBOL_CATALOG], chunks))
+    code = adapter.pairs(_matched(rows))
     maps = [
-        _fit_pairs(found, emb) if len(found) >= adapter.MIN_PAIRS else None
+        adapter.fit(*_pair_vectors(found, emb)) if len(found) >= adapter.MIN_PAIRS else None
         for found in (code, docs)
     ]
     is_code = np.array([r.layer.startswith("C") for r in embedded])
@@ -156,10 +140,22 @@ def _moved(q: np.ndarray, m: np.ndarray | None, weight: float) -> np.ndarray:
     return q if m is None else adapter.adapt(q, m, weight)
 
 
-def _fit_pairs(found: list[tuple[str, str]], emb: SentenceTransformerEmbedder) -> np.ndarray:
+def _matched(rows: list[Record]) -> list[tuple[str, Record]]:
+    """The engine's (summary, chunk) matches over an index's rows (chunks with a vector)."""
+    chunks: dict[str, list[Record]] = defaultdict(list)
+    for r in rows:
+        if r.vector is not None and r.layer == C0_SOURCE_CHUNKS:
+            chunks[r.path].append(r)
+    return adapter.matches([r for r in rows if r.layer == C1_SYMBOL_CATALOG], chunks)
+
+
+def _pair_vectors(
+    found: list[tuple[str, str]], emb: SentenceTransformerEmbedder
+) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs' two sides embedded, row by row (each distinct text once)."""
     texts = sorted({t for pair in found for t in pair})
     vecs = dict(zip(texts, emb.embed_documents(texts), strict=True))
-    return adapter.fit(np.stack([vecs[s] for s, _ in found]), np.stack([vecs[t] for _, t in found]))
+    return np.stack([vecs[s] for s, _ in found]), np.stack([vecs[t] for _, t in found])
 
 
 def _ranked(

@@ -53,8 +53,8 @@ def refit(parts: Parts, progress: Report = None) -> Fitted | None:
         return None
     matched = _documented(parts.store)
     code = adapter.pairs(matched) if len(matched) >= adapter.MIN_PAIRS else []
-    sections = _sections(parts.store)
-    docs = adapter.section_pairs(sections)
+    each = [adapter.section_pairs([s]) for s in _sections(parts.store)]  # a section's pairs
+    docs = [pair for pairs in each for pair in pairs]
     docs = docs if len(docs) >= adapter.MIN_PAIRS else []
     if not code and not docs:
         path.unlink(missing_ok=True)
@@ -82,7 +82,7 @@ def refit(parts: Parts, progress: Report = None) -> Fitted | None:
     except OSError as exc:  # a full disk: the rows are written, the old adapter stays
         log.warning("query adapter not written to %s: %s", path, exc)
         return None
-    fitted = Fitted(len(matched) if code else 0, _sections_said(sections) if docs else 0)
+    fitted = Fitted(len(matched) if code else 0, sum(1 for pairs in each if pairs) if docs else 0)
     log.info(
         "query adapter fitted on %d documented symbols (%d pairs) and %d doc sections (%d pairs)",
         fitted.symbols, len(code), fitted.sections, len(docs),
@@ -119,11 +119,6 @@ def _fit(found: list[tuple[str, str]], vecs: dict[str, Vector], dim: int) -> np.
     x = np.stack([vecs[content_hash(s)] for s, _ in found])
     y = np.stack([vecs[content_hash(t)] for _, t in found])
     return adapter.fit(x, y)
-
-
-def _sections_said(sections: list[Record]) -> int:
-    """How many of `sections` gave a pair."""
-    return sum(1 for s in sections if adapter.section_pairs([s]))
 
 
 class _Loaded:
