@@ -103,7 +103,7 @@ def doc_block(text: str, summary: str) -> tuple[str, str]:
             while 0 <= m < len(lines) and _is_comment(lines[m]) and m not in gone:
                 gone.add(m)
                 m += step
-    code = "\n".join(line for n, line in enumerate(lines) if n not in gone)
+    code = _without(lines, gone)
     comment = {n for n in gone if _is_comment(lines[n])} | quoted  # not a code line said
     words = " ".join(_MARKER.sub("", lines[n]).strip() for n in sorted(comment))
     return code, " ".join(words.split())
