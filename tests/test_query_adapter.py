@@ -153,6 +153,41 @@ def test_pairs_take_the_next_sentences_of_the_doc_comment_too() -> None:
     assert adapter.pairs(matched, sentences=1) == [("Returns the first item of the queue.", code)]
 
 
+def test_pairs_leave_out_doc_comment_tags() -> None:
+    # NatSpec: `@dev` only says prose follows (the sentence is the summary again, not
+    # another); `@param` and `@return` open what no one asks in words, and a tag ends the
+    # sentence before it
+    sym = _rec(
+        "t.f", C1_SYMBOL_CATALOG, "T.sol", (1, 7), title="T.f",
+        content="function f(uint256 x)\nHelper to set the length of a dynamic array.",
+        metadata={"decl_line": 7, "signature": "function f(uint256 x)"},
+    )  # fmt: skip
+    text = (
+        "/**\n"
+        " * @dev Helper to set the length of a dynamic array.\n"
+        " * Writing the length directly is forbidden\n"
+        " * @param x the new length of the array.\n"
+        " * @return whether the length was set\n"
+        " */\n"
+        "function f(uint256 x) internal { sstore(x) }"
+    )
+    chunks = {"T.sol": [_rec("t:0", C0_SOURCE_CHUNKS, "T.sol", (1, 7), content=text)]}
+    code = "function f(uint256 x) internal { sstore(x) }"
+    assert adapter.pairs(adapter.matches([sym], chunks), sentences=9) == [
+        ("Helper to set the length of a dynamic array.", code),
+        ("Writing the length directly is forbidden", code),
+    ]
+    # a summary an older index kept with its tag loses it; another tag's text is none
+    tagged = _rec(
+        "u", C1_SYMBOL_CATALOG, "a.h", (1, 3), title="a.read",
+        content="a.read\n\\brief Read a value from a document.",
+    )  # fmt: skip
+    assert adapter.summary_of(tagged) == "Read a value from a document."
+    content = "a.n\n@return the count of it"
+    returns = _rec("v", C1_SYMBOL_CATALOG, "a.h", (1, 3), title="a.n", content=content)
+    assert adapter.summary_of(returns) == ""
+
+
 def test_pairs_are_a_stable_sample_when_there_are_too_many(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

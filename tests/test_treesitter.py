@@ -633,6 +633,13 @@ def test_summary_is_the_first_sentence_of_the_doc() -> None:
         "The plugin named `id`."  # Swift's section marker is no doc
     )
     assert summary("// MARK: - Paths") == "" and summary("#pragma mark - Setup") == ""
+    # a tag that only says prose follows: NatSpec's, Doxygen's (either marker), JSDoc's
+    notice = "/// @notice Returns the pool's fee. In hundredths."
+    assert summary(notice) == "Returns the pool's fee."
+    assert summary("/** \\brief Read a Value from a JSON document.\n */") == (
+        "Read a Value from a JSON document."
+    )
+    assert summary("/**\n * @description: Makes one plugin.\n */") == "Makes one plugin."
 
 
 def test_file_with_parse_errors_still_chunks_its_good_parts() -> None:

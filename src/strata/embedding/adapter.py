@@ -63,6 +63,13 @@ _MARKER = re.compile(
     r'^\s*(?:/{2,}!?|/\*+|\*+/?|#+|--+\s*[|^]?|;+|%+|@\w+doc\b|=\w+)|\*+/\s*$|"""|\'\'\''
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`'\"@(\[])")
+# A doc comment tag before its prose (NatSpec's `@dev`, `@notice`, `@title`; EDoc's `@doc`;
+# Doxygen's `@brief` or `\brief`; JSDoc's `@summary`, `@description`): the prose is the sentence.
+_PROSE_TAG = re.compile(r"^[@\\](?:dev|notice|title|doc|brief|summary|description)\b:?\s*")
+# Any other tag opens what no one asks in words: `@param x`, `@return`, `@author`, `\see`
+# (with the text after it: a tag's description runs on over the comment's next lines).
+_TAG = re.compile(r"^[@\\]\w")
+_TAG_START = re.compile(r"\s+(?=[@\\][a-z]+\b)")
 MAX_SECTIONS = 500  # a sample of a large documentation's sections (up to eight texts each)
 _LEAD_WORDS = (6, 60)  # a paragraph's lead sentence that can stand for its section
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
@@ -73,13 +80,15 @@ _HEADING_LINE = re.compile(r"^\s*#{1,6}\s")
 
 
 def summary_of(symbol: Record) -> str:
-    """The summary a C1 row holds after its signature (or qualified name), or ""."""
+    """The summary a C1 row holds after its signature (or qualified name), without a tag
+    that only says prose follows (an index built before the tag was dropped there), or ""
+    (too short, or another tag's text: `\\return ...`)."""
     head = str(symbol.metadata.get("signature") or symbol.title or "")
     text = symbol.content
     if not head or not text.startswith(head):
         return ""
-    summary = text[len(head) :].strip()
-    return summary if len(summary.split()) >= _MIN_WORDS else ""
+    summary = _prose(text[len(head) :])
+    return summary if len(summary.split()) >= _MIN_WORDS and not _TAG.match(summary) else ""
 
 
 def doc_block(text: str, summary: str) -> tuple[str, str]:
@@ -110,8 +119,18 @@ def doc_block(text: str, summary: str) -> tuple[str, str]:
 
 
 def _another(sentence: str, summary: str) -> bool:
-    """A sentence of `_MIN_WORDS` or more that does not begin as the summary does."""
-    return len(sentence.split()) >= _MIN_WORDS and sentence[:40] != summary[:40]
+    """A sentence of `_MIN_WORDS` or more that does not begin as the summary does and is
+    not a tag's (`@param x ...`)."""
+    return (
+        len(sentence.split()) >= _MIN_WORDS
+        and sentence[:40] != summary[:40]
+        and not _TAG.match(sentence)
+    )
+
+
+def _prose(sentence: str) -> str:
+    """The sentence without a tag that only says prose follows (`@dev Returns ...`)."""
+    return _PROSE_TAG.sub("", sentence.strip())
 
 
 def _said(lines: Sequence[str], summary: str) -> set[int]:
@@ -164,7 +183,8 @@ def pairs(
     out: list[tuple[str, str]] = []
     for summary, chunk in matched:
         code, doc = doc_block(chunk.text_to_embed, summary)
-        more = [s for s in _SENTENCE.split(doc) if _another(s, summary)]
+        said = (piece for s in _SENTENCE.split(doc) for piece in _TAG_START.split(s))
+        more = [s for s in map(_prose, said) if _another(s, summary)]
         out += [(summary, code)] + [(s, code) for s in more[: sentences - 1]]
     return out
 

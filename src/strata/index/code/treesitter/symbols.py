@@ -40,7 +40,9 @@ _REFS = re.compile(
 )
 # Section markers above a definition are no doc: Swift's `// MARK: -`, Objective-C's pragma
 _MARKERS = re.compile(r"^(?:MARK|TODO|FIXME|XXX)\b|^(?:#\s*)?pragma\s+mark\b")
-_NATSPEC = re.compile(r"^@(?:dev|notice|title|doc)\s+")  # NatSpec and EDoc tags before the prose
+# A tag before the prose: NatSpec's `@dev`, `@notice`, `@title`; EDoc's `@doc`; Doxygen's
+# `@brief` or `\brief`; JSDoc's `@summary` and `@description`
+_NATSPEC = re.compile(r"^[@\\](?:dev|notice|title|doc|brief|summary|description)\b:?\s*")
 _SENTENCE = re.compile(r"^(.+?[.!?])(?:\s|$)")
 
 
