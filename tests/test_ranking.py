@@ -6,7 +6,7 @@ from pathlib import Path
 
 from strata.index.plan import make_plan
 from strata.index.records import make_record
-from strata.query import path_priors, ranking
+from strata.query import fusion, path_priors, ranking, summaries
 from strata.query.ranking import fused_order, rrf
 from strata.text.globs import matches
 from strata.text.tokens import is_identifier_like, query_terms, tokens
@@ -371,6 +371,50 @@ def test_a_first_candidate_far_ahead_of_its_list_stands_out() -> None:
     for key, part in heads.items():
         plain[key]["standout"] = part
     assert fused_order(plain)[0] == "answer"
+
+
+def test_a_statement_that_reads_as_a_summary_leans_on_the_vectors() -> None:
+    for said in ("Returns the value for the key.", "Parse a config file", "Applies the patch"):
+        assert summaries.reads_as_summary(said), said
+    for said in ("The value for the key.", "If the key is missing", "Returns it", "Is done"):
+        assert not summaries.reads_as_summary(said), said
+    terms = ["returns", "value", "key"]
+    summary = ranking.shape("Returns the value associated with the key.", terms)
+    assert summary.describes and ranking.weights(summary) == ranking.DESCRIPTION_WEIGHTS
+    assert ranking.DESCRIPTION_WEIGHTS["lexical"] < ranking.SENTENCE_WEIGHTS["lexical"]
+    detail = ranking.shape("This value is cached until the key changes.", terms)
+    assert not detail.describes and ranking.weights(detail) == ranking.SENTENCE_WEIGHTS
+    asked = ranking.shape("Returns what for a missing key?", terms)  # a question is not
+    assert asked.question and not asked.describes
+    assert not ranking.shape("get_value", ["get_value"]).describes
+
+
+def test_a_standout_leads_the_next_other_name_not_its_namesakes() -> None:
+    # BM25's first two are one function's overloads in one file (`mulDiv`, 19.8 and 16.2):
+    # the lead that counts is over the next other name (`tryAdd`, 13.9), not its namesake
+    first, namesake = _rec("Math.sol", "Math.mulDiv"), _rec("Math.sol", "Math.mulDiv", content="b")
+    other, vec = _rec("Math.sol", "Math.tryAdd"), _rec("Math.sol", "Math.ceilDiv")
+    lexical = [(first, 19.8), (namesake, 16.2), (other, 13.9)]
+    lists = {"lexical": lexical, "semantic": [(vec, 0.66), (other, 0.65)]}
+    heads = fusion.heads(lists, by_kind=True)
+    assert heads[0]["lexical"] == [(first.id, 19.8), (other.id, 13.9)]
+    assert ranking.standouts(heads[0], k=5) == {first.id: ranking.STANDOUT_BOOST / 6}
+    # a rival of another name as near is one: no standout
+    near = [(first, 19.8), (_rec("Math.sol", "Math.max"), 16.2), (other, 13.9)]
+    near_heads = fusion.heads({**lists, "lexical": near}, by_kind=False)[0]
+    assert ranking.standouts(near_heads, k=5) == {}
+    # in the vectors' list a namesake is a rival (measured: docs questions lost first places)
+    close = [(first, 0.70), (namesake, 0.69), (other, 0.60)]
+    vectors = fusion.heads({"lexical": lexical, "semantic": close}, by_kind=True)[0]
+    assert vectors["semantic"] == [(first.id, 0.70), (namesake.id, 0.69)]
+    # the same name in another file is another definition: a rival
+    copy = _rec("vendor/Math.sol", "Math.mulDiv")
+    vendored = fusion.heads({"lexical": [(first, 19.8), (copy, 16.2)]}, by_kind=False)[0]
+    assert vendored["lexical"] == [(first.id, 19.8), (copy.id, 16.2)]
+    # a doc section of the same title is a rival all the same
+    doc = _rec("README.md", "Math.mulDiv", kind="section", layer="D0_DOC_CHUNKS", content="d")
+    mixed = fusion.heads({"lexical": [(first, 19.8), (doc, 16.2)]}, by_kind=False)[0]
+    assert mixed["lexical"] == [(first.id, 19.8), (doc.id, 16.2)]
 
 
 def test_standouts_need_a_wide_lead_and_both_lists() -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from strata.layers import C0_SOURCE_CHUNKS
-from strata.query import quoted
+from strata.query import quoted, summaries
 from strata.query.glue import SHORT_CHARS, is_glue
 from strata.query.path_priors import (
     BUILD_WORDS,
@@ -118,6 +118,9 @@ SENTENCE_WEIGHTS: Mapping[str, float] = {
     "symbols": 0.5,
     "frames": FRAME_WEIGHT,
 }
+# A statement that reads as a doc comment's summary says what code does, as the sentences
+# the query adapter's code map was fitted on do: the vectors lead further (measured).
+DESCRIPTION_WEIGHTS: Mapping[str, float] = {**SENTENCE_WEIGHTS, "lexical": 0.5}
 
 # A question ("how are routes registered", "Why does get_logger return a proxy?") asks about
 # an area where several places answer, more than a doc comment's sentence names one: its
@@ -220,6 +223,7 @@ class QueryShape:
     # The code name a statement opens with ("ListMapper is used to transform ..."): what it
     # describes, so its definition is counted as a name's (lower-case; "" for none).
     subject: str = ""
+    describes: bool = False  # a statement that reads as a doc comment's summary (`summaries`)
 
 
 def shape(query: str, terms: Sequence[str], *, topic: bool = False) -> QueryShape:
@@ -257,6 +261,7 @@ def shape(query: str, terms: Sequence[str], *, topic: bool = False) -> QueryShap
         question=question,
         elsewhere=quoted.named_elsewhere(query) if sentence and not question else frozenset(),
         subject=quoted.subject_name(query, asked) if sentence and not question else "",
+        describes=sentence and not question and summaries.reads_as_summary(query),
     )
 
 
@@ -275,7 +280,9 @@ def rrf_constant(q: QueryShape, k: int) -> int:
 
 def weights(q: QueryShape) -> Mapping[str, float]:
     """Retriever weights for this query."""
-    return IDENTIFIER_WEIGHTS if q.identifier_like else SENTENCE_WEIGHTS
+    if q.identifier_like:
+        return IDENTIFIER_WEIGHTS
+    return DESCRIPTION_WEIGHTS if q.describes else SENTENCE_WEIGHTS
 
 
 def frame_part(position: int, unit: float) -> float:
