@@ -128,21 +128,28 @@ def test_pairs_take_the_smallest_chunk_around_each_documented_symbol() -> None:
     ]
 
 
+def _matched(sym: Record, comment: list[str], code: str) -> list[tuple[str, Record]]:
+    """`adapter.matches` for `sym` in one chunk: its doc comment's lines, then `code`."""
+    text = "\n".join([*comment, code])
+    end = len(comment) + 1
+    return adapter.matches(
+        [sym], {sym.path: [_rec("c:0", C0_SOURCE_CHUNKS, sym.path, (1, end), content=text)]}
+    )
+
+
 def test_pairs_take_the_next_sentences_of_the_doc_comment_too() -> None:
     sym = _rec(
         "r.f", C1_SYMBOL_CATALOG, "r.rs", (1, 5), title="r.f",
         content="r.f\nReturns the first item of the queue.", metadata={"decl_line": 5},
     )  # fmt: skip
-    text = (
-        "/// Returns the first item of the queue.\n"
-        "/// Blocks until one arrives. Panics when closed.\n"
-        "/// Ok.\n"
-        "/// The lock is held meanwhile.\n"
-        "fn f(&self) -> Item { self.q.pop() }"
-    )
-    chunks = {"r.rs": [_rec("r:0", C0_SOURCE_CHUNKS, "r.rs", (1, 5), content=text)]}
     code = "fn f(&self) -> Item { self.q.pop() }"
-    matched = adapter.matches([sym], chunks)
+    comment = [
+        "/// Returns the first item of the queue.",
+        "/// Blocks until one arrives. Panics when closed.",
+        "/// Ok.",
+        "/// The lock is held meanwhile.",
+    ]
+    matched = _matched(sym, comment, code)
     assert adapter.pairs(matched, sentences=3) == [
         ("Returns the first item of the queue.", code),
         ("Blocks until one arrives.", code),
@@ -162,18 +169,16 @@ def test_pairs_leave_out_doc_comment_tags() -> None:
         content="function f(uint256 x)\nHelper to set the length of a dynamic array.",
         metadata={"decl_line": 7, "signature": "function f(uint256 x)"},
     )  # fmt: skip
-    text = (
-        "/**\n"
-        " * @dev Helper to set the length of a dynamic array.\n"
-        " * Writing the length directly is forbidden\n"
-        " * @param x the new length of the array.\n"
-        " * @return whether the length was set\n"
-        " */\n"
-        "function f(uint256 x) internal { sstore(x) }"
-    )
-    chunks = {"T.sol": [_rec("t:0", C0_SOURCE_CHUNKS, "T.sol", (1, 7), content=text)]}
     code = "function f(uint256 x) internal { sstore(x) }"
-    assert adapter.pairs(adapter.matches([sym], chunks), sentences=9) == [
+    comment = [
+        "/**",
+        " * @dev Helper to set the length of a dynamic array.",
+        " * Writing the length directly is forbidden",
+        " * @param x the new length of the array.",
+        " * @return whether the length was set",
+        " */",
+    ]
+    assert adapter.pairs(_matched(sym, comment, code), sentences=9) == [
         ("Helper to set the length of a dynamic array.", code),
         ("Writing the length directly is forbidden", code),
     ]
