@@ -33,8 +33,5 @@ def reads_as_summary(sentence: str) -> bool:
     if len(words) < _MIN_WORDS or not words[0].isalpha():
         return False
     word = words[0].lower()
-    return any(
-        base in VERBS
-        for base in (word, word.removesuffix("s"), word.removesuffix("es"), word[:-3] + "y")
-        if base
-    )
+    third = (word[:-3] + "y",) if word.endswith("ies") else (word[:-1], word[:-2])
+    return word in VERBS or (word.endswith("s") and any(base in VERBS for base in third))
