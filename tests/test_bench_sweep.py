@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 from benchmarks.quality.sweep import constant
 
-from strata.query import ranking
+from strata.query import fusion, ranking
 
 
 def test_constant_sets_a_module_constant_and_puts_it_back() -> None:
-    before = ranking.STANDOUT_SHARE
-    with constant("strata.query.ranking.STANDOUT_SHARE", 0.12):
-        assert ranking.STANDOUT_SHARE == 0.12
-    assert before == ranking.STANDOUT_SHARE
+    before = fusion.STANDOUT_SHARE
+    with constant("strata.query.fusion.STANDOUT_SHARE", 0.12):
+        assert fusion.STANDOUT_SHARE == 0.12
+    assert before == fusion.STANDOUT_SHARE
 
 
 def test_constant_sets_one_entry_of_a_mapping() -> None:

@@ -366,8 +366,8 @@ def test_a_first_candidate_far_ahead_of_its_list_stands_out() -> None:
     weights = ranking.SENTENCE_WEIGHTS
     plain = rrf(ranks, weights=weights, k=5)
     assert fused_order(plain)[0] == "both"
-    heads = ranking.standouts(lists, k=5)
-    assert heads == {"answer": ranking.STANDOUT_BOOST / 6}  # the vectors' head is flat
+    heads = fusion.standouts(lists, k=5)
+    assert heads == {"answer": fusion.STANDOUT_BOOST / 6}  # the vectors' head is flat
     for key, part in heads.items():
         plain[key]["standout"] = part
     assert fused_order(plain)[0] == "answer"
@@ -398,11 +398,11 @@ def test_a_standout_leads_the_next_other_name_not_its_namesakes() -> None:
     lists = {"lexical": lexical, "semantic": [(vec, 0.66), (other, 0.65)]}
     heads = fusion.heads(lists, by_kind=True)
     assert heads[0]["lexical"] == [(first.id, 19.8), (other.id, 13.9)]
-    assert ranking.standouts(heads[0], k=5) == {first.id: ranking.STANDOUT_BOOST / 6}
+    assert fusion.standouts(heads[0], k=5) == {first.id: fusion.STANDOUT_BOOST / 6}
     # a rival of another name as near is one: no standout
     near = [(first, 19.8), (_rec("Math.sol", "Math.max"), 16.2), (other, 13.9)]
     near_heads = fusion.heads({**lists, "lexical": near}, by_kind=False)[0]
-    assert ranking.standouts(near_heads, k=5) == {}
+    assert fusion.standouts(near_heads, k=5) == {}
     # in the vectors' list a namesake is a rival (measured: docs questions lost first places)
     close = [(first, 0.70), (namesake, 0.69), (other, 0.60)]
     vectors = fusion.heads({"lexical": lexical, "semantic": close}, by_kind=True)[0]
@@ -420,16 +420,16 @@ def test_a_standout_leads_the_next_other_name_not_its_namesakes() -> None:
 def test_standouts_need_a_wide_lead_and_both_lists() -> None:
     flat_bm25 = [("a", 10.0), ("b", 9.0)]  # the second at 90 % of the first
     steep_vectors = [("c", 0.71), ("d", 0.62)]  # a cosine 0.09 lower
-    assert ranking.standouts({"lexical": flat_bm25, "semantic": steep_vectors}, k=5) == {
-        "c": ranking.STANDOUT_BOOST / 6
+    assert fusion.standouts({"lexical": flat_bm25, "semantic": steep_vectors}, k=5) == {
+        "c": fusion.STANDOUT_BOOST / 6
     }
     steep_bm25 = [("a", 10.0), ("b", 7.0)]
-    assert ranking.standouts({"lexical": steep_bm25}, k=5) == {}  # lexical search alone
-    assert ranking.standouts({"lexical": steep_bm25, "semantic": [("a", 0.7)]}, k=5) == {
-        "a": ranking.STANDOUT_BOOST / 6
+    assert fusion.standouts({"lexical": steep_bm25}, k=5) == {}  # lexical search alone
+    assert fusion.standouts({"lexical": steep_bm25, "semantic": [("a", 0.7)]}, k=5) == {
+        "a": fusion.STANDOUT_BOOST / 6
     }
-    both = ranking.standouts({"lexical": steep_bm25, "semantic": steep_vectors[:1] * 2}, k=5)
-    assert both == {"a": ranking.STANDOUT_BOOST / 6}  # equal vector scores: no lead
+    both = fusion.standouts({"lexical": steep_bm25, "semantic": steep_vectors[:1] * 2}, k=5)
+    assert both == {"a": fusion.STANDOUT_BOOST / 6}  # equal vector scores: no lead
 
 
 def test_code_cut_from_one_overlong_line_ranks_below_written_code(tmp_path: Path) -> None:

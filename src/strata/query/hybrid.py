@@ -320,7 +320,7 @@ class Searcher:
         else:
             fused = ranking.rrf(rankings, weights=weights, k=rrf_k)
         for heads in fusion.heads(lists, by_kind=fair):
-            for rid, part in ranking.standouts(heads, k=rrf_k).items():
+            for rid, part in fusion.standouts(heads, k=rrf_k).items():
                 fused[rid]["standout"] = part
         unit = 1.0 / (rrf_k + 1)
         for n, (rec, _) in enumerate(lists.get("frames", ())):

@@ -62,36 +62,6 @@ def rrf(
     return out
 
 
-# A list's first candidate that stands far above its second is a confident answer, which
-# the other list may rank low or miss: when both lists are fused it gets STANDOUT_BOOST
-# rank-1 units. Far above: BM25, the second's score under (1 - STANDOUT_SHARE) of the
-# first's; vectors, a cosine STANDOUT_COSINE lower (all-MiniLM-L6-v2's scale). Measured
-# over the whole benchmark: every set the same or higher, no Recall@10 moved.
-STANDOUT_BOOST = 1.0
-STANDOUT_SHARE = 0.25
-STANDOUT_COSINE = 0.06
-
-
-def standouts(lists: Mapping[str, Sequence[tuple[K, float]]], *, k: int) -> dict[K, float]:
-    """The `standout` part of the lexical and the semantic list's first candidate, for
-    each whose lead over the second is that wide (nothing unless both lists are here)."""
-    if STANDOUT_BOOST <= 0 or not {"lexical", "semantic"} <= lists.keys():
-        return {}
-    out: dict[K, float] = {}
-    for name, pairs in lists.items():
-        if name not in ("lexical", "semantic") or len(pairs) < 2 or pairs[0][1] <= 0:
-            continue
-        (first, best), (_, second) = pairs[0], pairs[1]
-        wide = (
-            second <= (1 - STANDOUT_SHARE) * best
-            if name == "lexical"
-            else best - second >= STANDOUT_COSINE
-        )
-        if wide:
-            out[first] = out.get(first, 0.0) + STANDOUT_BOOST / (k + 1)
-    return out
-
-
 def fused_order(parts: Mapping[K, Mapping[str, float]]) -> list[K]:
     """Keys sorted by the sum of their parts, best first (ties keep insertion order)."""
     return sorted(parts, key=lambda key: -sum(parts[key].values()))
