@@ -31,6 +31,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
+from strata.text.doctags import PROSE_TAG, TAG
 from strata.types import Record, Vector
 
 __all__ = [
@@ -63,12 +64,8 @@ _MARKER = re.compile(
     r'^\s*(?:/{2,}!?|/\*+|\*+/?|#+|--+\s*[|^]?|;+|%+|@\w+doc\b|=\w+)|\*+/\s*$|"""|\'\'\''
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`'\"@(\[])")
-# A doc comment tag before its prose (NatSpec's `@dev`, `@notice`, `@title`; EDoc's `@doc`;
-# Doxygen's `@brief` or `\brief`; JSDoc's `@summary`, `@description`): the prose is the sentence.
-_PROSE_TAG = re.compile(r"^[@\\](?:dev|notice|title|doc|brief|summary|description)\b:?\s*")
-# Any other tag opens what no one asks in words: `@param x`, `@return`, `@author`, `\see`
-# (with the text after it: a tag's description runs on over the comment's next lines).
-_TAG = re.compile(r"^[@\\]\w")
+# Where a tag begins inside a comment's text: a sentence ends there, and a tag's own text
+# (`doctags.TAG`) runs on over the comment's next lines.
 _TAG_START = re.compile(r"\s+(?=[@\\][a-z]+\b)")
 MAX_SECTIONS = 500  # a sample of a large documentation's sections (up to eight texts each)
 _LEAD_WORDS = (6, 60)  # a paragraph's lead sentence that can stand for its section
@@ -88,7 +85,7 @@ def summary_of(symbol: Record) -> str:
     if not head or not text.startswith(head):
         return ""
     summary = _prose(text[len(head) :])
-    return summary if len(summary.split()) >= _MIN_WORDS and not _TAG.match(summary) else ""
+    return summary if len(summary.split()) >= _MIN_WORDS and not TAG.match(summary) else ""
 
 
 def doc_block(text: str, summary: str) -> tuple[str, str]:
@@ -124,13 +121,13 @@ def _another(sentence: str, summary: str) -> bool:
     return (
         len(sentence.split()) >= _MIN_WORDS
         and sentence[:40] != summary[:40]
-        and not _TAG.match(sentence)
+        and not TAG.match(sentence)
     )
 
 
 def _prose(sentence: str) -> str:
     """The sentence without a tag that only says prose follows (`@dev Returns ...`)."""
-    return _PROSE_TAG.sub("", sentence.strip())
+    return PROSE_TAG.sub("", sentence.strip())
 
 
 def _said(lines: Sequence[str], summary: str) -> set[int]:

@@ -22,6 +22,7 @@ from strata.index.code.treesitter.outlines import Definition, Reference
 from strata.index.code.treesitter.tagquery import directive
 from strata.index.code.treesitter.tags import outline
 from strata.index.code.typed import Typed, typed_bindings
+from strata.text.doctags import PROSE_TAG
 from strata.text.langs import module_from_path
 from strata.text.testcode import is_test_path, is_test_unit
 
@@ -40,9 +41,6 @@ _REFS = re.compile(
 )
 # Section markers above a definition are no doc: Swift's `// MARK: -`, Objective-C's pragma
 _MARKERS = re.compile(r"^(?:MARK|TODO|FIXME|XXX)\b|^(?:#\s*)?pragma\s+mark\b")
-# A tag before the prose: NatSpec's `@dev`, `@notice`, `@title`; EDoc's `@doc`; Doxygen's
-# `@brief` or `\brief`; JSDoc's `@summary` and `@description`
-_NATSPEC = re.compile(r"^[@\\](?:dev|notice|title|doc|brief|summary|description)\b:?\s*")
 _SENTENCE = re.compile(r"^(.+?[.!?])(?:\s|$)")
 
 
@@ -270,7 +268,7 @@ def summary(doc: str) -> str:
     for raw in doc.splitlines():
         line = _REFS.sub(lambda m: m.group(1).rsplit(".", 1)[-1], raw.strip())
         line = _TAGS.sub("", _COMMENT_MARKS.sub("", line)).strip().removesuffix("*)")
-        line = _NATSPEC.sub("", line.strip().strip("\"'*/").strip())
+        line = PROSE_TAG.sub("", line.strip().strip("\"'*/").strip())
         if _MARKERS.match(line):
             continue
         if not line or line.startswith("@"):
