@@ -150,6 +150,7 @@ def test_a_warm_server_folds_a_lag_in_unless_a_writer_holds_the_lock(lagging: En
     eng = lagging
     lag = behind(eng)
     assert lag > 1
+    assert "README.md" in paths_with(eng, "minihttp")  # the rows behind: found by a scan
     with write_lock(eng.index_dir):
         assert not upkeep.catch_up(eng.parts, wait=0.1)
     assert behind(eng) == lag  # left to the writer
@@ -194,7 +195,12 @@ def test_a_second_ctrl_c_skips_the_fold_and_the_index_stays_valid(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`strata index` stopped by Ctrl-C says it folds what it wrote in; a second Ctrl-C
-    skips that, and the index answers (by a scan) until a later fold."""
+    stops waiting for that, and the index answers (by a scan) until a later fold.
+
+    LanceDB runs the fold in its own threads: one the second Ctrl-C found under way may
+    still finish before the process is gone (a few tenths of a second), so whether rows
+    are left behind is a race; that an index behind answers by a scan is
+    `test_a_warm_server_folds_a_lag_in_unless_a_writer_holds_the_lock`'s."""
     root = tmp_path / "repo"
     for n in range(FILES):
         module = root / "pkg" / f"mod{n:03}.py"
@@ -225,11 +231,11 @@ def test_a_second_ctrl_c_skips_the_fold_and_the_index_stays_valid(
     assert proc.returncode == 130, err
     assert "fold skipped" in err and "Traceback" not in err
     eng = Engine.open(root, config={"embed.provider": "none"})
-    assert behind(eng) > 0  # not folded in
-    assert paths_with(eng, "zebraabh") == {"pkg/mod017.py"}  # a valid index, scanned
+    assert paths_with(eng, "zebraabh") == {"pkg/mod017.py"}  # a valid index
     monkeypatch.setattr(upkeep, "LAG_ROWS", 1)  # the 10k rows that make it matter
-    assert "lag" in {p.kind for p in check(eng).problems}
-    assert upkeep.catch_up(eng.parts)  # what `serve`, `watch` and `doctor --repair` do
+    left = behind(eng)
+    assert ("lag" in {p.kind for p in check(eng).problems}) == (left > 0)
+    assert upkeep.catch_up(eng.parts) == (left > 0)  # what `serve`, `watch`, `doctor --repair` do
     assert behind(eng) == 0
     eng.index()  # the next run finishes what the interrupted one left
     assert behind(eng) == 0 and eng.status().healthy
