@@ -20,7 +20,7 @@ from strata.embedding import adapter
 from strata.engine.adapting import FILE_NAME
 from strata.engine.watch import Watcher
 from strata.layers import C0_SOURCE_CHUNKS, C1_SYMBOL_CATALOG, D0_DOC_CHUNKS
-from strata.query import adapted
+from strata.query import adapted, ranking
 from strata.store import Filter
 from strata.surfaces.cli import app
 from strata.types import Record
@@ -464,6 +464,32 @@ def test_the_weight_moves_code_rows_only_and_zero_turns_it_off(
     assert explained.plan["adapter"] == 1.0
     off = Engine.open(root, config=_config(server, 0.0)).search(query, route=False)
     assert "adapter" not in off.plan
+
+
+def test_a_summary_shaped_statement_moves_at_most_half_way(
+    tmp_path: Path, server: EmbedServer
+) -> None:
+    """A statement that reads as a doc comment's summary goes `DESCRIPTION_ADAPTER` of the
+    way however far `search.adapter` says; another statement goes all of it."""
+    root, eng = _indexed(tmp_path, server, 1.0)
+    matrix = np.load(root / ".strata" / FILE_NAME)
+    where = Filter(layers=(C0_SOURCE_CHUNKS, D0_DOC_CHUNKS))
+
+    def vectors(query: str, weight: float) -> dict[str, float]:
+        vec = eng.parts.query_embedder().embed_query(query)
+        return {
+            r.id: s for r, s in adapted.vector_search(eng.store, vec, matrix, weight, 40, where)
+        }
+
+    for query, moved in (
+        ("Returns the basket total of a region.", ranking.DESCRIPTION_ADAPTER),
+        ("The basket total of a region is kept in cents.", 1.0),
+    ):
+        found = eng.search(query, k=40, mode="semantic", route=False)
+        assert found.plan["adapter"] == moved
+        raw = {h.record.id: h.parts["semantic_raw"] for h in found}
+        assert raw == pytest.approx(vectors(query, moved))
+        assert raw != pytest.approx(vectors(query, 1.5 - moved))
 
 
 def test_a_docs_map_moves_the_docs_in_their_places_and_an_older_adapter_the_code_alone(

@@ -387,6 +387,14 @@ def test_a_statement_that_reads_as_a_summary_leans_on_the_vectors() -> None:
     asked = ranking.shape("Returns what for a missing key?", terms)  # a question is not
     assert asked.question and not asked.describes
     assert not ranking.shape("get_value", ["get_value"]).describes
+    # the query adapter: a summary at most half way, a question not at all
+    cap = ranking.DESCRIPTION_ADAPTER
+    assert (
+        ranking.adapter_weight(summary, 0.7) == cap and ranking.adapter_weight(summary, 0.3) == 0.3
+    )
+    assert ranking.adapter_weight(detail, 0.7) == 0.7 and ranking.adapter_weight(asked, 0.7) == 0.0
+    assert ranking.adapter_weight(ranking.shape("get_value", ["get_value"]), 0.7) == 0.7
+    assert ranking.adapter_weight(summary, 0.0) == 0.0  # off is off
 
 
 def test_a_standout_leads_the_next_other_name_not_its_namesakes() -> None:

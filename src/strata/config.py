@@ -100,10 +100,11 @@ KEYS: dict[str, Key] = {
     ),
     "search.adapter": Key(
         float,
-        0.5,
-        "how far a sentence's vector moves through the index's query adapter, fitted at "
+        0.7,
+        "how far a query's vector moves through the index's query adapter, fitted at "
         "each index run on the project's documented code and its doc sections, before it "
-        "is compared with code and docs (a question's is not moved) "
+        "is compared with code and docs (a question's is not moved, one that reads as a "
+        "doc comment's summary at most 0.5) "
         "(0 = off, 1 = all the way; measured: docs/benchmarks.md)",
     ),
     "doctor.keep_backups": Key(int, 3, "backups `doctor --repair` keeps (older ones removed)"),
@@ -173,7 +174,7 @@ class SearchConfig:
     kind_floor: bool = False
     path_boost: float = 0.0
     feedback: float = 0.0
-    adapter: float = 0.5
+    adapter: float = 0.7
 
 
 @dataclass(frozen=True, slots=True)

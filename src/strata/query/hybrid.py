@@ -157,8 +157,9 @@ class Searcher:
             plan["feedback_terms"] = extra
         if embedded != query and mode != "lexical":  # the project's name left out
             plan["embedded"] = embedded
-        if mode != "lexical" and not q.question and self._matrix() is not None:
-            plan["adapter"] = self._cfg.search.adapter  # rows found by the moved vector
+        moved = ranking.adapter_weight(q, self._cfg.search.adapter)
+        if mode != "lexical" and moved > 0 and self._matrix() is not None:
+            plan["adapter"] = moved  # rows found by the moved vector
         if query != asked.strip():  # the request around the topic, left out (query/framing)
             plan["core"] = query
         return SearchResult(tuple(hits), mode, tuple(notes), plan)
@@ -181,7 +182,8 @@ class Searcher:
         lists: dict[str, list[tuple[Record, float]]] = {}
         semantic = None
         if mode in ("semantic", "hybrid"):  # embedding and the vector scan overlap the BM25 query
-            semantic = _pool().submit(self._semantic, query, n, where, q.question)
+            moved = ranking.adapter_weight(q, self._cfg.search.adapter)
+            semantic = _pool().submit(self._semantic, query, n, where, moved)
         if mode in ("lexical", "hybrid"):
             lists["lexical"] = self._store.lexical_search(terms, n, where)
             if q.lookup and q.asked:  # exact names: lexical, kept out of a semantic search
@@ -237,13 +239,13 @@ class Searcher:
         return frozenset()
 
     def _semantic(
-        self, query: str, n: int, where: Filter, question: bool
+        self, query: str, n: int, where: Filter, moved: float
     ) -> list[tuple[Record, float]]:
-        """The vector list; a question is searched with its own vector (the adapter's maps
-        learnt statements: doc comments, sections' lead sentences, headings)."""
+        """The vector list, found with the query's vector moved `moved` of the way through
+        the index's query adapter (`ranking.adapter_weight`)."""
         vec = self._get_embedder().embed_query(query)
-        matrix = None if question else self._matrix()
-        return adapted.vector_search(self._store, vec, matrix, self._cfg.search.adapter, n, where)
+        matrix = self._matrix() if moved > 0 else None
+        return adapted.vector_search(self._store, vec, matrix, moved, n, where)
 
     def _matrix(self) -> np.ndarray | None:
         """The index's query adapter, when there is one and `search.adapter` uses it."""

@@ -91,6 +91,11 @@ SENTENCE_WEIGHTS: Mapping[str, float] = {
 # A statement that reads as a doc comment's summary says what code does, as the sentences
 # the query adapter's code map was fitted on do: the vectors lead further (measured).
 DESCRIPTION_WEIGHTS: Mapping[str, float] = {**SENTENCE_WEIGHTS, "lexical": 0.5}
+# Its vector moves at most half way through the query adapter (`adapter_weight`), where a
+# statement of another shape goes `search.adapter` (0.7) of the way: taken 0.7 of the way
+# too, the summaries of one project's doc comments gained and another's lost (`doc-rust`
+# +.028, `doc-csharp` +.039, `doc-c` -.023, `doc-php` -.017; docs/benchmarks.md).
+DESCRIPTION_ADAPTER = 0.5
 
 # A question ("how are routes registered", "Why does get_logger return a proxy?") asks about
 # an area where several places answer, more than a doc comment's sentence names one: its
@@ -253,6 +258,16 @@ def weights(q: QueryShape) -> Mapping[str, float]:
     if q.identifier_like:
         return IDENTIFIER_WEIGHTS
     return DESCRIPTION_WEIGHTS if q.describes else SENTENCE_WEIGHTS
+
+
+def adapter_weight(q: QueryShape, configured: float) -> float:
+    """How far the query's vector moves through the index's query adapter: a question's
+    not at all (the maps learnt statements: doc comments, sections' lead sentences,
+    headings), a summary-shaped statement's at most `DESCRIPTION_ADAPTER`, any other
+    query's `configured` (`search.adapter`) of the way."""
+    if q.question:
+        return 0.0
+    return min(configured, DESCRIPTION_ADAPTER) if q.describes else configured
 
 
 def frame_part(position: int, unit: float) -> float:
