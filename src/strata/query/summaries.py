@@ -2,7 +2,8 @@
 imperative or the third person ("Parse a config file", "Returns the value for the key",
 "Applies the patch"), as the summaries of most languages' doc comments do. Such a
 statement says what some code does; the hybrid search weighs its lists for that
-(`ranking.DESCRIPTION_WEIGHTS`)."""
+(`ranking.DESCRIPTION_WEIGHTS`) and moves its vector at most half way through the query
+adapter (`ranking.adapter_weight`)."""
 
 from __future__ import annotations
 
